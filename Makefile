@@ -1,0 +1,49 @@
+# deskworld — two commands: `make demo` (set-up + main job) and `make test` (set-up + tests).
+PY       ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+PORT     ?= 8765
+WORLD    ?= meridian
+PYTEST_ARGS ?=
+
+.PHONY: demo test setup browser serve screenshots bench clean
+
+demo: setup
+	$(BIN)/deskworld compile $(WORLD)
+	@echo "Open http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	$(BIN)/deskworld serve --world $(WORLD) --port $(PORT)
+
+test: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+setup: $(VENV)/.installed browser
+
+# The virtualenv and the package with its extras; redone when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "deskworld needs Python >= 3.11 (found " + sys.version.split()[0] + ")")'
+	@if [ ! -x $(BIN)/python ]; then \
+	  $(PY) -m venv $(VENV) 2>/dev/null || { \
+	    rm -rf $(VENV); \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	      echo "installing python3-venv with apt-get"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && $(PY) -m venv $(VENV); \
+	    else echo "python3 -m venv failed: run 'sudo apt-get install -y python3-venv' and retry"; exit 1; fi; }; \
+	fi
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $@
+
+# A Chromium for Playwright: its own if installed, else the system one (apt-get when possible).
+browser: $(VENV)/.installed
+	$(BIN)/python -m harness.browser ensure
+
+serve: setup
+	$(BIN)/deskworld serve --world $(WORLD) --port $(PORT)
+
+screenshots: setup
+	$(BIN)/deskworld screenshots
+
+bench: setup
+	$(BIN)/python benchmarks/restore.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

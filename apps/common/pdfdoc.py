@@ -1,0 +1,152 @@
+"""Render a world's Markdown source (``*.pdf.md``) to a PDF, byte-stable.
+
+Supports what documents in a data room use: headings, paragraphs with bold
+and italics, bulleted and numbered lists (nested), pipe tables and rules.
+Fonts are Roboto from the ``font-roboto`` package, so the output is the same
+on every machine; the creation date is fixed so the bytes are too.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import font_roboto
+from fpdf import FPDF
+from fpdf.fonts import FontFace
+from markdown_it import MarkdownIt
+
+FONT_DIR = Path(font_roboto.__file__).parent / "files"
+BODY_PT = 10.5
+LINE_MM = 5.2
+HEADING_PT = {1: 16, 2: 13, 3: 11.5, 4: 10.5, 5: 10.5, 6: 10.5}
+EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+class _Doc(FPDF):
+    def __init__(self, title: str):
+        super().__init__(format="letter", unit="mm")
+        self.doc_title = title
+        for style, file in (("", "Regular"), ("B", "Bold"), ("I", "Italic"), ("BI", "BoldItalic")):
+            self.add_font("Roboto", style, str(FONT_DIR / f"Roboto-{file}.ttf"))
+        self.set_margins(22, 20, 22)
+        self.set_auto_page_break(True, margin=20)
+        self.set_creation_date(EPOCH)
+        self.set_title(title)
+        self.set_producer("deskworld")
+        self.alias_nb_pages()
+
+    def footer(self) -> None:
+        self.set_y(-14)
+        self.set_font("Roboto", "", 8)
+        self.set_text_color(110, 110, 110)
+        self.cell(0, 5, f"{self.doc_title}  ·  Page {self.page_no()} of {{nb}}", align="C")
+        self.set_text_color(0, 0, 0)
+
+
+def _inline(pdf: _Doc, children, size: float, base: str = "") -> None:
+    bold = "B" in base
+    italic = "I" in base
+    for c in children:
+        if c.type == "strong_open":
+            bold = True
+        elif c.type == "strong_close":
+            bold = "B" in base
+        elif c.type == "em_open":
+            italic = True
+        elif c.type == "em_close":
+            italic = "I" in base
+        elif c.type in ("text", "code_inline"):
+            pdf.set_font("Roboto", ("B" if bold else "") + ("I" if italic else ""), size)
+            pdf.write(LINE_MM * size / BODY_PT, c.content)
+        elif c.type in ("softbreak", "hardbreak"):
+            pdf.ln(LINE_MM * size / BODY_PT)
+    pdf.set_font("Roboto", "", BODY_PT)
+
+
+def _plain(token) -> str:
+    return "".join(c.content for c in (token.children or []) if c.type in ("text", "code_inline"))
+
+
+def render_pdf(markdown: str, title: str) -> bytes:
+    md = MarkdownIt("commonmark").enable("table")
+    tokens = md.parse(markdown)
+    pdf = _Doc(title)
+    pdf.add_page()
+    pdf.set_font("Roboto", "", BODY_PT)
+    lists: list[list] = []          # stack of [ordered, counter]
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.type == "heading_open":
+            level = int(t.tag[1])
+            size = HEADING_PT[level]
+            pdf.ln(2 if pdf.get_y() > 30 else 0)
+            pdf.set_x(pdf.l_margin)
+            _inline(pdf, tokens[i + 1].children, size, "B")
+            pdf.ln(LINE_MM * size / BODY_PT + 1.5)
+            i += 3
+            continue
+        if t.type == "paragraph_open":
+            inline = tokens[i + 1]
+            if lists:
+                ordered, _ = lists[-1]
+                indent = 6 * len(lists)
+                pdf.set_left_margin(22 + indent)
+                pdf.set_x(22 + indent - 5)
+                if not tokens[i - 1].type == "list_item_open":
+                    pdf.set_x(22 + indent)
+                else:
+                    lists[-1][1] += 1
+                    marker = f"{lists[-1][1]}." if ordered else "•"
+                    pdf.cell(5, LINE_MM, marker)
+                _inline(pdf, inline.children, BODY_PT)
+                pdf.ln(LINE_MM + 0.8)
+                pdf.set_left_margin(22)
+            else:
+                pdf.set_x(pdf.l_margin)
+                _inline(pdf, inline.children, BODY_PT)
+                pdf.ln(LINE_MM + 2.2)
+            i += 3
+            continue
+        if t.type in ("bullet_list_open", "ordered_list_open"):
+            start = int(t.attrGet("start") or 1) - 1
+            lists.append([t.type == "ordered_list_open", start])
+        elif t.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+            if not lists:
+                pdf.ln(1.5)
+        elif t.type == "hr":
+            y = pdf.get_y() + 1.5
+            pdf.set_draw_color(160, 160, 160)
+            pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
+            pdf.ln(4.5)
+        elif t.type == "table_open":
+            rows: list[list[str]] = []
+            j = i + 1
+            while tokens[j].type != "table_close":
+                if tokens[j].type == "tr_open":
+                    rows.append([])
+                elif tokens[j].type == "inline":
+                    rows[-1].append(_plain(tokens[j]))
+                j += 1
+            _table(pdf, rows)
+            i = j + 1
+            continue
+        i += 1
+    return bytes(pdf.output())
+
+
+def _table(pdf: _Doc, rows: list[list[str]]) -> None:
+    if not rows:
+        return
+    pdf.set_font("Roboto", "", 9.5)
+    pdf.set_draw_color(190, 190, 190)
+    head = FontFace(emphasis="BOLD", fill_color=(235, 238, 242))
+    with pdf.table(line_height=5, padding=1.4, headings_style=head,
+                   first_row_as_headings=True, text_align="LEFT") as table:
+        for r in rows:
+            row = table.row()
+            for cell in r:
+                row.cell(cell)
+    pdf.set_font("Roboto", "", BODY_PT)
+    pdf.ln(3)

@@ -1,0 +1,58 @@
+"""One way to answer a request: the full page, or one block of it for htmx.
+
+``render(template, block=...)`` returns only ``block`` when the request
+came from htmx (and is not a boosted navigation), else the whole page, and
+sets ``Vary: HX-Request`` either way. Extra fragments (toasts, counters) are
+appended as out-of-band swaps with ``oob=[...]``.
+"""
+from __future__ import annotations
+
+from flask import flash, make_response, render_template, request
+from jinja2_fragments.flask import render_block
+from markupsafe import Markup
+
+
+def is_htmx() -> bool:
+    return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
+
+
+def render(template: str, block: str | None = None, *, status: int = 200,
+           oob: list[str] | None = None, headers: dict | None = None, **ctx):
+    if block and is_htmx():
+        html = render_block(template, block, **ctx)
+    else:
+        html = render_template(template, **ctx)
+    if oob and is_htmx():
+        html = Markup(html) + Markup("".join(oob))
+    resp = make_response(html, status)
+    resp.vary.add("HX-Request")
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def toast(message: str, *, undo: dict | None = None, link: tuple[str, str] | None = None) -> str:
+    """An out-of-band toast ("Conversation archived. Undo")."""
+    return render_template("_toast.html", message=message, undo=undo, link=link, oob=True)
+
+
+def flash_toast(message: str, *, undo: dict | None = None, link: tuple[str, str] | None = None) -> None:
+    """A toast for the next page (after a redirect)."""
+    flash({"message": message, "undo": undo, "link": list(link) if link else None}, "toast")
+
+
+def toast_response(message: str, status: int = 200):
+    """Only a toast: the rest of the page stays as it is."""
+    resp = make_response(toast(message), status)
+    resp.headers["HX-Reswap"] = "none"
+    resp.vary.add("HX-Request")
+    return resp
+
+
+def error_page(status: int, title: str, detail: str = ""):
+    if is_htmx():
+        # Show the error as a toast instead of replacing part of the page.
+        return toast_response(detail or title, status)
+    resp = make_response(render_template("error.html", status=status, title=title, detail=detail), status)
+    resp.vary.add("HX-Request")
+    return resp

@@ -1,0 +1,121 @@
+"""Table definitions shared by the store, the export and the diff.
+
+Every exported field carries a class (DESIGN.md, "Collateral damage"):
+
+- ``content``   what a user means to change: a message, a label, a file's folder;
+- ``derived``   computed from other state: sizes, snippets, counts;
+- ``ephemeral`` view state: read markers, recents, drafts being typed.
+
+The key column is classed ``key``. Each app declares its tables in its own
+``schema.py`` as a tuple ``TABLES``; ``apps.registry`` collects them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class FieldClass(StrEnum):
+    KEY = "key"
+    CONTENT = "content"
+    DERIVED = "derived"
+    EPHEMERAL = "ephemeral"
+
+
+class Kind(StrEnum):
+    INT = "int"
+    TEXT = "text"
+    BOOL = "bool"
+    JSON = "json"      # stored as canonical JSON text, exported as the value
+    TIME = "time"      # UTC ISO-8601 "YYYY-MM-DDTHH:MM:SSZ"
+    BLOB = "blob"      # bytes; never exported
+
+
+_SQL = {Kind.INT: "INTEGER", Kind.TEXT: "TEXT", Kind.BOOL: "INTEGER",
+        Kind.JSON: "TEXT", Kind.TIME: "TEXT", Kind.BLOB: "BLOB"}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: Kind
+    cls: FieldClass
+    default: object = None
+    exported: bool = True
+
+    @property
+    def ddl(self) -> str:
+        return f'"{self.name}" {_SQL[self.kind]}'
+
+
+def key(name: str = "id") -> Field:
+    return Field(name, Kind.INT, FieldClass.KEY)
+
+
+def content(name: str, kind: Kind = Kind.TEXT, default: object = None) -> Field:
+    return Field(name, kind, FieldClass.CONTENT, default)
+
+
+def derived(name: str, kind: Kind = Kind.TEXT, default: object = None) -> Field:
+    return Field(name, kind, FieldClass.DERIVED, default)
+
+
+def ephemeral(name: str, kind: Kind = Kind.TEXT, default: object = None) -> Field:
+    return Field(name, kind, FieldClass.EPHEMERAL, default)
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    fields: tuple[Field, ...]
+    indexes: tuple[str, ...] = ()          # column lists, e.g. "owner, thread_id"
+    exported: bool = True
+    by_name: dict[str, Field] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_name", {f.name: f for f in self.fields})
+        keys = [f for f in self.fields if f.cls is FieldClass.KEY]
+        if len(keys) != 1:
+            raise ValueError(f"table {self.name} needs exactly one key field")
+
+    @property
+    def key(self) -> str:
+        return next(f.name for f in self.fields if f.cls is FieldClass.KEY)
+
+    def ddl(self) -> list[str]:
+        cols = [f"{self.key} INTEGER PRIMARY KEY AUTOINCREMENT"]
+        cols += [f.ddl for f in self.fields if f.cls is not FieldClass.KEY]
+        stmts = [f"CREATE TABLE {self.name} ({', '.join(cols)})"]
+        for i, cols_ in enumerate(self.indexes):
+            stmts.append(f"CREATE INDEX ix_{self.name}_{i} ON {self.name} ({cols_})")
+        return stmts
+
+    def classes(self) -> dict[str, str]:
+        return {f.name: str(f.cls) for f in self.fields if f.exported}
+
+
+# Core tables every world has.
+ORGS = Table("orgs", (
+    key(),
+    content("slug"), content("name"), content("domain"), content("kind"),
+))
+
+PEOPLE = Table("people", (
+    key(),
+    content("slug"), content("name"), content("email"), content("org"),
+    content("title"), content("department"), content("phone"), content("note"),
+), indexes=("slug", "email"))
+
+BLOBS = Table("blobs", (
+    key(),
+    content("sha256"), derived("size", Kind.INT), content("mime"),
+    Field("data", Kind.BLOB, FieldClass.CONTENT, exported=False),
+    Field("text", Kind.TEXT, FieldClass.DERIVED, exported=False),   # extracted text
+), indexes=("sha256",))
+
+LOCAL_FILES = Table("local_files", (
+    key(),
+    content("owner"), content("path"), content("name"), content("blob", Kind.INT),
+), indexes=("owner",))
+
+CORE_TABLES = (ORGS, PEOPLE, BLOBS, LOCAL_FILES)

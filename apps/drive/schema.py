@@ -1,0 +1,44 @@
+"""Drive tables. Items are files and folders in one tree; sharing is per item
+and inherited by everything below it."""
+from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+
+ITEMS = Table("drive_items", (
+    key(),
+    content("kind"),                       # "folder" | "file"
+    content("name"),
+    content("parent", Kind.INT),           # NULL = the owner's My Drive root
+    content("owner"),                      # person slug
+    content("blob", Kind.INT),             # files: blobs.id
+    content("mime"),
+    derived("size", Kind.INT),
+    content("description", default=""),
+    content("trashed", Kind.BOOL, default=False),
+    derived("trashed_at", Kind.TIME),
+    derived("created_at", Kind.TIME),
+    derived("modified_at", Kind.TIME),
+    derived("modified_by"),
+), indexes=("parent", "owner"))
+
+SHARES = Table("drive_shares", (
+    key(),
+    content("item", Kind.INT),
+    content("person"),                     # person slug
+    content("role"),                       # viewer | commenter | editor
+    derived("shared_by"),
+    derived("shared_at", Kind.TIME),
+), indexes=("item", "person"))
+
+STARS = Table("drive_stars", (
+    key(),
+    content("item", Kind.INT),
+    content("user"),
+), indexes=("user",))
+
+VIEWS = Table("drive_views", (
+    key(),
+    ephemeral("item", Kind.INT),
+    ephemeral("user"),
+    ephemeral("at", Kind.TIME),
+), indexes=("user",))
+
+TABLES = (ITEMS, SHARES, STARS, VIEWS)

@@ -1,0 +1,9 @@
+"""Mail: a Gmail clone. Service layer in ``service.py``/``compose.py``, GUI in ``routes.py``."""
+from flask import Blueprint
+
+from apps.common.appinfo import AppInfo
+
+APP = AppInfo(name="mail", title="Mail", prefix="/mail", icon="envelope", home="mail.index")
+bp = Blueprint("mail", __name__, template_folder="templates")
+
+from apps.mail import routes  # noqa: E402,F401  (registers the views on bp)

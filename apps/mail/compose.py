@@ -1,0 +1,275 @@
+"""Composing mail: drafts, replies and forwards in their conversation,
+attachments from Drive or the user's computer, and sending.
+
+A draft is saved as the user types (autosave) and validated only on Send;
+Send either delivers everything or writes nothing.
+"""
+from __future__ import annotations
+
+from apps.common import local_files
+from apps.common import people as directory
+from apps.common.errors import Invalid, NotFound
+from apps.common.store.db import Caller, Store
+from apps.mail import addresses
+from apps.mail.service import me, message_for
+from apps.common.timefmt import long_datetime
+
+MAX_ATTACH_BYTES = 25 * 1024 * 1024
+REPLY = "reply"
+REPLY_ALL = "reply_all"
+FORWARD = "forward"
+MODES = (REPLY, REPLY_ALL, FORWARD)
+
+
+def _draft(store: Store, user: str, draft_id: int) -> dict:
+    d = store.get("mail_drafts", draft_id)
+    if d is None or d["owner"] != user:
+        raise NotFound("That draft doesn't exist. It may have been sent or discarded.")
+    return d
+
+
+def get_draft(store: Store, user: str, draft_id: int) -> dict:
+    d = _draft(store, user, draft_id)
+    d["files"] = store.select("mail_draft_files", "draft=?", (draft_id,))
+    return d
+
+
+def list_drafts(store: Store, user: str) -> list[dict]:
+    out = []
+    for d in store.select("mail_drafts", "owner=?", (user,), order="updated_at DESC, id DESC"):
+        d["files"] = store.select("mail_draft_files", "draft=?", (d["id"],))
+        out.append(d)
+    return out
+
+
+def create_draft(store: Store, caller: Caller, *, to="", cc="", bcc="", subject: str = "",
+                 body: str = "", thread: int | None = None, in_reply_to: int | None = None,
+                 forward_of: int | None = None) -> int:
+    return store.insert("mail_drafts", caller.actor, owner=caller.user, thread=thread,
+                        in_reply_to=in_reply_to, forward_of=forward_of,
+                        to=addresses.lenient(to), cc=addresses.lenient(cc), bcc=addresses.lenient(bcc),
+                        subject=subject or "", body=body or "", updated_at=store.now_iso())
+
+
+def update_draft(store: Store, caller: Caller, draft_id: int, **fields) -> None:
+    """Autosave: store what was typed as is (addresses are checked on Send)."""
+    _draft(store, caller.user, draft_id)
+    values = {}
+    for k in ("to", "cc", "bcc"):
+        if k in fields and fields[k] is not None:
+            values[k] = addresses.lenient(fields[k])
+    for k in ("subject", "body"):
+        if k in fields and fields[k] is not None:
+            values[k] = fields[k]
+    if store.update("mail_drafts", draft_id, caller.actor, **values):
+        store.update("mail_drafts", draft_id, caller.actor, updated_at=store.now_iso())
+
+
+def discard_draft(store: Store, caller: Caller, draft_id: int) -> None:
+    _draft(store, caller.user, draft_id)
+    with store.transaction():
+        for f in store.select("mail_draft_files", "draft=?", (draft_id,)):
+            store.delete("mail_draft_files", f["id"], caller.actor)
+        store.delete("mail_drafts", draft_id, caller.actor)
+
+
+def _prefixed(prefix: str, subject: str) -> str:
+    s = subject or ""
+    if s.lower().startswith(prefix.lower()):
+        return s
+    return f"{prefix} {s}".strip()
+
+
+def quote(store: Store, m: dict) -> str:
+    when = long_datetime(store, m["sent_at"])
+    who = f"{m['sender_name']} <{m['sender']}>" if m["sender_name"] else m["sender"]
+    quoted = "\n".join("> " + line if line else ">" for line in (m["body"] or "").splitlines())
+    return f"On {when} {who} wrote:\n{quoted}"
+
+
+def forward_header(store: Store, m: dict) -> str:
+    who = f"{m['sender_name']} <{m['sender']}>" if m["sender_name"] else m["sender"]
+    lines = ["---------- Forwarded message ---------", f"From: {who}",
+             f"Date: {long_datetime(store, m['sent_at'])}", f"Subject: {m['subject']}",
+             f"To: {', '.join(_named(store, m['to']))}"]
+    if m["cc"]:
+        lines.append(f"Cc: {', '.join(_named(store, m['cc']))}")
+    return "\n".join(lines) + "\n\n" + (m["body"] or "")
+
+
+def _named(store: Store, addrs: list[str]) -> list[str]:
+    out = []
+    for a in addrs:
+        n = addresses.name_for(store, a)
+        out.append(f"{n} <{a}>" if n != a else a)
+    return out
+
+
+def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int:
+    """A draft replying to (or forwarding) a message, in its conversation."""
+    if mode not in MODES:
+        raise Invalid("Choose reply, reply all or forward.", "mode")
+    m = message_for(store, caller.user, message_id)
+    my = me(store, caller.user)
+    if mode == FORWARD:
+        with store.transaction():
+            d = create_draft(store, caller, subject=_prefixed("Fwd:", m["subject"]), body="",
+                             thread=m["thread"], forward_of=m["id"])
+            for a in m["attachments"]:
+                store.insert("mail_draft_files", caller.actor, draft=d, name=a["name"], mime=a["mime"],
+                             size=a["size"], blob=a["blob"], drive_item=a["drive_item"])
+        return d
+    if m["sender"] == my:
+        to, cc = list(m["to"]), list(m["cc"]) if mode == REPLY_ALL else []
+    else:
+        to = [m["sender"]]
+        cc = []
+        if mode == REPLY_ALL:
+            cc = [a for a in m["to"] + m["cc"] if a not in (my, m["sender"])]
+    return create_draft(store, caller, to=to, cc=cc, subject=_prefixed("Re:", m["subject"]),
+                        thread=m["thread"], in_reply_to=m["id"])
+
+
+# ---------------------------------------------------------------- attachments
+def attach_drive(store: Store, caller: Caller, draft_id: int, item_id: int) -> int:
+    from apps.drive import service as drive
+    _draft(store, caller.user, draft_id)
+    item = drive.get(store, caller.user, item_id)
+    if item["kind"] != drive.FILE:
+        raise Invalid("Folders can't be attached. Choose a file.", "file")
+    _check_size(store, draft_id, item["size"])
+    return store.insert("mail_draft_files", caller.actor, draft=draft_id, name=item["name"],
+                        mime=item["mime"], size=item["size"], blob=item["blob"], drive_item=item_id)
+
+
+def attach_local(store: Store, caller: Caller, draft_id: int, local_id: int) -> int:
+    _draft(store, caller.user, draft_id)
+    f = local_files.get(store, caller.user, local_id)
+    _check_size(store, draft_id, f["size"])
+    return store.insert("mail_draft_files", caller.actor, draft=draft_id, name=f["name"],
+                        mime=f["mime"], size=f["size"], blob=f["blob"], drive_item=None)
+
+
+def attach_bytes(store: Store, caller: Caller, draft_id: int, name: str, data: bytes,
+                 mime: str | None = None) -> int:
+    from apps.common.files import guess_mime, put_blob
+    _draft(store, caller.user, draft_id)
+    if not name.strip():
+        raise Invalid("The file needs a name.", "file")
+    _check_size(store, draft_id, len(data))
+    mime = mime or guess_mime(name)
+    blob = put_blob(store, data, mime, actor=caller.actor)
+    return store.insert("mail_draft_files", caller.actor, draft=draft_id, name=name.strip(),
+                        mime=mime, size=len(data), blob=blob, drive_item=None)
+
+
+def _check_size(store: Store, draft_id: int, adding: int) -> None:
+    total = store.scalar("SELECT coalesce(sum(size), 0) FROM mail_draft_files WHERE draft=?", (draft_id,))
+    if total + (adding or 0) > MAX_ATTACH_BYTES:
+        raise Invalid("Attachments can be at most 25 MB in total. Share a Drive link instead.", "file")
+
+
+def remove_attachment(store: Store, caller: Caller, draft_id: int, file_id: int) -> None:
+    _draft(store, caller.user, draft_id)
+    f = store.get("mail_draft_files", file_id)
+    if f is None or f["draft"] != draft_id:
+        raise NotFound("That attachment isn't on this draft.")
+    store.delete("mail_draft_files", file_id, caller.actor)
+
+
+# ---------------------------------------------------------------- sending
+def validate(store: Store, d: dict) -> dict[str, list[str]]:
+    """Parsed recipients, or ``Invalid`` naming the first bad field."""
+    errors = {}
+    parsed = {}
+    for field in ("to", "cc", "bcc"):
+        try:
+            parsed[field] = addresses.parse_field(d[field], field)
+        except Invalid as e:
+            errors[field] = e.message
+    if errors:
+        first = next(iter(errors))
+        raise Invalid(errors[first], first, errors)
+    if not (parsed["to"] or parsed["cc"] or parsed["bcc"]):
+        raise Invalid("Please specify at least one recipient.", "to")
+    return parsed
+
+
+def send_draft(store: Store, caller: Caller, draft_id: int, *, allow_empty: bool = False) -> int:
+    """Send a draft. Returns the new message id; the draft is gone."""
+    d = get_draft(store, caller.user, draft_id)
+    parsed = validate(store, d)
+    if not allow_empty and not d["subject"].strip() and not d["body"].strip():
+        raise Invalid("Send this message without a subject or text in the body?", "confirm_empty")
+    sender = directory.person(store, caller.user)
+    body = d["body"]
+    if d["in_reply_to"]:
+        try:
+            body = body.rstrip() + "\n\n" + quote(store, message_for(store, caller.user, d["in_reply_to"]))
+        except NotFound:
+            pass
+    if d["forward_of"]:
+        try:
+            body = (body.rstrip() + "\n\n" if body.strip() else "") + \
+                forward_header(store, message_for(store, caller.user, d["forward_of"]))
+        except NotFound:
+            pass
+    with store.transaction():
+        mid = deliver(store, actor=caller.actor, sender=sender["email"], sender_name=sender["name"],
+                      to=parsed["to"], cc=parsed["cc"], bcc=parsed["bcc"], subject=d["subject"],
+                      body=body, thread=d["thread"], in_reply_to=d["in_reply_to"],
+                      forward_of=d["forward_of"], files=d["files"])
+        for f in d["files"]:
+            store.delete("mail_draft_files", f["id"], caller.actor)
+        store.delete("mail_drafts", draft_id, caller.actor)
+    return mid
+
+
+def send(store: Store, caller: Caller, *, to="", cc="", bcc="", subject: str = "", body: str = "",
+         reply_to: int | None = None, reply_all: bool = False, drive_files: tuple[int, ...] = ()) -> int:
+    """Compose and send in one call (oracles, co-workers, the CLI)."""
+    with store.transaction():
+        if reply_to is not None:
+            d = start_reply(store, caller, reply_to, REPLY_ALL if reply_all else REPLY)
+            update_draft(store, caller, d, body=body,
+                         **({"to": to} if to else {}), **({"cc": cc} if cc else {}))
+        else:
+            d = create_draft(store, caller, to=to, cc=cc, bcc=bcc, subject=subject, body=body)
+        for item in drive_files:
+            attach_drive(store, caller, d, item)
+        return send_draft(store, caller, d, allow_empty=True)
+
+
+def deliver(store: Store, *, actor: str, sender: str, sender_name: str, to: list[str],
+            cc: list[str] = (), bcc: list[str] = (), subject: str, body: str,
+            thread: int | None = None, in_reply_to: int | None = None,
+            forward_of: int | None = None, files: list[dict] = (), sent_at: str | None = None,
+            read_by: tuple[str, ...] = ()) -> int:
+    """Write a message and put it in the mailboxes of the sender and every
+    recipient who is in the directory. Outside recipients are remembered as
+    contacts (their mailboxes are outside this world)."""
+    sent_at = sent_at or store.now_iso()
+    with store.transaction():
+        if thread is None:
+            thread = store.insert("mail_threads", actor, subject=subject)
+        mid = store.insert("mail_messages", actor, thread=thread, sender=sender, sender_name=sender_name,
+                           to=list(to), cc=list(cc), bcc=list(bcc), subject=subject, body=body,
+                           sent_at=sent_at, in_reply_to=in_reply_to, forward_of=forward_of)
+        for f in files:
+            store.insert("mail_attachments", actor, message=mid, name=f["name"], mime=f["mime"],
+                         size=f["size"], blob=f["blob"], drive_item=f.get("drive_item"))
+        recipients = list(dict.fromkeys([*to, *cc, *bcc]))
+        owner = directory.by_email(store, sender)
+        if owner is not None:
+            store.insert("mail_boxes", actor, owner=owner["slug"], message=mid, thread=thread,
+                         inbox=sender in recipients, read=True)
+        for addr in recipients:
+            p = directory.by_email(store, addr)
+            if p is None:
+                addresses.remember(store, addr, addr, actor)
+                continue
+            if owner is not None and p["slug"] == owner["slug"]:
+                continue
+            store.insert("mail_boxes", actor, owner=p["slug"], message=mid, thread=thread, inbox=True,
+                         read=p["slug"] in read_by)
+    return mid

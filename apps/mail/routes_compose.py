@@ -1,0 +1,226 @@
+"""Mail GUI: the compose window, inline replies, attachments pickers, sending."""
+from __future__ import annotations
+
+from flask import g, render_template, request, url_for
+
+from apps.common.errors import Invalid, NotFound
+from apps.common.render import flash_toast, is_htmx, render, toast, toast_response
+from apps.drive import service as drive
+from apps.mail import bp, compose, service
+from apps.mail.routes import _go, _int, _view, view_url
+
+PANEL = "c"       # the floating compose window
+REPLY = "r"       # the reply box under a conversation
+
+
+def _fk() -> str:
+    fk = request.values.get("fk", PANEL)
+    return fk if fk in (PANEL, REPLY) else PANEL
+
+
+def _form_fields() -> dict:
+    f = request.form
+    return {"to": f.getlist("to"), "cc": f.getlist("cc"), "bcc": f.getlist("bcc"),
+            "subject": f.get("subject"), "body": f.get("body")}
+
+
+def _save() -> int:
+    """Create or update the draft behind the submitted form; return its id."""
+    draft_id = _int("draft_id")
+    fields = _form_fields()
+    if draft_id is None:
+        return compose.create_draft(g.store, g.caller, **{k: v or "" for k, v in fields.items()})
+    compose.update_draft(g.store, g.caller, draft_id, **fields)
+    return draft_id
+
+
+def _panel(draft_id: int, fk: str, *, errors: dict | None = None, status: int = 200, confirm_empty=False):
+    d = compose.get_draft(g.store, g.caller.user, draft_id)
+    return render("mail/_compose.html", status=status, d=d, fk=fk, errors=errors or {}, view=_view(),
+                  confirm_empty=confirm_empty, names=_names(d))
+
+
+def _names(d: dict) -> dict:
+    from apps.mail.addresses import name_for
+    return {a: name_for(g.store, a) for k in ("to", "cc", "bcc") for a in d[k]}
+
+
+@bp.get("/compose")
+def compose_page():
+    """Compose as a page of its own (links, no JavaScript, ``?draft=`` to resume)."""
+    draft_id = _int("draft")
+    if draft_id is not None:
+        d = compose.get_draft(g.store, g.caller.user, draft_id)
+    else:
+        d = {"id": None, "to": [a for a in request.args.getlist("to") if a], "cc": [], "bcc": [],
+             "subject": request.args.get("subject", ""), "body": "", "files": [], "thread": None,
+             "in_reply_to": None, "forward_of": None}
+    from apps.mail.routes import _ctx
+    return render("mail/compose_page.html", d=d, fk=PANEL, errors={}, view=_view(), names=_names(d),
+                  confirm_empty=False, **_ctx(current=None))
+
+
+@bp.post("/compose")
+def compose_open():
+    """The Compose button: a new draft in the floating window (or an existing one, ``draft``)."""
+    draft_id = _int("draft")
+    if draft_id is None:
+        draft_id = compose.create_draft(g.store, g.caller, to=request.values.getlist("to"),
+                                        subject=request.values.get("subject", ""))
+    else:
+        compose.get_draft(g.store, g.caller.user, draft_id)
+    if not is_htmx():
+        return _go(url_for("mail.compose_page", draft=draft_id))
+    return _panel(draft_id, PANEL)
+
+
+@bp.post("/messages/<int:message_id>/reply")
+def reply(message_id: int):
+    mode = request.values.get("mode", compose.REPLY)
+    draft_id = compose.start_reply(g.store, g.caller, message_id, mode)
+    if not is_htmx():
+        return _go(url_for("mail.compose_page", draft=draft_id, v=_view()))
+    return _panel(draft_id, REPLY)
+
+
+@bp.post("/compose/save")
+def compose_save():
+    draft_id = _save()
+    return render("mail/_compose_status.html", fk=_fk(), draft_id=draft_id, text="Draft saved")
+
+
+@bp.post("/compose/send")
+def compose_send():
+    fk = _fk()
+    draft_id = _save()
+    try:
+        mid = compose.send_draft(g.store, g.caller, draft_id, allow_empty=bool(request.form.get("allow_empty")))
+    except Invalid as e:
+        if e.field == "confirm_empty":
+            return _panel(draft_id, fk, confirm_empty=True)
+        if not is_htmx():
+            from apps.mail.routes import _ctx
+            d = compose.get_draft(g.store, g.caller.user, draft_id)
+            return render("mail/compose_page.html", status=422, d=d, fk=fk, errors=e.errors, view=_view(),
+                          names=_names(d), confirm_empty=False, **_ctx(current=None))
+        return _panel(draft_id, fk, errors=e.errors, status=422)
+    m = service.message_for(g.store, g.caller.user, mid)
+    link = ("View message", url_for("mail.thread", thread_id=m["thread"], v=_view()))
+    if fk == REPLY or not is_htmx():
+        flash_toast("Message sent.", link=link if fk != REPLY else None)
+        return _go(url_for("mail.thread", thread_id=m["thread"], v=_view()) if fk == REPLY
+                   else view_url(_view()))
+    return render("mail/_compose_closed.html", oob=[toast("Message sent.", link=link)],
+                  headers={"HX-Trigger": "mail-changed"})
+
+
+@bp.post("/compose/discard")
+def compose_discard():
+    draft_id = _int("draft_id")
+    if draft_id is not None:
+        try:
+            compose.discard_draft(g.store, g.caller, draft_id)
+        except NotFound:
+            pass
+    if not is_htmx():
+        flash_toast("Draft discarded.")
+        return _go(view_url(_view()))
+    return render("mail/_compose_closed.html", oob=[toast("Draft discarded.")],
+                  headers={"HX-Trigger": "mail-changed"})
+
+
+@bp.post("/compose/close")
+def compose_close():
+    """The window's ×: keep what was typed as a draft; an untouched draft is dropped."""
+    draft_id = _save()
+    d = compose.get_draft(g.store, g.caller.user, draft_id)
+    empty = not (d["to"] or d["cc"] or d["bcc"] or d["subject"].strip() or d["body"].strip() or d["files"])
+    if empty and d["thread"] is None:
+        compose.discard_draft(g.store, g.caller, draft_id)
+        return render("mail/_compose_closed.html", headers={"HX-Trigger": "mail-changed"})
+    return render("mail/_compose_closed.html", oob=[toast("Draft saved.")], headers={"HX-Trigger": "mail-changed"})
+
+
+# ---------------------------------------------------------------- attachments while composing
+@bp.post("/compose/pick/drive")
+def pick_drive_start():
+    draft_id = _save()
+    return _drive_picker(draft_id, _fk(), None, "my-drive", oob=True)
+
+
+@bp.get("/compose/pick/drive")
+def pick_drive():
+    draft_id = _int("draft_id")
+    compose.get_draft(g.store, g.caller.user, draft_id)
+    return _drive_picker(draft_id, _fk(), _int("folder"), request.args.get("tab", "my-drive"))
+
+
+def _drive_picker(draft_id: int, fk: str, folder: int | None, tab: str, oob: bool = False):
+    store, user = g.store, g.caller.user
+    crumbs = []
+    if folder is not None:
+        item = drive.get(store, user, folder)
+        crumbs = drive.breadcrumbs(store, user, item)
+        items = drive.children(store, user, folder)
+    elif tab == "shared":
+        items = drive.shared_with_me(store, user)
+    elif tab == "recent":
+        items = drive.recent(store, user)
+    elif tab == "starred":
+        items = drive.starred(store, user)
+    else:
+        tab = "my-drive"
+        items = drive.children(store, user, None)
+    extra = [render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)] if oob else None
+    return render("mail/_drive_picker.html", items=items, crumbs=crumbs, folder=folder, tab=tab,
+                  draft_id=draft_id, fk=fk, oob=extra)
+
+
+@bp.post("/compose/pick/local")
+def pick_local_start():
+    """Save the draft, then open the computer's file picker aimed at this draft."""
+    from apps.common import local_files
+    draft_id = _save()
+    fk = _fk()
+    dirs, files = local_files.folder(g.store, g.caller.user, "")
+    action = url_for("mail.attach", draft_id=draft_id, fk=fk)
+    return render("_local_picker.html", dirs=dirs, files=files, path="", crumbs=[], action=action,
+                  target="closest dialog", parent="", submit_label="Attach",
+                  oob=[render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)])
+
+
+@bp.post("/compose/attach")
+def attach():
+    """Attach Drive files (``drive``) or files from the computer (``local``, or an upload)."""
+    draft_id = _int("draft_id")
+    fk = _fk()
+    drive_ids = [int(x) for x in request.form.getlist("drive") if x.isdigit()]
+    local_ids = [int(x) for x in request.form.getlist("local") if x.isdigit()]
+    uploads = [f for f in request.files.getlist("file") if f and f.filename]
+    if draft_id is None:
+        raise Invalid("Open a draft first.", "draft_id")
+    if not (drive_ids or local_ids or uploads):
+        if is_htmx():
+            return toast_response("Choose at least one file.", 422)
+        raise Invalid("Choose at least one file.", "file")
+    with g.store.transaction():
+        for i in drive_ids:
+            compose.attach_drive(g.store, g.caller, draft_id, i)
+        for i in local_ids:
+            compose.attach_local(g.store, g.caller, draft_id, i)
+        for f in uploads:
+            compose.attach_bytes(g.store, g.caller, draft_id, f.filename, f.read(), f.mimetype or None)
+    d = compose.get_draft(g.store, g.caller.user, draft_id)
+    if not is_htmx():
+        return _go(url_for("mail.compose_page", draft=draft_id))
+    # The dialog goes away; the draft's file list updates.
+    return render("mail/_compose_closed.html",
+                  oob=[render_template("mail/_files.html", d=d, fk=fk, oob=True)])
+
+
+@bp.post("/compose/attachments/<int:file_id>/remove")
+def remove_attachment(file_id: int):
+    draft_id = _int("draft_id")
+    compose.remove_attachment(g.store, g.caller, draft_id, file_id)
+    d = compose.get_draft(g.store, g.caller.user, draft_id)
+    return render("mail/_files.html", d=d, fk=_fk())

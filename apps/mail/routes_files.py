@@ -1,0 +1,73 @@
+"""Mail GUI: attachments — download, preview rendered by the server, save to Drive."""
+from __future__ import annotations
+
+from flask import Response, abort, g, url_for
+
+from apps.common import preview
+from apps.common.files import blob_bytes
+from apps.common.render import render, toast_response
+from apps.drive import service as drive
+from apps.mail import bp, service
+from apps.mail.routes import _ctx
+
+
+def _file(attachment_id: int) -> tuple[dict, bytes]:
+    a = service.attachment(g.store, g.caller.user, attachment_id)
+    return a, blob_bytes(g.store, a["blob"])
+
+
+def send_bytes(data: bytes, mime: str, name: str, *, download: bool) -> Response:
+    from urllib.parse import quote
+    disp = "attachment" if download else "inline"
+    resp = Response(data, mimetype=mime)
+    resp.headers["Content-Disposition"] = f"{disp}; filename*=UTF-8''{quote(name)}"
+    return resp
+
+
+@bp.get("/attachments/<int:attachment_id>")
+def download(attachment_id: int):
+    a, data = _file(attachment_id)
+    return send_bytes(data, a["mime"], a["name"], download=True)
+
+
+@bp.get("/attachments/<int:attachment_id>/raw")
+def raw(attachment_id: int):
+    a, data = _file(attachment_id)
+    if preview.kind(a["mime"]) != "image":
+        abort(404)
+    return send_bytes(data, a["mime"], a["name"], download=False)
+
+
+@bp.get("/attachments/<int:attachment_id>/page/<int:page>.png")
+def pdf_page(attachment_id: int, page: int):
+    a, data = _file(attachment_id)
+    if a["mime"] != "application/pdf":
+        abort(404)
+    try:
+        png = preview.pdf_page_png(data, page)
+    except (IndexError, Exception):
+        abort(404)
+    return Response(png, mimetype="image/png")
+
+
+@bp.get("/attachments/<int:attachment_id>/view")
+def view(attachment_id: int):
+    a, data = _file(attachment_id)
+    m = service.message_for(g.store, g.caller.user, a["message"])
+    ctx = preview.context(a["name"], a["mime"], data)
+    urls = {
+        "download": url_for("mail.download", attachment_id=attachment_id),
+        "raw": url_for("mail.raw", attachment_id=attachment_id),
+        "page": lambda n: url_for("mail.pdf_page", attachment_id=attachment_id, page=n),
+        "close": url_for("mail.thread", thread_id=m["thread"]),
+        "save": url_for("mail.save_to_drive", attachment_id=attachment_id),
+    }
+    return render("mail/attachment.html", "overlay", p=ctx, urls=urls, a=a, m=m,
+                  **_ctx(current=None))
+
+
+@bp.post("/attachments/<int:attachment_id>/save")
+def save_to_drive(attachment_id: int):
+    a = service.attachment(g.store, g.caller.user, attachment_id)
+    item = drive.add_blob(g.store, g.caller, None, a["name"], a["blob"])
+    return toast_response(f"“{a['name']}” saved to My Drive.")

@@ -1,0 +1,90 @@
+"""Mail tables.
+
+A message exists once; every person who sent or received it has a mailbox
+row (``mail_boxes``) carrying *their* state: in Inbox, starred, labels,
+trashed, read. Drafts live apart (``mail_drafts``): a draft is seen only by
+its author and changes nothing until it is sent, so its fields are
+ephemeral; sending turns it into a message.
+"""
+from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+
+THREADS = Table("mail_threads", (
+    key(),
+    content("subject"),
+))
+
+MESSAGES = Table("mail_messages", (
+    key(),
+    content("thread", Kind.INT),
+    content("sender"),                     # address, lower case
+    content("sender_name"),
+    content("to", Kind.JSON, default=[]),  # addresses
+    content("cc", Kind.JSON, default=[]),
+    content("bcc", Kind.JSON, default=[]),
+    content("subject"),
+    content("body"),
+    content("sent_at", Kind.TIME),
+    content("in_reply_to", Kind.INT),
+    content("forward_of", Kind.INT),
+), indexes=("thread",))
+
+BOXES = Table("mail_boxes", (
+    key(),
+    content("owner"),                      # person slug
+    content("message", Kind.INT),
+    content("thread", Kind.INT),
+    content("inbox", Kind.BOOL, default=False),
+    content("starred", Kind.BOOL, default=False),
+    content("trashed", Kind.BOOL, default=False),
+    content("labels", Kind.JSON, default=[]),   # mail_labels ids, sorted
+    ephemeral("read", Kind.BOOL, default=True),
+), indexes=("owner, thread", "message"))
+
+LABELS = Table("mail_labels", (
+    key(),
+    content("owner"),
+    content("name"),
+    content("color"),
+), indexes=("owner",))
+
+ATTACHMENTS = Table("mail_attachments", (
+    key(),
+    content("message", Kind.INT),
+    content("name"),
+    content("mime"),
+    derived("size", Kind.INT),
+    content("blob", Kind.INT),
+    content("drive_item", Kind.INT),       # set when attached from Drive
+), indexes=("message",))
+
+CONTACTS = Table("mail_contacts", (          # addresses outside the directory
+    key(),
+    derived("email"),
+    derived("name"),
+), indexes=("email",))
+
+DRAFTS = Table("mail_drafts", (
+    key(),
+    ephemeral("owner"),
+    ephemeral("thread", Kind.INT),         # set for replies and forwards
+    ephemeral("in_reply_to", Kind.INT),
+    ephemeral("forward_of", Kind.INT),
+    ephemeral("to", Kind.JSON, default=[]),
+    ephemeral("cc", Kind.JSON, default=[]),
+    ephemeral("bcc", Kind.JSON, default=[]),
+    ephemeral("subject", default=""),
+    ephemeral("body", default=""),
+    ephemeral("updated_at", Kind.TIME),
+), indexes=("owner",))
+
+DRAFT_FILES = Table("mail_draft_files", (
+    key(),
+    ephemeral("draft", Kind.INT),
+    ephemeral("name"),
+    ephemeral("mime"),
+    ephemeral("size", Kind.INT),
+    ephemeral("blob", Kind.INT),
+    ephemeral("drive_item", Kind.INT),
+), indexes=("draft",))
+
+TABLES = (THREADS, MESSAGES, BOXES, LABELS, ATTACHMENTS, CONTACTS, DRAFTS, DRAFT_FILES)

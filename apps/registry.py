@@ -1,0 +1,39 @@
+"""The list of apps: their tables, seeders and blueprints, in one place.
+
+``APP_NAMES`` is the order the app switcher shows; ``SEED_ORDER`` the order
+worlds are seeded in (Drive before Mail: mail attachments point at Drive files).
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from apps.common.store.schema import CORE_TABLES, Table
+
+APP_NAMES = ("mail", "drive")
+SEED_ORDER = ("drive", "mail")
+
+
+def app_packages() -> list[ModuleType]:
+    return [importlib.import_module(f"apps.{name}") for name in APP_NAMES]
+
+
+def all_tables() -> list[Table]:
+    tables = list(CORE_TABLES)
+    for name in APP_NAMES:
+        tables += importlib.import_module(f"apps.{name}.schema").TABLES
+    return tables
+
+
+def seeders():
+    return [importlib.import_module(f"apps.{name}.seed").seed for name in SEED_ORDER]
+
+
+def compiler_sources() -> list[str]:
+    """Modules whose code shapes the template: a change to any rebuilds it."""
+    mods = ["apps.registry", "apps.common.store.schema", "apps.common.store.db",
+            "apps.common.store.compile", "apps.common.world", "apps.common.files",
+            "apps.common.pdfdoc"]
+    for name in APP_NAMES:
+        mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
+    return mods

@@ -1,0 +1,1 @@
+"""deskworld harness: browser launch, the Gymnasium env, tasks, verifiers, runner and CLI."""

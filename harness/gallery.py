@@ -1,0 +1,78 @@
+"""Screenshots of every app for the README: ``deskworld screenshots``.
+
+Each shot is a fresh page on a freshly restored slot, so reruns give the
+same pictures.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+SHOTS = [
+    # (file, world, path, actions) — actions run before the shot
+    ("mail-inbox.png", "meridian", "/mail/inbox", []),
+    ("mail-thread.png", "meridian", "/mail/search?q=subject:%22final+survey+report%22", [("click_text", "Final survey report")]),
+    ("mail-compose.png", "meridian", "/mail/inbox", [("click_role", "button", "Compose"), ("fill_label", "To recipients", "jonathan"), ("wait_role", "option", "Jonathan Pryce")]),
+    ("drive-folder.png", "meridian", "/drive/shared", [("dblclick_text", "Corvane – Aurelia Dawn (M-2026-0147)")]),
+    ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
+]
+
+
+def take(out_dir: Path, only: list[str] | None = None) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    from apps import create_app
+    from harness.browser import context_args, launch_args
+    from harness.server import AppServer
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    apps = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_args())
+        try:
+            for name, world, path, actions in SHOTS:
+                if only and name not in only:
+                    continue
+                if world not in apps:
+                    app = create_app({"WORLD": world})
+                    apps[world] = AppServer(app).start()
+                server = apps[world]
+                server.app.config["SLOT"].restore()
+                ctx = browser.new_context(**context_args(), base_url=server.url)
+                ctx.add_cookies([server.cookie(_user(server))])
+                page = ctx.new_page()
+                page.goto(path)
+                for act in actions:
+                    _do(page, act)
+                page.wait_for_load_state("networkidle")
+                target = out_dir / name
+                page.screenshot(path=str(target), animations="disabled", caret="hide")
+                written.append(target)
+                ctx.close()
+        finally:
+            browser.close()
+            for s in apps.values():
+                s.stop()
+    return written
+
+
+def _user(server) -> str:
+    with server.app.config["SLOT"].store() as store:
+        return store.meta("default_user")
+
+
+def _do(page, act) -> None:
+    kind, *args = act
+    if kind == "click_text":
+        page.get_by_text(args[0]).first.click()
+    elif kind == "dblclick_text":
+        page.get_by_text(args[0], exact=True).first.dblclick()
+    elif kind == "click_role":
+        page.get_by_role(args[0], name=args[1]).first.click()
+    elif kind == "fill_label":
+        page.get_by_label(args[0]).first.press_sequentially(args[1])
+    elif kind == "wait_role":
+        page.get_by_role(args[0], name=args[1]).first.wait_for()
+    elif kind == "wait_text":
+        page.get_by_text(args[0]).first.wait_for()
+    page.wait_for_load_state("networkidle")

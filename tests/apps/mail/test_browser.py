@@ -1,0 +1,141 @@
+"""Mail in a real browser, used the way a person uses Gmail; state is checked in the store."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def sent_by_alex(slot, subject):
+    with slot.store() as st:
+        rows = st.select("mail_messages", "sender=? AND subject=?", ("alex.chen@meridianshaw.com", subject))
+        for r in rows:
+            r["files"] = [a["name"] for a in st.select("mail_attachments", "message=?", (r["id"],))]
+        return rows
+
+
+def test_compose_and_send_with_drive_and_local_attachments(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    page.get_by_role("button", name="Compose").click()
+    to = page.get_by_label("To recipients")
+    to.press_sequentially("jonathan")
+    page.get_by_role("option", name=re.compile("Jonathan Pryce")).click()
+    expect(page.locator("#compose-c .rchip")).to_have_text(["Jonathan Pryce×"])
+    page.get_by_label("Subject").fill("Limitation fund — request to increase")
+    page.get_by_label("Message Body").fill("Jonathan,\n\nPlease see the attached survey report.\n\nAlex")
+    # From Drive: Shared with me › matter folder › 02 Vessel & Casualty › the final survey
+    page.get_by_role("button", name="Insert files using Drive").click()
+    dialog = page.get_by_role("dialog", name="Insert files using Drive")
+    dialog.get_by_role("link", name="Shared with me").click()
+    dialog.get_by_role("button", name="Corvane – Aurelia Dawn (M-2026-0147)").click()
+    dialog.get_by_role("button", name="02 Vessel & Casualty").click()
+    dialog.get_by_label("Final Survey Report – Calder Marine Surveys (2026-03-06).pdf").check()
+    dialog.get_by_role("button", name="Insert").click()
+    expect(page.locator("#cfiles-c")).to_contain_text("Final Survey Report")
+    # From the computer: the in-app picker over local/
+    page.get_by_role("button", name="Attach files from your computer").click()
+    picker = page.get_by_role("dialog", name="Choose files from your computer")
+    picker.get_by_role("button", name="Documents").click()
+    picker.get_by_label("Shortfall check – A. Chen working.md").check()
+    picker.get_by_role("button", name="Attach").click()
+    expect(page.locator("#cfiles-c")).to_contain_text("Shortfall check")
+    page.get_by_role("button", name="Send", exact=True).click()
+    expect(page.get_by_role("status").filter(has_text="Message sent.")).to_be_visible()
+    expect(page.locator("#compose-c")).to_have_count(0)
+
+    rows = sent_by_alex(live_slot, "Limitation fund — request to increase")
+    assert len(rows) == 1
+    m = rows[0]
+    assert m["to"] == ["jonathan.pryce@brightwaterkessler.com"]
+    assert sorted(m["files"]) == ["Final Survey Report – Calder Marine Surveys (2026-03-06).pdf",
+                                  "Shortfall check – A. Chen working.md"]
+    assert "Please see the attached survey report." in m["body"]
+    with live_slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 0
+
+
+def test_send_with_bad_address_shows_inline_error_and_keeps_draft(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    page.get_by_role("button", name="Compose").click()
+    page.get_by_label("To recipients").fill("laura.whitfield@corvane")
+    page.get_by_label("Subject").fill("Board pack")
+    page.get_by_label("Message Body").fill("Draft figures to follow.")
+    page.get_by_role("button", name="Send", exact=True).click()
+    alert = page.locator("#compose-c").get_by_role("alert")
+    expect(alert).to_contain_text("was not recognized")
+    expect(page.get_by_label("Message Body")).to_have_value("Draft figures to follow.")
+    assert sent_by_alex(live_slot, "Board pack") == []
+    with live_slot.store() as st:
+        drafts = st.select("mail_drafts", "owner='alex.chen' AND subject='Board pack'")
+    assert len(drafts) == 1 and drafts[0]["body"] == "Draft figures to follow."
+
+
+def test_reply_stays_in_thread(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    page.get_by_role("link", name=re.compile("Board pack – third-party exposure")).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Board pack")
+    page.get_by_role("button", name="Reply", exact=True).last.click()
+    box = page.locator("#compose-r")
+    expect(box.locator(".rchip")).to_have_count(1)
+    page.get_by_label("Message Body").fill("Laura — figures by noon today.")
+    box.get_by_role("button", name="Send", exact=True).click()
+    expect(page.locator("details.message").last).to_contain_text("figures by noon today")
+    with live_slot.store() as st:
+        thread_id = st.scalar("SELECT thread FROM mail_messages WHERE subject LIKE 'Board pack%' ORDER BY id LIMIT 1")
+        mine = st.select("mail_messages", "thread=? AND sender='alex.chen@meridianshaw.com'", (thread_id,))
+    assert len(mine) == 1
+    assert mine[0]["to"] == ["laura.whitfield@corvane-energy.com"]
+    assert mine[0]["subject"].startswith("Re: Board pack")
+    assert mine[0]["in_reply_to"] is not None
+
+
+def test_search_with_operators(desk):
+    page = desk
+    page.goto("/mail/inbox")
+    box = page.get_by_role("textbox", name="Search mail")
+    box.fill("from:sofia has:attachment survey")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/mail/search\?q="))
+    rows = page.locator("tr.mrow")
+    expect(rows.first).to_be_visible()
+    subjects = rows.locator(".subject").all_inner_texts()
+    assert any("Final survey report" in s for s in subjects)
+    assert all("survey" in s.lower() or "Master" in s for s in subjects)
+    # A date operator that can't be parsed gets a clear message, not a crash.
+    box = page.get_by_role("textbox", name="Search mail")
+    box.fill("before:2026-13-45")
+    box.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("Couldn't understand the date")
+
+
+def test_archive_then_undo_from_the_toast(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    row = page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B")
+    row.get_by_role("checkbox").check()
+    page.get_by_role("toolbar", name="Conversation actions").get_by_role("button", name="Archive").click()
+    expect(page.get_by_role("status").filter(has_text="archived")).to_be_visible()
+    expect(page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B")).to_have_count(0)
+    with live_slot.store() as st:
+        assert st.scalar("SELECT max(inbox) FROM mail_boxes WHERE owner='alex.chen' AND thread IN "
+                         "(SELECT thread FROM mail_messages WHERE subject LIKE 'Calder Tower – elevator%')") == 0
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B")).to_have_count(1)
+
+
+def test_keyboard_shortcuts(desk):
+    page = desk
+    page.goto("/mail/inbox")
+    page.keyboard.press("j")
+    page.keyboard.press("o")
+    expect(page).to_have_url(re.compile(r"/mail/thread/\d+"))
+    page.keyboard.press("u")
+    expect(page).to_have_url(re.compile(r"/mail/inbox"))
+    page.keyboard.press("c")
+    expect(page.get_by_role("region", name="New Message")).to_be_visible()

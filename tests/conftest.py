@@ -1,0 +1,127 @@
+"""Shared fixtures.
+
+- ``template``: the meridian world compiled once (cached by content hash);
+- ``slot``: a fresh in-memory working copy for each test;
+- ``app`` / ``client``: the Flask app on that slot, signed in as the world's user;
+- ``store``: the slot's store, for service-layer tests;
+- browser tests: pytest-playwright's ``page`` on a live app server, launched
+  through ``harness.browser`` like everything else.
+"""
+from __future__ import annotations
+
+import pytest
+
+from apps import create_app
+from apps.common.session import session_cookie
+from apps.common.store.compile import template_for
+from apps.common.store.db import Caller
+from apps.common.store.slot import Slot
+from apps.common.world import load_world
+
+WORLD = "meridian"
+USER = "alex.chen"
+
+
+@pytest.fixture(scope="session")
+def world():
+    return load_world(WORLD)
+
+
+@pytest.fixture(scope="session")
+def template(world):
+    return template_for(world)
+
+
+@pytest.fixture
+def slot(template):
+    s = Slot(template)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def store(slot):
+    with slot.store() as st:
+        yield st
+
+
+@pytest.fixture
+def alex():
+    return Caller(user=USER)
+
+
+def make_client(app, user: str = USER):
+    client = app.test_client()
+    name, value = session_cookie(app, user, app.config["SLOT"].generation)
+    client.set_cookie(name, value, domain="localhost")
+    return client
+
+
+@pytest.fixture
+def app(slot):
+    return create_app({"SLOT": slot, "TESTING": True, "SECRET_KEY": "test-secret"})
+
+
+@pytest.fixture
+def client(app):
+    return make_client(app)
+
+
+@pytest.fixture
+def hx(client):
+    """The same client, sending requests the way htmx does."""
+    class HX:
+        def get(self, url, **kw):
+            return client.get(url, headers={"HX-Request": "true"}, **kw)
+
+        def post(self, url, **kw):
+            return client.post(url, headers={"HX-Request": "true"}, **kw)
+    return HX()
+
+
+# ---------------------------------------------------------------- browser tests
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    from harness.browser import launch_args
+    return {**browser_type_launch_args, **launch_args()}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    from harness.browser import context_args
+    return {**browser_context_args, **context_args()}
+
+
+@pytest.fixture(scope="session")
+def live_server(template):
+    from harness.server import AppServer
+    slot = Slot(template)
+    server = AppServer(create_app({"SLOT": slot, "SECRET_KEY": "test-secret"})).start()
+    yield server
+    server.stop()
+    slot.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    return live_server.url
+
+
+@pytest.fixture
+def live_slot(live_server):
+    """The live server's slot, restored to the template for this test."""
+    slot = live_server.app.config["SLOT"]
+    slot.restore()
+    return slot
+
+
+@pytest.fixture
+def desk(page, live_server, live_slot):
+    """A browser page signed in as Alex on a freshly restored world."""
+    page.context.add_cookies([live_server.cookie(USER)])
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
