@@ -311,7 +311,7 @@ def label_rename(label_id: int):
 @bp.get("/labels/<int:label_id>/delete")
 def label_delete_confirm(label_id: int):
     lab = service.label(g.store, g.caller.user, label_id)
-    return render("mail/_confirm.html", title="Remove label",
+    return render("_confirm.html", title="Remove label",
                   text=f"Remove the label “{lab['name']}”? Conversations with this label stay where they are.",
                   action=url_for("mail.label_delete", label_id=label_id), confirm="Remove", danger=True)
 
@@ -333,7 +333,7 @@ def _go(url: str):
 
 @bp.get("/trash/empty")
 def empty_trash_confirm():
-    return render("mail/_confirm.html", title="Empty Trash",
+    return render("_confirm.html", title="Empty Trash",
                   text="All conversations in Trash will be deleted forever. This can't be undone.",
                   action=url_for("mail.empty_trash"), confirm="Empty Trash", danger=True)
 
@@ -366,7 +366,7 @@ def delete_forever_confirm():
     if not ids:
         raise Invalid("Select at least one conversation.", "t")
     n = len(ids)
-    return render("mail/_confirm.html", title="Delete forever",
+    return render("_confirm.html", title="Delete forever",
                   text=f"Delete {n} conversation{'s' if n != 1 else ''} forever? This can't be undone.",
                   action=url_for("mail.delete_forever"), confirm="Delete forever", danger=True,
                   fields=[("t", i) for i in ids] + [("v", _view())])

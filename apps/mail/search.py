@@ -87,18 +87,21 @@ class Compiler:
 
     def _addr_clause(self, columns: list[str], value: str) -> tuple[str, list]:
         emails = self._people_match(value)
+        like = [] if value.lower() == "me" else [f"%{value.lower()}%"]
         parts, params = [], []
         for col in columns:
             if col == "sender":
-                parts.append("m.sender LIKE ?")
-                params.append(f"%{value.lower()}%")
+                if like:
+                    parts.append("m.sender LIKE ?")
+                    params += like
                 if emails:
                     parts.append(f"m.sender IN ({','.join('?' * len(emails))})")
                     params += emails
             else:
-                parts.append(f'EXISTS (SELECT 1 FROM json_each(m."{col}") j WHERE j.value LIKE ?'
-                             + (f" OR j.value IN ({','.join('?' * len(emails))})" if emails else "") + ")")
-                params += [f"%{value.lower()}%", *emails]
+                conds = (["j.value LIKE ?"] if like else []) + \
+                    ([f"j.value IN ({','.join('?' * len(emails))})"] if emails else [])
+                parts.append(f'EXISTS (SELECT 1 FROM json_each(m."{col}") j WHERE {" OR ".join(conds) or "0"})')
+                params += [*like, *emails]
         return "(" + " OR ".join(parts) + ")", params
 
     def term(self, t: Term) -> tuple[str, list]:

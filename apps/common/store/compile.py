@@ -111,11 +111,23 @@ def seed_core(store: Store, world: World) -> None:
 
 
 def built_file(path: Path) -> tuple[str, bytes]:
-    """The name and bytes a world file stands for (``x.pdf.md`` renders to ``x.pdf``)."""
+    """The name and bytes a world file stands for (``x.pdf.md`` renders to ``x.pdf``).
+
+    Rendered PDFs are cached by the hash of their source and of the renderer."""
     if path.name.endswith(".pdf.md"):
-        from apps.common.pdfdoc import render_pdf
+        from apps.common import pdfdoc
         name = path.name[: -len(".md")]
-        return name, render_pdf(path.read_text(encoding="utf-8"), title=name[: -len(".pdf")])
+        source = path.read_bytes()
+        key = hashlib.sha256(source + name.encode() + inspect.getsource(pdfdoc).encode()).hexdigest()
+        cached = cache_dir().parent / "built" / f"{key}.pdf"
+        if cached.is_file():
+            return name, cached.read_bytes()
+        data = pdfdoc.render_pdf(source.decode("utf-8"), title=name[: -len(".pdf")])
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, cached)
+        return name, data
     return path.name, path.read_bytes()
 
 

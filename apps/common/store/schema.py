@@ -91,7 +91,7 @@ class Table:
         return stmts
 
     def classes(self) -> dict[str, str]:
-        return {f.name: str(f.cls) for f in self.fields if f.exported}
+        return {f.name: str(f.cls) for f in self.fields if f.exported and f.cls is not FieldClass.KEY}
 
 
 # Core tables every world has.
