@@ -10,7 +10,8 @@ from pathlib import Path
 SHOTS = [
     # (file, world, path, actions) — actions run before the shot
     ("mail-inbox.png", "meridian", "/mail/inbox", []),
-    ("mail-thread.png", "meridian", "/mail/search?q=subject:%22final+survey+report%22", [("click_text", "Final survey report")]),
+    ("mail-thread.png", "meridian", "/mail/search?q=from:sofia+subject:%22final+survey+report%22",
+     [("click_text", "Final survey report"), ("click_text", "Calder Marine Surveys' FINAL survey report")]),
     ("mail-compose.png", "meridian", "/mail/inbox", [("click_role", "button", "Compose"), ("fill_label", "To recipients", "jonathan"), ("wait_role", "option", "Jonathan Pryce")]),
     ("drive-folder.png", "meridian", "/drive/shared", [("dblclick_text", "Corvane – Aurelia Dawn (M-2026-0147)")]),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),

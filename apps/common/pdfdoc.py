@@ -57,7 +57,14 @@ def _inline(pdf: _Doc, children, size: float, base: str = "") -> None:
             italic = "I" in base
         elif c.type in ("text", "code_inline"):
             pdf.set_font("Roboto", ("B" if bold else "") + ("I" if italic else ""), size)
-            pdf.write(LINE_MM * size / BODY_PT, c.content)
+            h = LINE_MM * size / BODY_PT
+            text = c.content
+            # fpdf2 splits a word that starts a chunk at the end of a line; move it down whole.
+            first = text.split(" ", 1)[0]
+            room = pdf.w - pdf.r_margin - pdf.get_x()
+            if first and pdf.get_x() > pdf.l_margin + 0.1 and pdf.get_string_width(first) > room:
+                pdf.ln(h)
+            pdf.write(h, text)
         elif c.type in ("softbreak", "hardbreak"):
             pdf.ln(LINE_MM * size / BODY_PT)
     pdf.set_font("Roboto", "", BODY_PT)

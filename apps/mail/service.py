@@ -157,7 +157,7 @@ def summary(store: Store, user: str, thread: int, *, trash_view: bool = False) -
         who = senders
     return {
         "id": thread,
-        "subject": last["subject"] or subject or "(no subject)",
+        "subject": rows[0]["subject"] or subject or "(no subject)",
         "snippet": snippet(last["body"]),
         "date": last["sent_at"],
         "count": len(rows),
@@ -229,7 +229,7 @@ def thread(store: Store, user: str, thread_id: int) -> dict:
     t = store.get("mail_threads", thread_id)
     return {
         "id": thread_id,
-        "subject": (messages[-1]["subject"] if messages else "") or t["subject"] or "(no subject)",
+        "subject": (messages[0]["subject"] if messages else "") or t["subject"] or "(no subject)",
         "messages": messages,
         "labels": labels_by_id(store, user, label_ids),
         "in_trash": in_trash,

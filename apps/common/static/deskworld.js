@@ -81,8 +81,13 @@
       return;
     }
     if (listKeys(e)) return;
-    if (e.shiftKey && key.length === 1) key = "shift+" + key.toLowerCase();
+    if (e.shiftKey && key.length === 1 && key !== "#" && key !== "?") key = "shift+" + key.toLowerCase();
     if (key === "shift+3") key = "#";
+    // Gmail acts on the row under the cursor when nothing is selected.
+    if (["e", "#", "shift+i", "shift+u", "l"].includes(key) && !$$("input.check[name='t']:checked").length) {
+      const cur = $("[data-cursor-row].cursor input.check[name='t']");
+      if (cur) { cur.checked = true; syncSelection(document); }
+    }
     if (clickShortcut(key)) e.preventDefault();
   });
 
