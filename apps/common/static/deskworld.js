@@ -6,7 +6,9 @@
 
   const $ = (sel, root) => (root || document).querySelector(sel);
   const $$ = (sel, root) => Array.from((root || document).querySelectorAll(sel));
-  const typing = (el) => el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  const TEXT_INPUTS = /^(text|search|email|url|tel|password|number|date|time|datetime-local|month|week)$/;
+  const typing = (el) => !!el && (el.isContentEditable || /^(TEXTAREA|SELECT)$/.test(el.tagName) ||
+    (el.tagName === "INPUT" && TEXT_INPUTS.test(el.type || "text")));
   const visible = (el) => !!(el && el.offsetParent !== null && !el.disabled && !el.closest("[hidden]"));
 
   /* ---------------------------------------------------------------- dialogs */
@@ -42,7 +44,7 @@
   /* ---------------------------------------------------------------- menus (details.menu-wrap) */
   document.addEventListener("click", (e) => {
     $$("details.menu-wrap[open]").forEach((d) => { if (!d.contains(e.target)) d.removeAttribute("open"); });
-    if (!e.target.closest(".ctx-menu")) removeContextMenu();
+    if (!e.target.closest(".ctx-menu")) $$(".ctx-menu:not([hidden])").forEach((m) => m.remove());
     if (!e.target.closest(".search")) { const s = $("#suggest"); if (s) s.innerHTML = ""; }
   });
   document.addEventListener("toggle", (e) => {
@@ -338,8 +340,14 @@
     if (window.htmx) htmx.process(menu);
     const first = menu.querySelector("button, a"); if (first) first.focus();
   }
+  // A chosen item hides the menu; it stays in the document until the request it made is answered.
   document.addEventListener("click", (e) => {
-    if (e.target.closest(".ctx-menu button, .ctx-menu a")) setTimeout(removeContextMenu, 0);
+    const item = e.target.closest(".ctx-menu button, .ctx-menu a");
+    if (item) item.closest(".ctx-menu").hidden = true;
+  });
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const menu = e.target.closest && e.target.closest(".ctx-menu[hidden]");
+    if (menu) menu.remove();
   });
 
   /* ---------------------------------------------------------------- drag to move (Drive) */

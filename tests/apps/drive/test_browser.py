@@ -119,3 +119,53 @@ def test_share_with_a_colleague_and_trash_then_restore(desk, live_slot):
     page.get_by_role("button", name="Undo").click()
     expect(row(page, "Notes")).to_have_count(1)
     assert item(live_slot, "Notes")["trashed"] is False
+
+
+def test_sort_search_star_details_and_recent(desk, live_slot):
+    page = desk
+    page.goto("/drive/my-drive")
+    page.get_by_role("link", name="File size").click()
+    expect(page).to_have_url(re.compile(r"sort=size&dir=desc"))
+    files = page.locator("tr.frow a.fname").all_inner_texts()
+    assert files[:3] == ["CLE", "Notes", "Templates"]          # folders first, as in Drive
+    box = page.get_by_role("textbox", name="Search in Drive")
+    box.fill("ullage")
+    box.press("Enter")
+    r = row(page, "Ullage Survey Summary (2026-02-20).pdf")
+    r.click(button="right")
+    page.get_by_role("menuitem", name="Add to Starred").click()
+    expect(page.get_by_role("status").filter(has_text="Added to Starred")).to_be_visible()
+    r.click(button="right")
+    page.get_by_role("menuitem", name="File information").click()
+    info = page.get_by_role("dialog", name=re.compile("Ullage Survey Summary"))
+    expect(info).to_contain_text("Sofia Marchetti")
+    expect(info).to_contain_text("02 Vessel & Casualty")
+    info.get_by_role("button", name="Close").click()
+    row(page, "Ullage Survey Summary (2026-02-20).pdf").dblclick()
+    page.get_by_role("link", name="Close preview").click()
+    page.get_by_role("link", name="Starred").click()
+    expect(row(page, "Ullage Survey Summary (2026-02-20).pdf")).to_have_count(1)
+    page.get_by_role("link", name="Recent").click()
+    expect(page.locator("tr.frow").first).to_contain_text("Ullage Survey Summary")
+    with live_slot.store() as st:
+        ull = st.scalar("SELECT id FROM drive_items WHERE name LIKE 'Ullage%'")
+        assert st.scalar("SELECT count(*) FROM drive_stars WHERE item=? AND user='alex.chen'", (ull,)) == 1
+
+
+def test_delete_forever_and_empty_trash_are_confirmed_in_the_page(desk, live_slot):
+    page = desk
+    page.goto("/drive/my-drive")
+    for name in ("Templates", "CLE"):
+        row(page, name).click()
+        page.keyboard.press("Delete")
+        expect(row(page, name)).to_have_count(0)
+    page.get_by_role("link", name="Trash").click()
+    row(page, "CLE").click(button="right")
+    page.get_by_role("menuitem", name="Delete forever").click()
+    page.get_by_role("alertdialog", name="Delete forever?").get_by_role("button", name="Delete forever").click()
+    expect(row(page, "CLE")).to_have_count(0)
+    page.get_by_role("button", name="Empty trash").click()
+    page.get_by_role("alertdialog", name="Delete forever?").get_by_role("button", name="Delete forever").click()
+    expect(page.get_by_role("heading", name="Nothing in the trash")).to_be_visible()
+    with live_slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM drive_items WHERE name IN ('CLE', 'Templates')") == 0

@@ -144,3 +144,129 @@ def test_keyboard_shortcuts(desk):
     page.wait_for_load_state("load")
     page.keyboard.press("c")
     expect(page.get_by_role("region", name="New Message")).to_be_visible()
+
+
+def test_labels_from_the_sidebar_and_the_label_menu(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    page.get_by_role("button", name="Create new label").click()
+    dialog = page.get_by_role("dialog", name="New label")
+    dialog.get_by_role("button", name="Create").click()
+    expect(dialog.get_by_role("alert")).to_have_text("Please enter a label name.")
+    dialog.get_by_label("Please enter a new label name:").fill("Board pack")
+    dialog.get_by_role("button", name="Create").click()
+    expect(page.get_by_role("heading", name="There are no conversations with this label.")).to_be_visible()
+    page.get_by_role("link", name=re.compile("^Inbox")).click()
+    page.locator("tr.mrow").filter(has_text="Board pack – third-party exposure").get_by_role("checkbox").check()
+    page.get_by_role("button", name="Labels").click()
+    page.get_by_role("menuitemcheckbox", name="Board pack").click()
+    expect(page.get_by_role("status").filter(has_text="labelled as “Board pack”")).to_be_visible()
+    page.get_by_role("navigation", name="Mail folders").get_by_role("link", name="Board pack").click()
+    expect(page.locator("tr.mrow")).to_have_count(1)
+    with live_slot.store() as st:
+        lid = st.scalar("SELECT id FROM mail_labels WHERE name='Board pack'")
+        boxes = st.all("SELECT b.labels FROM mail_boxes b JOIN mail_messages m ON m.id=b.message "
+                       "WHERE b.owner='alex.chen' AND m.subject LIKE 'Board pack%'")
+    assert all(str(lid) in r[0] for r in boxes)
+
+
+def test_select_menu_move_to_and_pagination(desk, live_slot):
+    page = desk
+    page.goto("/mail/all")
+    expect(page.get_by_label(re.compile("Showing 1 to 50 of"))).to_be_visible()
+    page.get_by_role("link", name="Older").click()
+    expect(page).to_have_url(re.compile(r"/mail/all\?page=2"))
+    expect(page.get_by_label(re.compile("Showing 51 to"))).to_be_visible()
+    page.goto("/mail/starred")
+    page.get_by_role("button", name="Select options").click()
+    page.get_by_role("button", name="All", exact=True).click()
+    n = page.locator("tr.mrow").count()
+    expect(page.locator("input.check[name='t']:checked")).to_have_count(n)
+    page.get_by_role("button", name="Move to").click()
+    page.get_by_role("menuitem", name="Court filings").click()
+    expect(page.get_by_role("status").filter(has_text=f"{n} conversations moved to “Court filings”")).to_be_visible()
+    with live_slot.store() as st:
+        court = st.scalar("SELECT id FROM mail_labels WHERE name='Court filings'")
+        starred = st.all("SELECT labels, inbox FROM mail_boxes WHERE owner='alex.chen' AND thread IN "
+                         "(SELECT thread FROM mail_boxes WHERE owner='alex.chen' AND starred=1)")
+    assert all(str(court) in r[0] and r[1] == 0 for r in starred)
+
+
+def test_search_options_dialog_builds_the_query(desk):
+    page = desk
+    page.goto("/mail/inbox")
+    page.get_by_role("link", name="Search options").click()
+    dialog = page.get_by_role("dialog", name="Search options")
+    dialog.get_by_label("From").fill("priya")
+    dialog.get_by_label("Has attachment").check()
+    dialog.get_by_role("button", name="Search").click()
+    expect(page.get_by_role("textbox", name="Search mail")).to_have_value("from:priya has:attachment")
+    expect(page.locator("tr.mrow").first).to_contain_text("Priya")
+
+
+def test_forward_with_attachment_and_preview_from_the_list(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    row = page.locator("tr.mrow").filter(has_text="Maritime Law Weekly – Issue 412")
+    row.locator(".att-chip").click()
+    viewer = page.get_by_role("dialog", name=re.compile("Preview of Maritime Law Weekly"))
+    expect(viewer.get_by_role("img", name=re.compile("page 1 of"))).to_be_visible()
+    viewer.get_by_role("button", name="Save to Drive").click()
+    expect(page.get_by_role("status").filter(has_text="saved to My Drive")).to_be_visible()
+    viewer.get_by_role("button", name="Close preview").click()
+    expect(viewer).to_have_count(0)
+    row.locator("a.row-link").click()
+    page.get_by_role("button", name="Forward", exact=True).last.click()
+    box = page.locator("#compose-r")
+    expect(box.locator("#cfiles-r")).to_contain_text("Maritime Law Weekly")
+    box.get_by_label("To recipients").fill("daniel.ortiz@meridianshaw.com")
+    box.get_by_label("Message Body").fill("Worth a read before Thursday.")
+    box.get_by_role("button", name="Send", exact=True).click()
+    expect(page.locator("details.message").last).to_contain_text("Worth a read")
+    with live_slot.store() as st:
+        m = st.select("mail_messages", "sender='alex.chen@meridianshaw.com' AND subject LIKE 'Fwd:%'")[-1]
+        files = st.select("mail_attachments", "message=?", (m["id"],))
+        saved = st.select("drive_items", "owner='alex.chen' AND name LIKE 'Maritime Law Weekly%' AND parent IS NULL")
+    assert m["to"] == ["daniel.ortiz@meridianshaw.com"] and "Forwarded message" in m["body"]
+    assert [f["name"] for f in files] == ["Maritime Law Weekly – Issue 412.pdf"]
+    assert len(saved) == 1
+
+
+def test_draft_is_kept_and_resumed_from_drafts(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    page.get_by_role("button", name="Compose").click()
+    page.get_by_label("Subject").fill("Notes for Eleanor")
+    page.get_by_label("Message Body").fill("Half-written thoughts")
+    expect(page.get_by_role("status").filter(has_text="Draft saved")).to_be_visible()
+    page.get_by_role("button", name="Save & close").click()
+    expect(page.locator("#compose-c")).to_have_count(0)
+    page.get_by_role("link", name=re.compile("^Drafts")).click()
+    page.get_by_role("button", name=re.compile("Notes for Eleanor")).click()
+    expect(page.get_by_label("Message Body")).to_have_value("Half-written thoughts")
+    page.get_by_role("button", name="Discard draft").click()
+    expect(page.get_by_role("heading", name="You don't have any saved drafts.")).to_be_visible()
+    with live_slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 0
+
+
+def test_delete_forever_needs_the_in_page_confirmation(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    row = page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B")
+    row.get_by_role("checkbox").check()
+    page.keyboard.press("#")
+    expect(page.get_by_role("status").filter(has_text="moved to Trash")).to_be_visible()
+    page.get_by_role("link", name=re.compile("^Trash")).click()
+    page.locator("tr.mrow").first.get_by_role("checkbox").check()
+    page.get_by_role("button", name="Delete forever").click()
+    confirm = page.get_by_role("alertdialog", name="Delete forever")
+    confirm.get_by_role("button", name="Cancel").click()
+    expect(confirm).to_have_count(0)
+    with live_slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_boxes WHERE owner='alex.chen' AND trashed=1") > 0
+    page.get_by_role("button", name="Delete forever").click()
+    page.get_by_role("alertdialog", name="Delete forever").get_by_role("button", name="Delete forever").click()
+    expect(page.get_by_role("heading", name="No conversations in Trash")).to_be_visible()
+    with live_slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_boxes WHERE owner='alex.chen' AND trashed=1") == 0
