@@ -61,7 +61,10 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def _headers(resp):
-        resp.headers["Cache-Control"] = "no-store"
+        # Pages and fragments are never cached (state changes under them);
+        # package assets (htmx, fonts, css, js) are the same for every episode.
+        static = request.path.startswith(OPEN_PREFIXES)
+        resp.headers["Cache-Control"] = "public, max-age=3600" if static and resp.status_code == 200 else "no-store"
         resp.headers["X-Frame-Options"] = "SAMEORIGIN"
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp

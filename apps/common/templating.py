@@ -1,6 +1,7 @@
 """Jinja set-up shared by every app: icons, avatars, dates, sizes."""
 from __future__ import annotations
 
+import functools
 import json
 
 from flask import Flask, current_app, g, url_for
@@ -25,13 +26,15 @@ HTMX_CONFIG = {
 }
 
 
-def icon(name: str, size: int = 20, style: str = "outline", **attrs) -> Markup:
-    attrs.setdefault("aria_hidden", "true")
-    attrs.setdefault("class_", "ic")
-    if "class_" in attrs:
-        attrs["class"] = attrs.pop("class_")
+def icon(name: str, size: int = 20, style: str = "outline") -> Markup:
+    """An inline heroicon SVG (decorative: the control around it carries the name)."""
+    return _icon(name, size, style)
+
+
+@functools.lru_cache(maxsize=512)
+def _icon(name: str, size: int, style: str) -> Markup:
     fn = {"outline": heroicon_outline, "solid": heroicon_solid, "mini": heroicon_mini}[style]
-    return Markup(fn(name, size=size, **attrs))
+    return Markup(fn(name, size=size, aria_hidden="true", **{"class": "ic"}))
 
 
 def _store():
