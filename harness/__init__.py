@@ -1,1 +1,26 @@
-"""deskworld harness: browser launch, the Gymnasium env, tasks, verifiers, runner and CLI."""
+"""deskworld harness: browser launch, the Gymnasium env, tasks, verifiers, agents, runner and CLI.
+
+Importing ``harness`` registers ``deskworld/Desk-v0`` (pass ``task=`` to ``gym.make``).
+"""
+from __future__ import annotations
+
+ENV_ID = "deskworld/Desk-v0"
+
+
+def _register() -> None:
+    import gymnasium as gym
+    if ENV_ID in gym.registry:
+        return
+    # Deterministic: same task, seed and actions give the same observations
+    # (pinned world time, fixed fonts and viewport, settled pages).
+    gym.register(id=ENV_ID, entry_point="harness.env:DeskEnv", nondeterministic=False)
+
+
+_register()
+
+
+def __getattr__(name: str):
+    if name == "DeskEnv":
+        from harness.env import DeskEnv
+        return DeskEnv
+    raise AttributeError(name)

@@ -22,7 +22,10 @@ VIEWPORT = {"width": 1280, "height": 800}
 APT_PACKAGES = ("chromium", "fonts-liberation", "fonts-dejavu-core")
 SYSTEM_CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser",
                      "/snap/bin/chromium", "/usr/bin/google-chrome")
-EXTRA_ARGS = ("--disable-gpu", "--disable-quic", "--disable-background-networking",
+# No request leaves the machine: everything but loopback goes to a proxy that
+# refuses connections (port 9, discard). See harness/containment.py.
+DEAD_PROXY = "--proxy-server=http://127.0.0.1:9"
+EXTRA_ARGS = (DEAD_PROXY, "--disable-gpu", "--disable-quic", "--disable-background-networking",
               "--disable-component-update", "--disable-sync", "--no-first-run",
               "--disable-default-apps", "--disable-extensions", "--mute-audio",
               "--hide-scrollbars", "--font-render-hinting=none", "--force-color-profile=srgb",

@@ -63,5 +63,100 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
         click.echo(p)
 
 
+
+@main.command()
+@click.option("--world", default=None, help="Only this world's tasks.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def tasks(world: str | None, as_json: bool) -> None:
+    """List tasks."""
+    import json
+
+    from harness.tasks.registry import TaskError, all_tasks
+    try:
+        found = all_tasks(world=world)
+    except TaskError as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps([{"id": t.id, "revision": t.revision, "title": t.title, "apps": t.apps,
+                                "difficulty": str(t.difficulty), "tags": t.tags, "max_steps": t.max_steps,
+                                "infeasible": bool(t.infeasible), "answer": t.answer is not None}
+                               for t in found], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{len(found)} tasks")
+    for col in ("id", "title", "apps", "difficulty", "kind"):
+        table.add_column(col)
+    for t in found:
+        kind = "infeasible" if t.infeasible else ("answer" if t.answer else "state")
+        table.add_row(t.id, t.title, ",".join(t.apps), str(t.difficulty), kind)
+    Console().print(table)
+
+
+@main.command()
+@click.option("--agent", "agent", required=True, help="oracle, noop, random or replay:<run dir>.")
+@click.option("--tasks", "pattern", default=None, help="Task ids or globs (meridian/*, a world name), comma-separated.")
+@click.option("-k", "k", default=1, show_default=True, type=int, help="Samples per task.")
+@click.option("--workers", default=1, show_default=True, type=int, help="Worker processes (each owns a browser).")
+@click.option("--out", default=None, type=click.Path(file_okay=False), help="Run folder (default runs/<time>).")
+@click.option("--resume", is_flag=True, help="Skip episodes already in --out.")
+@click.option("--trace", is_flag=True, help="Save a Playwright trace per episode.")
+@click.option("--seed", default=0, show_default=True, type=int)
+def run(agent: str, pattern: str | None, k: int, workers: int, out: str | None, resume: bool, trace: bool,
+        seed: int) -> None:
+    """Run episodes, record them, print pass@1 / pass@k / mean score."""
+    import json
+    from datetime import datetime
+    from pathlib import Path
+
+    from harness.metrics import summarize
+    from harness.recorder import read_results
+    from harness.report import print_summary
+    from harness.runner import run as run_all
+    from harness.tasks.registry import TaskError, select
+    try:
+        chosen = select(pattern)
+    except TaskError as e:
+        raise click.ClickException(str(e)) from None
+    if agent not in ("oracle", "noop", "random") and not agent.startswith("replay:"):
+        raise click.ClickException(f"unknown agent {agent!r}; use oracle, noop, random or replay:<run dir>")
+    out_dir = Path(out or f"runs/{datetime.now().strftime('%Y%m%d-%H%M%S')}-{agent.split(':')[0]}")
+    run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed)
+    rows = read_results(out_dir)
+    summary = summarize(rows, k, {t.id: t for t in chosen})
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=str))
+    print_summary(summary)
+    click.echo(f"Recorded in {out_dir}/  ·  view it: .venv/bin/deskworld view {out_dir}")
+
+
+@main.command()
+@click.argument("pattern", required=False)
+def check(pattern: str | None) -> None:
+    """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from harness.check import check as run_check
+    from harness.tasks.registry import TaskError, select
+    try:
+        chosen = select(pattern)
+    except TaskError as e:
+        raise click.ClickException(str(e)) from None
+    console = Console()
+    reports, overall = run_check(chosen, progress=lambda t: console.print(f"checking {t.id} …", style="dim"))
+    table = Table(title=f"deskworld check ({len(reports)} tasks)")
+    for col in ("task", "oracle", "noop", "steps", "result"):
+        table.add_column(col)
+    for r in reports:
+        table.add_row(r.task, "—" if r.oracle_score is None else f"{r.oracle_score:g}",
+                      "—" if r.noop_score is None else f"{r.noop_score:g}", str(r.oracle_steps),
+                      "[green]ok[/green]" if r.ok else "[red]" + "; ".join(r.problems) + "[/red]")
+    console.print(table)
+    for line in overall:
+        console.print(f"[red]{line}[/red]")
+    if overall or not all(r.ok for r in reports):
+        raise SystemExit(1)
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,6 +18,8 @@ class AppServer:
     port: int = 0
 
     def start(self) -> "AppServer":
+        import logging
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)     # no line per request
         self._server = make_server(self.host, self.port, self.app, threaded=True)
         self.port = self._server.server_port
         self._thread = threading.Thread(target=self._server.serve_forever, name=f"deskworld-app:{self.port}",

@@ -6,9 +6,9 @@ ITEMS = Table("drive_items", (
     key(),
     content("kind"),                       # "folder" | "file"
     content("name"),
-    content("parent", Kind.INT),           # NULL = the owner's My Drive root
+    content("parent", Kind.INT, ref="drive_items"),   # NULL = the owner's My Drive root
     content("owner"),                      # person slug
-    content("blob", Kind.INT),             # files: blobs.id
+    content("blob", Kind.INT, ref="blobs"),          # files: blobs.id
     content("mime"),
     derived("size", Kind.INT),
     content("description", default=""),
@@ -21,7 +21,7 @@ ITEMS = Table("drive_items", (
 
 SHARES = Table("drive_shares", (
     key(),
-    content("item", Kind.INT),
+    content("item", Kind.INT, ref="drive_items"),
     content("person"),                     # person slug
     content("role"),                       # viewer | commenter | editor
     derived("shared_by"),
@@ -30,13 +30,13 @@ SHARES = Table("drive_shares", (
 
 STARS = Table("drive_stars", (
     key(),
-    content("item", Kind.INT),
+    content("item", Kind.INT, ref="drive_items"),
     content("user"),
 ), indexes=("user",))
 
 VIEWS = Table("drive_views", (
     key(),
-    ephemeral("item", Kind.INT),
+    ephemeral("item", Kind.INT, ref="drive_items"),
     ephemeral("user"),
     ephemeral("at", Kind.TIME),
 ), indexes=("user",))

@@ -15,7 +15,7 @@ THREADS = Table("mail_threads", (
 
 MESSAGES = Table("mail_messages", (
     key(),
-    content("thread", Kind.INT),
+    content("thread", Kind.INT, ref="mail_threads"),
     content("sender"),                     # address, lower case
     content("sender_name"),
     content("to", Kind.JSON, default=[]),  # addresses
@@ -24,15 +24,15 @@ MESSAGES = Table("mail_messages", (
     content("subject"),
     content("body"),
     content("sent_at", Kind.TIME),
-    content("in_reply_to", Kind.INT),
-    content("forward_of", Kind.INT),
+    content("in_reply_to", Kind.INT, ref="mail_messages"),
+    content("forward_of", Kind.INT, ref="mail_messages"),
 ), indexes=("thread",))
 
 BOXES = Table("mail_boxes", (
     key(),
     content("owner"),                      # person slug
-    content("message", Kind.INT),
-    content("thread", Kind.INT),
+    content("message", Kind.INT, ref="mail_messages"),
+    content("thread", Kind.INT, ref="mail_threads"),
     content("inbox", Kind.BOOL, default=False),
     content("starred", Kind.BOOL, default=False),
     content("trashed", Kind.BOOL, default=False),
@@ -49,12 +49,12 @@ LABELS = Table("mail_labels", (
 
 ATTACHMENTS = Table("mail_attachments", (
     key(),
-    content("message", Kind.INT),
+    content("message", Kind.INT, ref="mail_messages"),
     content("name"),
     content("mime"),
     derived("size", Kind.INT),
-    content("blob", Kind.INT),
-    content("drive_item", Kind.INT),       # set when attached from Drive
+    content("blob", Kind.INT, ref="blobs"),
+    content("drive_item", Kind.INT, ref="drive_items"),       # set when attached from Drive
 ), indexes=("message",))
 
 CONTACTS = Table("mail_contacts", (          # addresses outside the directory
@@ -66,7 +66,7 @@ CONTACTS = Table("mail_contacts", (          # addresses outside the directory
 DRAFTS = Table("mail_drafts", (
     key(),
     ephemeral("owner"),
-    ephemeral("thread", Kind.INT),         # set for replies and forwards
+    ephemeral("thread", Kind.INT, ref="mail_threads"),   # set for replies and forwards
     ephemeral("in_reply_to", Kind.INT),
     ephemeral("forward_of", Kind.INT),
     ephemeral("to", Kind.JSON, default=[]),
@@ -79,12 +79,12 @@ DRAFTS = Table("mail_drafts", (
 
 DRAFT_FILES = Table("mail_draft_files", (
     key(),
-    ephemeral("draft", Kind.INT),
+    ephemeral("draft", Kind.INT, ref="mail_drafts"),
     ephemeral("name"),
     ephemeral("mime"),
     ephemeral("size", Kind.INT),
-    ephemeral("blob", Kind.INT),
-    ephemeral("drive_item", Kind.INT),
+    ephemeral("blob", Kind.INT, ref="blobs"),
+    ephemeral("drive_item", Kind.INT, ref="drive_items"),
 ), indexes=("draft",))
 
 TABLES = (THREADS, MESSAGES, BOXES, LABELS, ATTACHMENTS, CONTACTS, DRAFTS, DRAFT_FILES)

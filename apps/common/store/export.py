@@ -31,6 +31,7 @@ def export(store: Store) -> dict:
         tables[name] = {
             "key": t.key,
             "fields": dict(sorted(t.classes().items())),
+            "refs": dict(sorted(t.refs().items())),
             "records": records,
         }
     writes = [

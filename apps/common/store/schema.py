@@ -42,6 +42,7 @@ class Field:
     cls: FieldClass
     default: object = None
     exported: bool = True
+    ref: str | None = None      # the table whose key this field holds
 
     @property
     def ddl(self) -> str:
@@ -52,16 +53,16 @@ def key(name: str = "id") -> Field:
     return Field(name, Kind.INT, FieldClass.KEY)
 
 
-def content(name: str, kind: Kind = Kind.TEXT, default: object = None) -> Field:
-    return Field(name, kind, FieldClass.CONTENT, default)
+def content(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None) -> Field:
+    return Field(name, kind, FieldClass.CONTENT, default, ref=ref)
 
 
-def derived(name: str, kind: Kind = Kind.TEXT, default: object = None) -> Field:
-    return Field(name, kind, FieldClass.DERIVED, default)
+def derived(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None) -> Field:
+    return Field(name, kind, FieldClass.DERIVED, default, ref=ref)
 
 
-def ephemeral(name: str, kind: Kind = Kind.TEXT, default: object = None) -> Field:
-    return Field(name, kind, FieldClass.EPHEMERAL, default)
+def ephemeral(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None) -> Field:
+    return Field(name, kind, FieldClass.EPHEMERAL, default, ref=ref)
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class Table:
             stmts.append(f"CREATE INDEX ix_{self.name}_{i} ON {self.name} ({cols_})")
         return stmts
 
+    def refs(self) -> dict[str, str]:
+        return {f.name: f.ref for f in self.fields if f.ref and f.exported}
+
     def classes(self) -> dict[str, str]:
         return {f.name: str(f.cls) for f in self.fields if f.exported and f.cls is not FieldClass.KEY}
 
@@ -115,7 +119,7 @@ BLOBS = Table("blobs", (
 
 LOCAL_FILES = Table("local_files", (
     key(),
-    content("owner"), content("path"), content("name"), content("blob", Kind.INT),
+    content("owner"), content("path"), content("name"), content("blob", Kind.INT, ref="blobs"),
 ), indexes=("owner",))
 
 CORE_TABLES = (ORGS, PEOPLE, BLOBS, LOCAL_FILES)

@@ -1,0 +1,185 @@
+"""The oracle agent: a task's scripted solution, acted out like a model would.
+
+It is privileged only in how it aims: it reads the page (Playwright locators by
+role and name, label, text) to find where things are, then sends the same
+coordinate actions a model sends — click at a point, type, press keys, scroll —
+so oracles exercise the real action path. ``expect`` steps wait until
+something is on screen; if it never comes the oracle is broken
+(``OracleFailed``), which ``deskworld check`` reports.
+"""
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+
+from harness.browser import VIEWPORT
+from harness.tasks.schema import Locator, OracleStep
+
+EXPECT_TIMEOUT_S = 10.0
+
+FIND_SCROLLER_JS = """
+(el) => {
+  let n = el.parentElement;
+  while (n && n !== document.body) {
+    const cs = getComputedStyle(n);
+    if (/(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight + 1) {
+      const r = n.getBoundingClientRect();
+      return [r.left, r.top, r.width, r.height];
+    }
+    n = n.parentElement;
+  }
+  return [0, 0, innerWidth, innerHeight];
+}
+"""
+
+
+class OracleFailed(RuntimeError):
+    """The oracle could not find what its script says should be there."""
+
+
+def build(page, loc: Locator):
+    base = build(page, loc.within) if loc.within else page
+    if loc.role:
+        kw = {"exact": loc.exact}
+        if loc.name is not None:
+            kw["name"] = re.compile(loc.name[3:]) if loc.name.startswith("re:") else loc.name
+            if loc.name.startswith("re:"):
+                kw.pop("exact")
+        found = base.get_by_role(loc.role, **kw)
+    elif loc.label:
+        found = base.get_by_label(loc.label, exact=loc.exact)
+    elif loc.text:
+        found = base.get_by_text(loc.text, exact=loc.exact)
+    else:
+        found = base.get_by_placeholder(loc.placeholder, exact=loc.exact)
+    return found.nth(loc.nth) if loc.nth >= 0 else found.last
+
+
+def _where(page, loc: Locator) -> dict:
+    """Box of a visible element, and its scroll container if it is off screen."""
+    el = build(page, loc)
+    try:
+        el.wait_for(state="visible", timeout=int(EXPECT_TIMEOUT_S * 1000))
+    except Exception:
+        raise OracleFailed(f"not visible: {describe(loc)}") from None
+    box = el.bounding_box()
+    if box is None:
+        raise OracleFailed(f"no box for {describe(loc)}")
+    out = {"box": box, "checked": None}
+    cy = box["y"] + box["height"] / 2
+    if cy < 0 or cy >= VIEWPORT["height"] or box["x"] + box["width"] / 2 >= VIEWPORT["width"]:
+        out["scroller"] = el.evaluate(FIND_SCROLLER_JS)
+    try:
+        out["checked"] = el.is_checked()
+    except Exception:
+        pass
+    return out
+
+
+def describe(loc: Locator) -> str:
+    parts = [f"{k}={v!r}" for k, v in loc.model_dump(exclude_defaults=True).items() if k != "within"]
+    if loc.within:
+        parts.append(f"within({describe(loc.within)})")
+    return "locator(" + ", ".join(parts) + ")"
+
+
+class OracleAgent:
+    name = "oracle"
+
+    def __init__(self, env):
+        if env is None:
+            raise ValueError("the oracle agent needs the env it acts in")
+        self.env = env
+        self.steps: deque = deque()
+        self.pending: deque = deque()
+
+    def reset(self, task) -> None:
+        self.task = task
+        self.steps = deque(task.oracle)
+        self.pending = deque()
+
+    def act(self, observation: dict) -> dict:
+        while not self.pending:
+            if not self.steps:
+                return {"type": "done", "status": "complete"}
+            step = self.steps.popleft()
+            self.pending.extend(self._expand(step))
+        return self.pending.popleft()
+
+    # ------------------------------------------------------------------ aiming
+    def _locate(self, loc: Locator, step: OracleStep) -> tuple[int, int, dict] | None:
+        info = self.env.unwrapped.page_call(lambda page: _where(page, loc))
+        box = info["box"]
+        if "scroller" in info:
+            sx, sy, sw, sh = info["scroller"]
+            at_x = int(min(max(sx + sw / 2, 0), VIEWPORT["width"] - 1))
+            at_y = int(min(max(sy + sh / 2, 0), VIEWPORT["height"] - 1))
+            dy = int(box["y"] + box["height"] / 2 - (sy + sh / 2))
+            # Scroll first, then look again.
+            self.steps.appendleft(step)
+            self.pending.append({"type": "scroll", "x": at_x, "y": at_y, "dx": 0, "dy": dy})
+            return None
+        x = int(min(max(box["x"] + box["width"] / 2, 0), VIEWPORT["width"] - 1))
+        y = int(min(max(box["y"] + box["height"] / 2, 0), VIEWPORT["height"] - 1))
+        return x, y, info
+
+    def _expand(self, step: OracleStep) -> list[dict]:
+        kind = step.kind
+        if kind == "goto":
+            return [{"type": "navigate", "url": step.goto}]
+        if kind in ("click", "dblclick", "rclick", "hover", "check"):
+            found = self._locate(getattr(step, kind), step)
+            if found is None:
+                return []
+            x, y, info = found
+            if kind == "click":
+                return [{"type": "click", "x": x, "y": y}]
+            if kind == "rclick":
+                return [{"type": "click", "x": x, "y": y, "button": "right"}]
+            if kind == "dblclick":
+                return [{"type": "double_click", "x": x, "y": y}]
+            if kind == "hover":
+                return [{"type": "move", "x": x, "y": y}]
+            return [] if info.get("checked") else [{"type": "click", "x": x, "y": y}]
+        if kind == "fill":
+            target = Locator.model_validate(step.fill["target"])
+            found = self._locate(target, step)
+            if found is None:
+                return []
+            x, y, _ = found
+            return [{"type": "click", "x": x, "y": y}, {"type": "key", "keys": "ctrl+a"},
+                    {"type": "type", "text": str(step.fill["text"])}]
+        if kind == "type":
+            return [{"type": "type", "text": step.type}]
+        if kind == "press":
+            return [{"type": "key", "keys": step.press}]
+        if kind == "drag":
+            src = self._locate(Locator.model_validate(step.drag["source"]), step)
+            if src is None:
+                return []
+            dst = self._locate(Locator.model_validate(step.drag["target"]), step)
+            if dst is None:
+                return []
+            return [{"type": "drag", "path": [{"x": src[0], "y": src[1]}, {"x": dst[0], "y": dst[1]}]}]
+        if kind == "scroll":
+            if "target" in step.scroll:
+                found = self._locate(Locator.model_validate(step.scroll["target"]), step)
+                return [] if found is None else []
+            return [{"type": "scroll", "x": int(step.scroll.get("x", 760)), "y": int(step.scroll.get("y", 420)),
+                     "dx": 0, "dy": int(step.scroll.get("dy", 400))}]
+        if kind == "expect":
+            self.env.unwrapped.page_call(lambda page: _where(page, step.expect))
+            return []
+        if kind == "expect_url":
+            pattern = re.compile(step.expect_url)
+            deadline = time.monotonic() + EXPECT_TIMEOUT_S
+            while not pattern.search(self.env.unwrapped.page_call(lambda page: page.url)):
+                if time.monotonic() > deadline:
+                    raise OracleFailed(f"the address never matched {step.expect_url!r}")
+                self.env.unwrapped.page_call(lambda page: page.wait_for_timeout(50))
+            return []
+        if kind == "done":
+            d = step.done or {}
+            return [{"type": "done", "status": d.get("status", "complete"), "answer": d.get("answer")}]
+        raise OracleFailed(f"unknown oracle step {kind}")

@@ -1,0 +1,106 @@
+"""Task quality control: ``deskworld check [PATTERN]``.
+
+For each task: the file is valid; the oracle scores 1; doing nothing scores 0;
+junk answers (empty, "0", "N/A", a hedge listing several values) score 0; for
+an infeasible task, ``done(status=infeasible)`` scores 1 and ``complete`` 0.
+Across all tasks, at most 10% are infeasible.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.agents import make
+from harness.runner import run_episode
+from harness.verify import verify
+
+MAX_INFEASIBLE = 0.10
+
+
+@dataclass
+class TaskReport:
+    task: str
+    problems: list[str] = field(default_factory=list)
+    oracle_steps: int = 0
+    oracle_score: float | None = None
+    noop_score: float | None = None
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def junk_answers(task, expected) -> list[str]:
+    spec = task.answer
+    junk = ["", "0", "N/A"]
+    if spec.type == "number":
+        v = float(str(expected).replace(",", ""))
+        junk.append(f"{v:,.0f}, {v + 1:,.0f} or {v * 2:,.0f}")
+    elif spec.type == "date":
+        junk.append(f"{expected} or 2026-01-01")
+    elif spec.type == "string":
+        junk.append(f"{expected} or something else")
+    elif spec.type == "set":
+        junk.append(", ".join(spec.values + ["ZZ-nothing"]))
+    return junk
+
+
+def check_task(env, task) -> TaskReport:
+    from harness.verify import expected_answer
+    rep = TaskReport(task.id)
+    oracle = make("oracle", env=env)
+    row = run_episode(env, oracle, task)
+    rep.oracle_steps = row["steps"]
+    rep.oracle_score = row["score"]
+    res = env.unwrapped.result
+    rep.lines = res.lines if res else []
+    if row["status"] == "error" or not row["passed"] or row["score"] != 1.0:
+        detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
+        rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
+    noop = run_episode(env, make("noop"), task)
+    rep.noop_score = noop["score"]
+    if noop["status"] == "error":
+        rep.problems.append(f"do-nothing run errored: {noop.get('error')}")
+    elif noop["passed"] or noop["score"] != 0:
+        rep.problems.append(f"doing nothing scores {noop['score']} (passed={noop['passed']})")
+    runner = env.unwrapped._runner
+    ws = runner.world_slot(task.world)
+    initial = env.unwrapped._call(lambda: runner.initial_state(ws))
+    empty = {"tables": {}}
+    if task.answer is not None:
+        exp = expected_answer(task, initial, ws.world.root)
+        for junk in junk_answers(task, exp):
+            r = verify(task, initial, initial, empty, answer=junk, done_status="complete", world_root=ws.world.root)
+            if r.passed or r.score > 0:
+                rep.problems.append(f"junk answer {junk!r} scores {r.score}")
+    if task.infeasible:
+        r = verify(task, initial, initial, empty, answer=None, done_status="infeasible", world_root=ws.world.root)
+        if not r.passed or r.score != 1:
+            rep.problems.append("done(status=infeasible) does not score 1")
+        r = verify(task, initial, initial, empty, answer=None, done_status="complete", world_root=ws.world.root)
+        if r.passed or r.score != 0:
+            rep.problems.append("done(status=complete) scores above 0 on an infeasible task")
+    return rep
+
+
+def check(tasks, *, progress=None) -> tuple[list[TaskReport], list[str]]:
+    from harness.env import DeskEnv
+    reports = []
+    overall = []
+    infeasible = [t for t in tasks if t.infeasible]
+    if tasks and len(infeasible) / len(tasks) > MAX_INFEASIBLE and len(tasks) >= 10:
+        overall.append(f"{len(infeasible)} of {len(tasks)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
+    env = DeskEnv(tasks[0])
+    try:
+        for t in tasks:
+            if progress:
+                progress(t)
+            try:
+                reports.append(check_task(env, t))
+            except Exception as e:
+                r = TaskReport(t.id)
+                r.problems.append(f"{type(e).__name__}: {e}")
+                reports.append(r)
+    finally:
+        env.close()
+    return reports, overall

@@ -1,0 +1,265 @@
+"""An episode slot: a world's store slot + its app server on a loopback port +
+one reused browser context, and the reset sequence of DESIGN.md.
+
+``EpisodeRunner`` is not thread-safe: the env calls it from its own thread.
+Per reset: close the page, restore the slot (the generation bump refuses
+late requests of the old page), clear the origin's cookies and storage,
+inject the task user's session, open a new page with ``Date.now()`` pinned
+to world time, open the start page and wait until it is settled.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from apps import create_app
+from apps.common.store.compile import template_for
+from apps.common.store.export import diff as state_diff
+from apps.common.store.export import export
+from apps.common.store.slot import Slot
+from apps.common.world import load_world
+from harness import actions as A
+from harness.browser import context_args
+from harness.containment import Fence
+from harness.observe import screenshot_png
+from harness.server import AppServer
+from harness.settle import INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
+
+PUBLIC_ORIGIN = "http://desk.local"
+STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
+             f" s.textContent = {STABLE_CSS!r}; document.head.appendChild(s); }});")
+
+
+class EnvironmentBroken(RuntimeError):
+    """The environment (app server, browser) failed — the episode is an ``error``, not an agent failure."""
+
+
+@dataclass
+class WorldSlot:
+    world: object
+    slot: Slot
+    app: object
+    server: AppServer
+    context: object
+    fence: Fence
+    initial: dict | None = None
+    errors: list = field(default_factory=list)
+    page: object = None
+    cdp: object = None
+    net: NetworkWatch | None = None
+
+
+class EpisodeRunner:
+    def __init__(self, browser, *, trace: bool = False):
+        self.browser = browser
+        self.trace = trace
+        self.worlds: dict[str, WorldSlot] = {}
+        self.page = None
+        self.net: NetworkWatch | None = None
+        self.current: WorldSlot | None = None
+        self.settle_timeouts = 0
+
+    # ------------------------------------------------------------------ slots
+    def world_slot(self, name: str) -> WorldSlot:
+        ws = self.worlds.get(name)
+        if ws is not None:
+            return ws
+        world = load_world(name)
+        slot = Slot(template_for(world))
+        app = create_app({"SLOT": slot, "SECRET_KEY": secrets.token_hex(32)})
+        errors: list = []
+        from flask import got_request_exception
+
+        def _record(sender, exception, **extra):
+            errors.append(f"{type(exception).__name__}: {exception}")
+        got_request_exception.connect(_record, app, weak=False)
+        server = AppServer(app).start()
+        spec = world.spec.clock
+        ctx = self.browser.new_context(**context_args(timezone=spec.timezone, locale=spec.locale),
+                                       base_url=server.url)
+        ctx.set_default_timeout(10_000)
+        ctx.set_default_navigation_timeout(15_000)
+        fence = Fence(server.url, public=PUBLIC_ORIGIN)
+        fence.install(ctx)
+        ws = WorldSlot(world, slot, app, server, ctx, fence, errors=errors)
+        self.worlds[name] = ws
+        return ws
+
+    def initial_state(self, ws: WorldSlot) -> dict:
+        if ws.initial is None:
+            with ws.slot.store() as st:
+                ws.initial = export(st)
+        return ws.initial
+
+    # ------------------------------------------------------------------ reset
+    def _open_page(self, ws: WorldSlot, now) -> None:
+        page = ws.context.new_page()
+        page.clock.set_fixed_time(now)
+        # After the clock: the settle tracker wraps the timers page code uses,
+        # not the clock library's own.
+        page.add_init_script(INIT_SCRIPT)
+        page.add_init_script(STABLE_JS)
+        ws.page = page
+        ws.cdp = ws.context.new_cdp_session(page)
+        ws.net = NetworkWatch()
+        ws.net.attach(page)
+        ws.fence.watch(page)
+
+    def reset(self, task) -> None:
+        ws = self.world_slot(task.world)
+        if self.trace and self.current is not None and self.current.page is not None:
+            try:
+                self.current.context.tracing.stop()
+            except Exception:
+                pass
+        self.current = ws
+        page = ws.page
+        if page is not None and (page.is_closed() or not self.browser.is_connected()):
+            page = ws.page = None
+        if page is not None:
+            # Leave the old episode: release the mouse, empty its tab's storage,
+            # stop whatever it was loading.
+            try:
+                page.mouse.up()
+                page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }")
+            except Exception:
+                pass
+        ws.slot.restore()                        # new generation: the old page's late requests get 409
+        ws.errors.clear()
+        with ws.slot.store() as st:
+            now = st.now()
+            self.step_seconds = task.step_seconds or float(st.meta("step_seconds", "30"))
+        if page is None:
+            self._open_page(ws, now)
+            page = ws.page
+        else:
+            page.clock.set_fixed_time(now)
+        ws.cdp.send("Storage.clearDataForOrigin", {"origin": ws.server.url, "storageTypes": "all"})
+        ws.context.clear_cookies()
+        ws.context.add_cookies([ws.server.cookie(task.user or ws.world.spec.user)])
+        ws.net.reset()
+        ws.fence.take()
+        self.page, self.net = page, ws.net
+        if self.trace:
+            ws.context.tracing.start(screenshots=True, snapshots=True)
+        page.goto(ws.server.url + task.start_path, wait_until="commit")
+        self._settle()
+        ws.cdp.send("Page.resetNavigationHistory")
+        ws.fence.take()
+        self.check_health()
+
+    # ------------------------------------------------------------------ acting
+    def execute(self, action) -> str | None:
+        """Carry out one parsed action; return an agent-facing error or None."""
+        page, mouse, kb = self.page, self.page.mouse, self.page.keyboard
+        error = None
+        mods = [A.PW_MODIFIERS[m] for m in getattr(action, "modifiers", [])]
+        try:
+            for m in mods:
+                kb.down(m)
+            if isinstance(action, A.Click):
+                mouse.click(action.x, action.y, button=action.button)
+            elif isinstance(action, A.DoubleClick):
+                mouse.dblclick(action.x, action.y)
+            elif isinstance(action, A.TripleClick):
+                mouse.click(action.x, action.y, click_count=3)
+            elif isinstance(action, A.Move):
+                mouse.move(action.x, action.y)
+            elif isinstance(action, (A.MouseDown, A.MouseUp)):
+                if action.x is not None and action.y is not None:
+                    mouse.move(action.x, action.y)
+                (mouse.down if isinstance(action, A.MouseDown) else mouse.up)(button=action.button)
+            elif isinstance(action, A.Drag):
+                first, *rest = action.path
+                mouse.move(first.x, first.y)
+                mouse.down()
+                for p in rest:
+                    mouse.move(p.x, p.y, steps=8)
+                mouse.up()
+            elif isinstance(action, A.Scroll):
+                mouse.move(action.x, action.y)
+                mouse.wheel(action.dx, action.dy)
+            elif isinstance(action, A.Type):
+                kb.type(action.text)
+            elif isinstance(action, A.Key):
+                for press in A.normalize_keys(action.keys):
+                    kb.press(press)
+            elif isinstance(action, A.Wait):
+                page.wait_for_timeout(action.ms)
+            elif isinstance(action, A.Navigate):
+                try:
+                    url = self.current.fence.resolve(action.url)
+                except ValueError as e:
+                    error = str(e)
+                else:
+                    page.goto(url, wait_until="commit")
+            elif isinstance(action, A.Back):
+                page.go_back(wait_until="commit")
+        finally:
+            for m in reversed(mods):
+                kb.up(m)
+        if not isinstance(action, A.Done):
+            self._settle()
+        blocked = self.current.fence.take()
+        if blocked and not self.current.fence.allowed(page.url):
+            # A navigation off the workspace is undone: the agent stays where it was.
+            try:
+                page.go_back(wait_until="commit")
+            except Exception:
+                page.goto(self.current.server.url + "/", wait_until="commit")
+            self._settle()
+            self.current.fence.take()
+        if blocked and error is None:
+            error = (f"blocked: {blocked[0]} is outside the workspace; only {PUBLIC_ORIGIN} can be opened"
+                     + (f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""))
+        self.check_health()
+        return error
+
+    def _settle(self) -> None:
+        if not wait_settled(self.page, self.net):
+            self.settle_timeouts += 1
+
+    def advance_clock(self) -> None:
+        """World time moves a fixed step after each agent step (DESIGN.md, Time)."""
+        with self.current.slot.store() as st:
+            st.advance(self.step_seconds)
+            now = st.now()
+        self.page.clock.set_fixed_time(now)
+
+    def check_health(self) -> None:
+        errs = list(self.current.errors) + list(self.net.five_xx if self.net else [])
+        if errs:
+            raise EnvironmentBroken(f"the app failed: {errs[0]}")
+        if self.page.is_closed():
+            raise EnvironmentBroken("the page was closed")
+
+    # ------------------------------------------------------------------ reading
+    def screenshot(self) -> bytes:
+        return screenshot_png(self.page, self.current.cdp)
+
+    def url(self) -> str:
+        return self.current.fence.public(self.page.url)
+
+    def final_state(self) -> tuple[dict, dict, dict]:
+        ws = self.current
+        initial = self.initial_state(ws)
+        with ws.slot.store() as st:
+            final = export(st)
+        return initial, final, state_diff(initial, final)
+
+    def stop_trace(self, path: str) -> None:
+        if self.trace and self.current is not None:
+            self.current.context.tracing.stop(path=path)
+
+    def close(self) -> None:
+        for ws in self.worlds.values():
+            try:
+                ws.context.close()
+            except Exception:
+                pass
+            ws.server.stop()
+            ws.slot.close()
+        self.worlds.clear()
+        self.page = None
+
+

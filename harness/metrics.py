@@ -1,0 +1,75 @@
+"""pass@k, pass^k and the run summary.
+
+pass@k is the unbiased estimator of Chen et al. (2021): with n samples of
+which c passed, ``1 - C(n-c, k) / C(n, k)`` — the chance that at least one of
+k samples passes. pass^k (tau-bench) is ``C(c, k) / C(n, k)`` — the chance
+that all k pass. Episodes with status ``error`` (the environment broke) are
+left out of both and counted separately.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from math import comb
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    if n == 0 or k > n:
+        return float("nan")
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    if n == 0 or k > n:
+        return float("nan")
+    return comb(c, k) / comb(n, k)
+
+
+def _mean(xs):
+    xs = [x for x in xs if x == x]
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
+    """``rows`` are results.jsonl lines; ``tasks`` maps id -> Task (for apps and tags)."""
+    by_task: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_task[r["task"]].append(r)
+    per_task = {}
+    for tid, rs in sorted(by_task.items()):
+        ok = [r for r in rs if r["status"] != "error"]
+        n, c = len(ok), sum(1 for r in ok if r["passed"])
+        per_task[tid] = {
+            "samples": n, "passes": c, "errors": len(rs) - n,
+            "pass@1": pass_at_k(n, c, 1), f"pass@{k}": pass_at_k(n, c, k), f"pass^{k}": pass_hat_k(n, c, k),
+            "mean_score": _mean([r["score"] for r in ok]), "mean_steps": _mean([r["steps"] for r in ok]),
+            "trainable": 0 < c < n,
+        }
+
+    def agg(ids):
+        ts = [per_task[t] for t in ids if per_task[t]["samples"]]
+        return {"tasks": len(ts), "pass@1": _mean([t["pass@1"] for t in ts]),
+                f"pass@{k}": _mean([t[f"pass@{k}"] for t in ts]), f"pass^{k}": _mean([t[f"pass^{k}"] for t in ts]),
+                "mean_score": _mean([t["mean_score"] for t in ts]), "mean_steps": _mean([t["mean_steps"] for t in ts])}
+
+    groups: dict[str, dict] = {"app": defaultdict(list), "tag": defaultdict(list)}
+    for tid in per_task:
+        t = (tasks or {}).get(tid)
+        if t is None:
+            continue
+        for a in t.apps:
+            groups["app"][a].append(tid)
+        for tag in t.tags:
+            groups["tag"][tag].append(tid)
+    episodes = len(rows)
+    errors = sum(1 for r in rows if r["status"] == "error")
+    return {
+        "k": k,
+        "overall": {**agg(per_task), "episodes": episodes, "errors": errors,
+                    "error_rate": errors / episodes if episodes else 0.0},
+        "per_app": {a: agg(ids) for a, ids in sorted(groups["app"].items())},
+        "per_tag": {t: agg(ids) for t, ids in sorted(groups["tag"].items())},
+        "per_task": per_task,
+        "trainable": sorted(t for t, v in per_task.items() if v["trainable"]),
+    }

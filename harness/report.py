@@ -1,0 +1,35 @@
+"""The results table printed after a run (and the same numbers as summary.json)."""
+from __future__ import annotations
+
+import math
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _f(x, pct=True) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{x * 100:.0f}%" if pct else f"{x:.1f}"
+
+
+def print_summary(summary: dict, console: Console | None = None) -> None:
+    console = console or Console()
+    k = summary["k"]
+    t = Table(title=f"deskworld results (k={k})", show_lines=False)
+    for col in ("task", "n", "pass@1", f"pass@{k}", f"pass^{k}", "score", "steps", "errors", ""):
+        t.add_column(col, justify="left" if col in ("task", "") else "right")
+    for tid, v in summary["per_task"].items():
+        t.add_row(tid, str(v["samples"]), _f(v["pass@1"]), _f(v[f"pass@{k}"]), _f(v[f"pass^{k}"]),
+                  _f(v["mean_score"]), _f(v["mean_steps"], pct=False), str(v["errors"]),
+                  "trainable" if v["trainable"] else "")
+    o = summary["overall"]
+    t.add_section()
+    t.add_row(f"all ({o['tasks']} tasks, {o['episodes']} episodes)", "", _f(o["pass@1"]), _f(o[f"pass@{k}"]),
+              _f(o[f"pass^{k}"]), _f(o["mean_score"]), _f(o["mean_steps"], pct=False), str(o["errors"]), "")
+    console.print(t)
+    if o["errors"]:
+        console.print(f"[yellow]{o['errors']} episode(s) ended in an environment error "
+                      f"({o['error_rate']:.1%}); they are excluded from pass@k.[/yellow]")
+    if summary["trainable"]:
+        console.print(f"Trainable band (some samples pass, not all): {', '.join(summary['trainable'])}")

@@ -1,0 +1,243 @@
+"""Running episodes: one (``run_episode``), or many across worker processes (``run``).
+
+Each worker process owns one env (and so one browser) and reuses it across
+episodes. An episode whose status is ``error`` (the environment broke) is
+retried once; if it errors again it is kept as ``error`` and left out of
+pass@k. Results are appended to ``results.jsonl`` as they finish.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import platform
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from datetime import datetime, timezone
+from pathlib import Path
+
+from harness.recorder import EpisodeRecorder, append_result, read_results
+
+SCHEMA_VERSION = 1
+
+
+def _action_record(a) -> object:
+    if isinstance(a, (dict, list)):
+        return a
+    if isinstance(a, str):
+        try:
+            return json.loads(a)
+        except json.JSONDecodeError:
+            return a
+    return str(a)
+
+
+def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder | None = None,
+                trace: bool = False) -> dict:
+    """Reset, let the agent act until the episode ends, verify; return the results row."""
+    from harness.agents.oracle import OracleFailed
+    t0 = time.perf_counter()
+    steps = 0
+    status_override = None
+    error = None
+    try:
+        obs, info = env.reset(options={"task": task})
+        agent.reset(task)
+        if recorder:
+            recorder.screen(0, env.unwrapped.last_png())
+        ended = False
+        while not ended:
+            t_act = time.perf_counter()
+            try:
+                out = agent.act(obs)
+            except OracleFailed as e:
+                status_override, error = "error", f"oracle failed: {e}"
+                break
+            act_ms = (time.perf_counter() - t_act) * 1000
+            for a in (out if isinstance(out, list) else [out]):
+                t_env = time.perf_counter()
+                obs, reward, terminated, truncated, info = env.step(a)
+                steps += 1
+                shot = recorder.screen(steps, env.unwrapped.last_png()) if recorder else None
+                if recorder:
+                    recorder.step({"step": steps, "action": _action_record(a), "url": obs["url"],
+                                   "error": obs["last_action_error"], "screenshot": shot,
+                                   "ms": {"agent": round(act_ms, 1), "env": round((time.perf_counter() - t_env) * 1000, 1)},
+                                   "reward": reward, "terminated": terminated, "truncated": truncated})
+                act_ms = 0.0
+                if terminated or truncated:
+                    ended = True
+                    break
+    except Exception as e:                       # the environment broke outside step()
+        status_override, error = "error", f"{type(e).__name__}: {e}".splitlines()[0]
+    env_u = env.unwrapped
+    result = env_u.result.to_dict() if env_u.result is not None else None
+    if status_override == "error" or result is None:
+        from harness.verify import error_result
+        result = error_result(error or "the episode ended without a result").to_dict()
+    diff = None
+    if result["status"] != "error":
+        try:
+            diff = env_u.final_diff()
+        except Exception:
+            diff = None
+    if trace and recorder:
+        try:
+            env_u.save_trace(recorder.trace_path())
+        except Exception:
+            pass
+    seconds = time.perf_counter() - t0
+    result.update({"task": task.id, "revision": task.revision, "sample": sample, "steps": steps,
+                   "answer": env_u.answer, "seconds": round(seconds, 2)})
+    if recorder:
+        recorder.finish(result, diff)
+    return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
+            "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
+            "status": result["status"], **({"error": result.get("error")} if result.get("error") else {})}
+
+
+# ---------------------------------------------------------------- worker processes
+_ENV = None
+
+
+def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int) -> dict:
+    """Runs in a worker process: one env per process, reused; an error is retried once."""
+    global _ENV
+    from harness.agents import make
+    from harness.env import DeskEnv
+    from harness.tasks.registry import load_task
+    task = load_task(task_id)
+    row = None
+    for attempt in range(2):
+        if _ENV is None:
+            _ENV = DeskEnv(task, trace=trace)
+        agent = make(agent_name, env=_ENV, seed=seed + sample)
+        rec = EpisodeRecorder(Path(out), task_id, sample) if out else None
+        try:
+            row = run_episode(_ENV, agent, task, sample=sample, recorder=rec, trace=trace)
+        except Exception as e:
+            if rec:
+                rec.abandon()
+            row = {"task": task_id, "revision": task.revision, "agent": agent_name, "sample": sample, "score": 0.0,
+                   "passed": False, "steps": 0, "seconds": 0.0, "status": "error",
+                   "error": f"{type(e).__name__}: {e}".splitlines()[0] + " | " + traceback.format_exc(limit=2)[-300:]}
+        if row["status"] != "error":
+            break
+        # Start the retry from a fresh browser.
+        try:
+            _ENV.close()
+        finally:
+            _ENV = None
+        row["retried"] = attempt == 0
+    return row
+
+
+def _close_worker_env() -> None:
+    global _ENV
+    if _ENV is not None:
+        _ENV.close()
+        _ENV = None
+
+
+def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str | Path | None = None,
+        resume: bool = False, trace: bool = False, seed: int = 0, progress: bool = True) -> list[dict]:
+    out = Path(out) if out else None
+    done_keys = set()
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        if resume:
+            done_keys = {(r["task"], r["sample"]) for r in read_results(out)}
+        elif (out / "results.jsonl").exists():
+            (out / "results.jsonl").unlink()
+        _write_run_json(out, agent_name, tasks, k, workers, started=True)
+    items = [(t.id, s) for t in tasks for s in range(k) if (t.id, s) not in done_keys]
+    rows: list[dict] = []
+
+    def record(row):
+        rows.append(row)
+        if out:
+            append_result(out, row)
+
+    bar = _Progress(len(items), enabled=progress)
+    if workers <= 1:
+        try:
+            for tid, s in items:
+                bar.describe(tid)
+                record(_worker_episode(agent_name, tid, s, str(out) if out else None, trace, seed))
+                bar.advance(rows[-1])
+        finally:
+            _close_worker_env()
+    else:
+        ctx = mp.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futs = {pool.submit(_worker_episode, agent_name, tid, s, str(out) if out else None, trace, seed): (tid, s)
+                    for tid, s in items}
+            for fut in as_completed(futs):
+                tid, s = futs[fut]
+                try:
+                    row = fut.result()
+                except Exception as e:            # a worker process died
+                    row = {"task": tid, "agent": agent_name, "sample": s, "score": 0.0, "passed": False, "steps": 0,
+                           "seconds": 0.0, "status": "error", "error": f"worker died: {e}"}
+                record(row)
+                bar.advance(row)
+    bar.close()
+    if out:
+        _write_run_json(out, agent_name, tasks, k, workers, started=False)
+    return rows
+
+
+def _write_run_json(out: Path, agent: str, tasks: list, k: int, workers: int, *, started: bool) -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from apps.common.store.compile import world_hash
+    from apps.common.world import load_world
+    path = out / "run.json"
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    if started or not path.exists():
+        try:
+            ver = version("deskworld")
+        except PackageNotFoundError:
+            ver = "dev"
+        worlds = sorted({t.world for t in tasks})
+        data = {"schema": SCHEMA_VERSION, "agent": agent, "model": None, "deskworld": ver, "k": k, "workers": workers,
+                "worlds": {w: world_hash(load_world(w)) for w in worlds},
+                "tasks": {t.id: t.revision for t in tasks}, "start": now, "end": None,
+                "host": {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}}
+    else:
+        data = json.loads(path.read_text())
+        data["end"] = now
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool):
+        self.enabled = enabled and total > 0
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            self.p = Progress(TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                              TextColumn("{task.description}"), transient=False)
+            self.p.start()
+            self.t = self.p.add_task("", total=total)
+            self.passed = self.failed = self.errors = 0
+
+    def describe(self, text: str) -> None:
+        if self.enabled:
+            self.p.update(self.t, description=text)
+
+    def advance(self, row: dict) -> None:
+        if not self.enabled:
+            return
+        if row["status"] == "error":
+            self.errors += 1
+        elif row["passed"]:
+            self.passed += 1
+        else:
+            self.failed += 1
+        self.p.update(self.t, advance=1,
+                      description=f"{row['task']}  ✓{self.passed} ✗{self.failed} !{self.errors}")
+
+    def close(self) -> None:
+        if self.enabled:
+            self.p.stop()

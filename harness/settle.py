@@ -1,0 +1,126 @@
+"""Waiting until a page is settled after an action, without fixed sleeps.
+
+Settled means: no request in flight (seen by Playwright), any main-frame
+navigation that started has reached DOMContentLoaded, no XMLHttpRequest or
+short timer pending in the page (htmx debounces, swaps and settles use them),
+then two animation frames with all of that still true. The wait is bounded;
+on timeout the step goes on and says so in ``info``.
+
+The in-page half is an init script (``INIT_SCRIPT``) that counts pending XHRs
+and timers of up to ``TIMER_HORIZON_MS``; longer timers (none in our apps)
+are not waited for.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+TIMER_HORIZON_MS = 1500
+DEFAULT_TIMEOUT_S = 10.0
+
+INIT_SCRIPT = """
+(() => {
+  if (window.__desk) return;
+  const st = window.setTimeout.bind(window), ct = window.clearTimeout.bind(window);
+  const timers = new Set();
+  let xhr = 0;
+  window.setTimeout = function (fn, ms, ...args) {
+    const delay = Number(ms) || 0;
+    if (typeof fn !== "function" || delay > %(horizon)d) return st(fn, ms, ...args);
+    let h;
+    h = st(function () { timers.delete(h); return fn.apply(this, arguments); }, delay, ...args);
+    timers.add(h);
+    return h;
+  };
+  window.clearTimeout = function (h) { timers.delete(h); return ct(h); };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function () {
+    xhr++;
+    this.addEventListener("loadend", () => st(() => { xhr--; }, 0));
+    return send.apply(this, arguments);
+  };
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+  window.__desk = {
+    busy: () => timers.size + xhr + (document.readyState === "loading" ? 1 : 0),
+    frames,
+  };
+})();
+""" % {"horizon": TIMER_HORIZON_MS}
+
+# Hide the text caret and scrollbars' blinking so the same state gives the same pixels.
+STABLE_CSS = "*, *::before, *::after { caret-color: transparent !important; }"
+
+
+@dataclass
+class NetworkWatch:
+    """Requests in flight and main-frame navigations, from Playwright events."""
+    inflight: set = field(default_factory=set)
+    nav_pending: bool = False
+    five_xx: list = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.inflight.clear()
+        self.nav_pending = False
+        self.five_xx.clear()
+
+    def attach(self, page) -> None:
+        self.page = page
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_done)
+        page.on("requestfailed", self._on_done)
+        page.on("domcontentloaded", self._on_dcl)
+        page.on("response", self._on_response)
+
+    def _on_request(self, req) -> None:
+        self.inflight.add(req)
+        try:
+            if req.is_navigation_request() and req.frame == self.page.main_frame:
+                self.nav_pending = True
+        except Exception:
+            pass
+
+    def _on_done(self, req) -> None:
+        self.inflight.discard(req)
+        try:
+            if req.is_navigation_request() and req.frame == self.page.main_frame and req.failure:
+                self.nav_pending = False
+        except Exception:
+            pass
+
+    def _on_dcl(self, _page) -> None:
+        self.nav_pending = False
+
+    def _on_response(self, resp) -> None:
+        if resp.status >= 500:
+            self.five_xx.append(f"{resp.status} {resp.request.method} {resp.url}")
+
+    @property
+    def quiet(self) -> bool:
+        return not self.inflight and not self.nav_pending
+
+
+def _busy_after_frames(page) -> int | None:
+    """Two animation frames, then the page's pending XHRs + short timers;
+    None while the page can't answer (it is navigating)."""
+    try:
+        return page.evaluate("async () => { if (!window.__desk) return 1; await window.__desk.frames();"
+                             " return window.__desk.busy(); }")
+    except Exception:
+        return None
+
+
+def wait_settled(page, net: NetworkWatch, timeout_s: float = DEFAULT_TIMEOUT_S) -> bool:
+    """Block until the page is settled (True) or ``timeout_s`` passed (False)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if net.quiet:
+            busy = _busy_after_frames(page)
+            # Events that arrived during the frames (a navigation the action started) count too.
+            if busy == 0 and net.quiet:
+                return True
+            if busy is not None and busy > 0 and net.quiet:
+                page.wait_for_timeout(10)
+        else:
+            # Let Playwright deliver the network events we are waiting for.
+            page.wait_for_timeout(5)
+    return False

@@ -1,0 +1,155 @@
+"""The task file format (``worlds/<world>/tasks/<name>.yaml``), validated by pydantic.
+
+The id is the path: ``<world>/<name>``; there is no id field to drift. A task
+is a prompt plus what makes it pass: ``checks`` on the final state,
+an ``answer`` matched against ``done(answer=…)``, an optional weighted
+``rubric``, or ``infeasible`` (the right move is ``done`` with status
+``infeasible``). Every task has an ``oracle``: GUI steps with user-facing
+locators that solve it.
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Difficulty(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AnswerSpec(_M):
+    """How ``done(answer=…)`` is matched.
+
+    - ``number``: ``value`` (or ``value_from``) ± ``tolerance``; currency and units stripped;
+    - ``date``: any common format, in the world's locale;
+    - ``string``: normalised (case, spacing, punctuation); ``aliases`` also accepted;
+    - ``set``: every item of ``values`` named, nothing else (order free).
+    """
+    type: Literal["number", "date", "string", "set"]
+    value: Any = None
+    value_from: str | None = None          # "module:function" in the world's checks.py, computed from the start state
+    tolerance: float = 0
+    aliases: list[str] = []
+    values: list[str] = []
+
+    @model_validator(mode="after")
+    def _need_value(self):
+        if self.type == "set":
+            if not self.values:
+                raise ValueError("a set answer needs values")
+        elif self.value is None and self.value_from is None:
+            raise ValueError("give value or value_from")
+        return self
+
+
+class Locator(_M):
+    """A user-facing way to find an element (role + name, label, text, placeholder)."""
+    role: str | None = None
+    name: str | None = None
+    label: str | None = None
+    text: str | None = None
+    placeholder: str | None = None
+    exact: bool = False
+    within: "Locator | None" = None        # search inside another element (a dialog, a row)
+    nth: int = 0
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        kinds = [k for k in ("role", "label", "text", "placeholder") if getattr(self, k)]
+        if len(kinds) != 1:
+            raise ValueError("a locator needs exactly one of role, label, text, placeholder")
+        if self.name and not self.role:
+            raise ValueError("name goes with role")
+        return self
+
+
+class OracleStep(_M):
+    """One step of an oracle: exactly one of the keys below."""
+    goto: str | None = None
+    click: Locator | None = None
+    dblclick: Locator | None = None
+    rclick: Locator | None = None
+    hover: Locator | None = None
+    fill: dict | None = None                # {target: Locator, text: str}
+    type: str | None = None
+    press: str | None = None
+    check: Locator | None = None
+    drag: dict | None = None                # {source: Locator, target: Locator}
+    scroll: dict | None = None              # {target: Locator} (into view) or {dy: int}
+    expect: Locator | None = None           # wait until visible
+    expect_url: str | None = None           # regex
+    done: dict | None = None                # {status, answer}
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        set_ = [k for k, v in self.__dict__.items() if v is not None]
+        if len(set_) != 1:
+            raise ValueError(f"an oracle step has exactly one action, got {set_ or 'none'}")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k, v in self.__dict__.items() if v is not None)
+
+
+class Criterion(_M):
+    """A rubric line: a check (graded by the state) or a ``judge`` instruction (graded later)."""
+    name: str
+    weight: float = Field(1.0, gt=0)
+    check: dict | None = None
+    judge: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.check is None) == (self.judge is None):
+            raise ValueError("a criterion has either check or judge")
+        return self
+
+
+class Task(_M):
+    revision: int = Field(ge=1)
+    title: str
+    apps: list[Literal["mail", "drive", "chat", "docs", "sheets", "slides", "calendar", "crm", "tickets"]]
+    start: str = "mail"                    # an app name or a path like /drive/shared
+    user: str | None = None                # default: the world's user
+    prompt: str
+    max_steps: int = Field(40, ge=1, le=500)
+    tags: list[str] = []
+    difficulty: Difficulty = Difficulty.MEDIUM
+    checks: list[dict] = []
+    answer: AnswerSpec | None = None
+    rubric: list[Criterion] = []
+    infeasible: str | None = None          # why it can't be done
+    allow: list[str] = []                  # tables or table.field the agent may also change
+    guard: bool = True                     # collateral-damage guard
+    step_seconds: float | None = None
+    oracle: list[OracleStep] = Field(min_length=1)
+
+    # Set by the registry, not the file.
+    id: str = Field("", exclude=True)
+    world: str = Field("", exclude=True)
+
+    @model_validator(mode="after")
+    def _something_to_verify(self):
+        if not (self.checks or self.answer or self.infeasible or self.rubric):
+            raise ValueError("a task needs checks, an answer, a rubric or infeasible")
+        last = self.oracle[-1]
+        if last.kind != "done":
+            raise ValueError("the oracle's last step is done")
+        if self.infeasible and (last.done or {}).get("status") != "infeasible":
+            raise ValueError("an infeasible task's oracle ends with done status infeasible")
+        return self
+
+    @property
+    def start_path(self) -> str:
+        if self.start.startswith("/"):
+            return self.start
+        return f"/{self.start}/"

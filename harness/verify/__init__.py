@@ -1,0 +1,132 @@
+"""Verifiers: pure functions of (task, initial state, final state, diff, answer).
+
+``verify`` never touches the store or the page. It returns a ``Result``:
+
+- ``passed`` = every check holds ∧ no collateral damage ∧ the answer matches
+  (where asked) — for an infeasible task: the agent said ``infeasible``;
+- ``score`` = weighted mean of the rubric (checks and the answer count as
+  criteria of weight 1 when there is no rubric), 0 on collateral damage;
+  ``judge`` criteria are ``pending`` until a judge grades them and never
+  count as passed;
+- ``lines``: one line per check saying what was expected and what was found.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from harness.verify.answer import match_answer
+from harness.verify.checks import CheckResult, Ctx, load_function, run_check
+from harness.verify.guard import collateral, describe
+
+
+class Status(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"          # the environment broke: never counted as an agent failure
+
+
+@dataclass
+class Result:
+    status: Status
+    passed: bool
+    score: float
+    lines: list[str] = field(default_factory=list)
+    checks: list[dict] = field(default_factory=list)
+    answer: dict | None = None
+    rubric: list[dict] = field(default_factory=list)
+    collateral: list[dict] = field(default_factory=list)
+    done_status: str | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["status"] = str(self.status)
+        return d
+
+
+def error_result(message: str) -> Result:
+    return Result(Status.ERROR, False, 0.0, [f"! environment error: {message}"], error=message)
+
+
+def expected_answer(task, initial: dict, world_root: Path | None):
+    spec = task.answer
+    if spec.value_from:
+        fn = load_function(spec.value_from, world_root)
+        return fn(Ctx(initial=initial, final=initial, diff={"tables": {}}, world_root=world_root, task=task))
+    return spec.value
+
+
+def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None = None,
+           done_status: str | None = None, world_root: Path | None = None) -> Result:
+    ctx = Ctx(initial=initial, final=final, diff=diff, answer=answer, world_root=world_root, task=task)
+    lines: list[str] = []
+    criteria: list[tuple[str, float, bool | None]] = []      # (name, weight, passed or None=pending)
+
+    if task.infeasible:
+        ok = done_status == "infeasible"
+        lines.append(f"{'✓' if ok else '✗'} infeasible task: expected done(status=infeasible); "
+                     f"found {done_status or 'no done'}")
+        extra = [c for c in ctx.agent_content_changes()]
+        if extra and task.guard:
+            ok = False
+            lines.append(f"✗ nothing should change: found {describe(extra)}")
+        return Result(Status.PASSED if ok else Status.FAILED, ok, 1.0 if ok else 0.0, lines,
+                      collateral=extra if task.guard else [], done_status=done_status)
+
+    checks: list[CheckResult] = [run_check(ctx, spec) for spec in task.checks]
+    matched: dict[str, set[str]] = {}
+    for c in checks:
+        lines.append(c.line())
+        if c.passed:
+            for t, keys in c.matched.items():
+                matched.setdefault(t, set()).update(keys)
+        criteria.append((c.name, 1.0, c.passed))
+
+    ans = None
+    if task.answer is not None:
+        exp = expected_answer(task, initial, world_root)
+        ans = match_answer(task.answer, answer, exp)
+        lines.append(ans.line())
+        criteria.append(("answer", 1.0, ans.passed))
+
+    rubric_out = []
+    if task.rubric:
+        criteria = []
+        for crit in task.rubric:
+            if crit.check is not None:
+                r = run_check(ctx, {**crit.check, "name": crit.name})
+                if r.passed:
+                    for t, keys in r.matched.items():
+                        matched.setdefault(t, set()).update(keys)
+                criteria.append((crit.name, crit.weight, r.passed))
+                rubric_out.append({"name": crit.name, "weight": crit.weight, "kind": "check", "passed": r.passed,
+                                   "line": r.line()})
+            else:
+                criteria.append((crit.name, crit.weight, None))
+                rubric_out.append({"name": crit.name, "weight": crit.weight, "kind": "judge", "passed": None,
+                                   "pending": True, "instruction": crit.judge})
+                lines.append(f"… {crit.name}: pending judge")
+
+    damage = collateral(final, diff, matched, task.allow) if task.guard else []
+    if damage:
+        lines.append(f"✗ collateral damage: {describe(damage)}")
+    elif task.guard:
+        lines.append("✓ no collateral damage")
+
+    gave_up = done_status == "infeasible"
+    if gave_up:
+        lines.append("✗ the agent said the task is infeasible; it is not")
+    graded = [(w, p) for _, w, p in criteria if p is not None]
+    total = sum(w for w, _ in graded)
+    score = (sum(w for w, p in graded if p) / total) if total else 0.0
+    if damage or gave_up:
+        score = 0.0
+    passed = all(c.passed for c in checks) and not damage and not gave_up and (ans is None or ans.passed)
+    if task.rubric:
+        passed = passed and all(p for _, _, p in criteria if p is not None)
+    return Result(Status.PASSED if passed else Status.FAILED, passed, round(score, 4), lines,
+                  checks=[{"name": c.name, "passed": c.passed, "expected": c.expected, "found": c.found} for c in checks],
+                  answer=None if ans is None else {"passed": ans.passed, "expected": ans.expected, "found": ans.found},
+                  rubric=rubric_out, collateral=damage, done_status=done_status)
