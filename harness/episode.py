@@ -125,6 +125,7 @@ class EpisodeRunner:
             except Exception:
                 pass
         ws.slot.restore()                        # new generation: the old page's late requests get 409
+        self.initial_state(ws)                   # the start state, exported once per world
         ws.errors.clear()
         with ws.slot.store() as st:
             now = st.now()

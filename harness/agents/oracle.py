@@ -38,21 +38,32 @@ class OracleFailed(RuntimeError):
     """The oracle could not find what its script says should be there."""
 
 
+def _text(value: str):
+    """``re:…`` is a regular expression; anything else is matched as text."""
+    return re.compile(value[3:]) if value.startswith("re:") else value
+
+
 def build(page, loc: Locator):
     base = build(page, loc.within) if loc.within else page
+    exact = {"exact": loc.exact}
     if loc.role:
-        kw = {"exact": loc.exact}
+        kw = dict(exact)
         if loc.name is not None:
-            kw["name"] = re.compile(loc.name[3:]) if loc.name.startswith("re:") else loc.name
-            if loc.name.startswith("re:"):
-                kw.pop("exact")
+            kw["name"] = _text(loc.name)
+        if isinstance(kw.get("name"), re.Pattern):
+            kw.pop("exact")
         found = base.get_by_role(loc.role, **kw)
-    elif loc.label:
-        found = base.get_by_label(loc.label, exact=loc.exact)
-    elif loc.text:
-        found = base.get_by_text(loc.text, exact=loc.exact)
     else:
-        found = base.get_by_placeholder(loc.placeholder, exact=loc.exact)
+        value = loc.label or loc.text or loc.placeholder
+        target = _text(value)
+        kw = {} if isinstance(target, re.Pattern) else exact
+        if loc.label:
+            found = base.get_by_label(target, **kw)
+        elif loc.text:
+            found = base.get_by_text(target, **kw)
+        else:
+            found = base.get_by_placeholder(target, **kw)
+    found = found.filter(visible=True)
     return found.nth(loc.nth) if loc.nth >= 0 else found.last
 
 

@@ -5,7 +5,8 @@
 - ``passed`` = every check holds ∧ no collateral damage ∧ the answer matches
   (where asked) — for an infeasible task: the agent said ``infeasible``;
 - ``score`` = weighted mean of the rubric (checks and the answer count as
-  criteria of weight 1 when there is no rubric), 0 on collateral damage;
+  criteria of weight 1 when there is no rubric), 0 on collateral damage or a
+  failed ``gate`` check (a constraint: it must hold, but earns nothing);
   ``judge`` criteria are ``pending`` until a judge grades them and never
   count as passed;
 - ``lines``: one line per check saying what was expected and what was found.
@@ -75,14 +76,23 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
         return Result(Status.PASSED if ok else Status.FAILED, ok, 1.0 if ok else 0.0, lines,
                       collateral=extra if task.guard else [], done_status=done_status)
 
-    checks: list[CheckResult] = [run_check(ctx, spec) for spec in task.checks]
+    # A check marked ``gate: true`` is a constraint, not a criterion: it must
+    # hold for the task to pass, and when it fails the score is 0, but holding
+    # it earns nothing (so doing nothing can't score by not breaking a rule).
+    checks: list[CheckResult] = []
+    gates_ok = True
     matched: dict[str, set[str]] = {}
-    for c in checks:
-        lines.append(c.line())
+    for spec in task.checks:
+        c = run_check(ctx, {k: v for k, v in spec.items() if k != "gate"})
+        checks.append(c)
+        lines.append(c.line() + ("  (gate)" if spec.get("gate") else ""))
         if c.passed:
             for t, keys in c.matched.items():
                 matched.setdefault(t, set()).update(keys)
-        criteria.append((c.name, 1.0, c.passed))
+        if spec.get("gate"):
+            gates_ok &= c.passed
+        else:
+            criteria.append((c.name, 1.0, c.passed))
 
     ans = None
     if task.answer is not None:
@@ -121,7 +131,7 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     graded = [(w, p) for _, w, p in criteria if p is not None]
     total = sum(w for w, _ in graded)
     score = (sum(w for w, p in graded if p) / total) if total else 0.0
-    if damage or gave_up:
+    if damage or gave_up or not gates_ok:
         score = 0.0
     passed = all(c.passed for c in checks) and not damage and not gave_up and (ans is None or ans.passed)
     if task.rubric:
