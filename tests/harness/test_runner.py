@@ -1,0 +1,71 @@
+"""The runner and task QC: run layout, resume, replay, two workers at once, and
+`deskworld check` over every task (oracle 1, do-nothing 0, junk answers 0)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from harness.check import check
+from harness.cli import main
+from harness.recorder import read_results
+from harness.runner import run
+from harness.tasks.registry import all_tasks, load_task
+
+pytestmark = pytest.mark.browser
+
+
+def test_run_layout_resume_and_replay(tmp_path):
+    out = tmp_path / "run"
+    task = load_task("meridian/gross-tonnage")
+    rows = run("oracle", [task], k=2, out=out, progress=False)
+    assert [r["status"] for r in rows] == ["passed", "passed"]
+    run_json = json.loads((out / "run.json").read_text())
+    assert run_json["agent"] == "oracle" and run_json["tasks"] == {task.id: task.revision} and run_json["end"]
+    assert set(run_json["worlds"]) == {"meridian"}
+    ep = out / "episodes" / "meridian" / "gross-tonnage" / "0"
+    steps = [json.loads(line) for line in (ep / "steps.jsonl").read_text().splitlines()]
+    assert len(steps) == rows[0]["steps"] and steps[-1]["action"]["type"] == "done"
+    assert (ep / "screens" / "0000.png").exists() and (ep / steps[-1]["screenshot"]).exists()
+    result = json.loads((ep / "result.json").read_text())
+    assert result["passed"] and result["task"] == task.id and result["answer"] == "ANSWER: 58,400"
+    assert set(json.loads((ep / "diff.json").read_text())["tables"]) == {"drive_views"}     # only "recent" marks
+    assert not list((ep.parent).glob(".*partial*"))
+    # --resume runs nothing that is already recorded.
+    assert run("oracle", [task], k=2, out=out, resume=True, progress=False) == []
+    assert len(read_results(out)) == 2
+    # Replaying the recorded actions reproduces the result.
+    again = run(f"replay:{out}", [task], k=1, out=tmp_path / "replay", progress=False)
+    assert again[0]["status"] == "passed" and again[0]["steps"] == rows[0]["steps"]
+
+
+def test_two_workers_run_different_tasks_in_isolation(tmp_path):
+    out = tmp_path / "iso"
+    tasks = [load_task("meridian/send-survey-to-pryce"), load_task("meridian/billing-label")]
+    rows = run("oracle", tasks, k=1, workers=2, out=out, progress=False)
+    assert sorted(r["status"] for r in rows) == ["passed", "passed"], rows
+    survey = json.loads((out / "episodes/meridian/send-survey-to-pryce/0/diff.json").read_text())["tables"]
+    billing = json.loads((out / "episodes/meridian/billing-label/0/diff.json").read_text())["tables"]
+    assert "mail_labels" not in survey and "mail_attachments" in survey
+    assert "mail_messages" not in billing and "mail_labels" in billing
+
+
+def test_cli_run_prints_the_table(tmp_path):
+    out = tmp_path / "cli"
+    res = CliRunner().invoke(main, ["run", "--agent", "noop", "--tasks", "meridian/hearing-date", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "pass@1" in res.output and "deskworld view" in res.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["overall"]["pass@1"] == 0.0 and summary["overall"]["episodes"] == 1
+    bad = CliRunner().invoke(main, ["run", "--agent", "wizard", "--tasks", "meridian"])
+    assert bad.exit_code != 0 and "unknown agent" in bad.output
+
+
+def test_every_task_passes_qc():
+    tasks = all_tasks()
+    reports, overall = check(tasks)
+    problems = {r.task: r.problems for r in reports if not r.ok}
+    assert not problems and not overall, (problems, overall)
+    assert all(r.oracle_score == 1 and r.noop_score == 0 for r in reports)
+    assert sum(r.oracle_steps >= 15 for r in reports) >= 3
