@@ -158,5 +158,37 @@ def check(pattern: str | None) -> None:
         raise SystemExit(1)
 
 
+
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--port", default=8780, show_default=True, type=int)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def view(run_dir: str, port: int, host: str) -> None:
+    """Browse a recorded run: results, each episode's steps and screenshots, verdicts."""
+    from werkzeug.serving import run_simple
+
+    from harness.viewer import create_viewer
+    click.echo(f"deskworld: viewing {run_dir} at http://{host}:{port}/")
+    run_simple(host, port, create_viewer(run_dir), threaded=True, use_reloader=False)
+
+
+
+@main.command()
+@click.option("-n", "n", default=20, show_default=True, type=int, help="Repetitions per latency.")
+@click.option("--steps", default=40, show_default=True, type=int, help="Steps per worker for throughput.")
+@click.option("--workers", default="1,2,4", show_default=True, help="Worker counts for throughput.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Also write the figures here.")
+def bench(n: int, steps: int, workers: str, json_out: str | None) -> None:
+    """Measure reset, step latency, throughput and memory against bare Playwright."""
+    import json
+
+    from harness.bench import print_table, run as run_bench
+    res = run_bench(n=n, throughput_steps=steps, workers=tuple(int(w) for w in workers.split(",")))
+    print_table(res)
+    if json_out:
+        with open(json_out, "w") as f:
+            json.dump(res, f, indent=2, default=str)
+
+
 if __name__ == "__main__":
     sys.exit(main())

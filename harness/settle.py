@@ -99,12 +99,13 @@ class NetworkWatch:
         return not self.inflight and not self.nav_pending
 
 
-def _busy_after_frames(page) -> int | None:
-    """Two animation frames, then the page's pending XHRs + short timers;
-    None while the page can't answer (it is navigating)."""
+def _busy(page, frames: bool) -> int | None:
+    """Pending XHRs + short timers in the page (after two animation frames when
+    ``frames``); None while the page can't answer (it is navigating)."""
+    script = ("async () => { if (!window.__desk) return 1; await window.__desk.frames(); return window.__desk.busy(); }"
+              if frames else "() => window.__desk ? window.__desk.busy() : 1")
     try:
-        return page.evaluate("async () => { if (!window.__desk) return 1; await window.__desk.frames();"
-                             " return window.__desk.busy(); }")
+        return page.evaluate(script)
     except Exception:
         return None
 
@@ -113,14 +114,12 @@ def wait_settled(page, net: NetworkWatch, timeout_s: float = DEFAULT_TIMEOUT_S) 
     """Block until the page is settled (True) or ``timeout_s`` passed (False)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if net.quiet:
-            busy = _busy_after_frames(page)
-            # Events that arrived during the frames (a navigation the action started) count too.
-            if busy == 0 and net.quiet:
+        # Cheap checks first; the two frames only once everything looks done.
+        if net.quiet and _busy(page, frames=False) == 0:
+            # Events that arrive during the frames (a navigation the action started) count too.
+            if _busy(page, frames=True) == 0 and net.quiet:
                 return True
-            if busy is not None and busy > 0 and net.quiet:
-                page.wait_for_timeout(10)
-        else:
-            # Let Playwright deliver the network events we are waiting for.
-            page.wait_for_timeout(5)
+            continue
+        # Let Playwright deliver the events we are waiting for.
+        page.wait_for_timeout(5)
     return False

@@ -7,7 +7,7 @@ appended as out-of-band swaps with ``oob=[...]``.
 """
 from __future__ import annotations
 
-from flask import flash, make_response, render_template, request
+from flask import flash, g, make_response, render_template, request
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
@@ -19,8 +19,10 @@ def is_htmx() -> bool:
 def render(template: str, block: str | None = None, *, status: int = 200,
            oob: list[str] | None = None, headers: dict | None = None, **ctx):
     if block and is_htmx():
+        g.pop("_icons", None)                 # fragments inline their icons
         html = render_block(template, block, **ctx)
     else:
+        g._icons = set()                       # a whole page: one sprite at the end
         html = render_template(template, **ctx)
     if oob and is_htmx():
         html = Markup(html) + Markup("".join(oob))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 import json
 
-from flask import Flask, current_app, g, url_for
+from flask import Flask, current_app, g, has_request_context, url_for
 from heroicons.jinja import heroicon_mini, heroicon_outline, heroicon_solid
 from markupsafe import Markup
 
@@ -27,14 +27,47 @@ HTMX_CONFIG = {
 
 
 def icon(name: str, size: int = 20, style: str = "outline") -> Markup:
-    """An inline heroicon SVG (decorative: the control around it carries the name)."""
-    return _icon(name, size, style)
+    """A heroicon (decorative: the control around it carries the name).
+
+    In a full page each icon is a ``<use>`` of a symbol defined once at the end
+    of the page (``icon_sprite``), which keeps a 50-row inbox small; in htmx
+    fragments the SVG is inlined."""
+    used = g.get("_icons") if has_request_context() else None
+    if used is None:
+        return _inline(name, size, style)
+    used.add((style, name))
+    attrs = _parts(style, name)[0]
+    return Markup(f'<svg {attrs} width="{size}" height="{size}" class="ic" aria-hidden="true" focusable="false">'
+                  f'<use href="#i-{style}-{name}"></use></svg>')
 
 
 @functools.lru_cache(maxsize=512)
-def _icon(name: str, size: int, style: str) -> Markup:
+def _inline(name: str, size: int, style: str) -> Markup:
     fn = {"outline": heroicon_outline, "solid": heroicon_solid, "mini": heroicon_mini}[style]
     return Markup(fn(name, size=size, aria_hidden="true", **{"class": "ic"}))
+
+
+@functools.lru_cache(maxsize=512)
+def _parts(style: str, name: str) -> tuple[str, str, str]:
+    """(presentation attributes of the <svg>, its viewBox, its inner markup)."""
+    import re
+    svg = str(_inline(name, 24, style))
+    open_tag, inner = svg.split(">", 1)
+    inner = inner.rsplit("</svg>", 1)[0].strip()
+    attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', open_tag))
+    viewbox = attrs.pop("viewBox", "0 0 24 24")
+    keep = " ".join(f'{k}="{v}"' for k, v in attrs.items() if k in ("fill", "stroke", "stroke-width"))
+    return keep, viewbox, inner
+
+
+def icon_sprite() -> Markup:
+    """The symbols used on this page (emitted once, at the end of the body)."""
+    used = g.get("_icons") or set()
+    out = []
+    for style, name in sorted(used):
+        _, viewbox, inner = _parts(style, name)
+        out.append(f'<symbol id="i-{style}-{name}" viewBox="{viewbox}">{inner}</symbol>')
+    return Markup('<svg style="display:none" aria-hidden="true">' + "".join(out) + "</svg>")
 
 
 def _store():
@@ -48,6 +81,7 @@ def init_app(app: Flask) -> None:
     env.lstrip_blocks = True
     env.globals.update(
         icon=icon,
+        icon_sprite=icon_sprite,
         initials=people.initials,
         avatar_color=people.color_for,
         first_name=people.first_name,

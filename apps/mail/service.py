@@ -100,7 +100,7 @@ def _threads(store: Store, user: str, where: str, params: list, *, page: int, tr
         f" JOIN mail_messages m2 ON m2.id=b2.message WHERE b2.owner=b.owner AND b2.thread=b.thread"
         f" AND {scope}) AS latest {base} GROUP BY b.thread ORDER BY latest DESC LIMIT ? OFFSET ?",
         (user, *params, PAGE_SIZE, (page - 1) * PAGE_SIZE))
-    threads = [summary(store, user, r["thread"], trash_view=trash_view) for r in rows]
+    threads = summaries(store, user, [r["thread"] for r in rows], trash_view=trash_view)
     first = (page - 1) * PAGE_SIZE + 1 if total else 0
     return Page(threads, total, page, pages, first, first + len(threads) - 1 if total else 0)
 
@@ -120,54 +120,73 @@ def search(store: Store, user: str, q: str, *, page: int = 1) -> Page:
 
 def summary(store: Store, user: str, thread: int, *, trash_view: bool = False) -> dict:
     """One row of a conversation list."""
+    return summaries(store, user, [thread], trash_view=trash_view)[0]
+
+
+def summaries(store: Store, user: str, threads: list[int], *, trash_view: bool = False) -> list[dict]:
+    """Rows of a conversation list, in the order given (a few queries for a whole page)."""
+    if not threads:
+        return []
     my = me(store, user)
-    rows = store.all(
-        "SELECT b.*, m.sender, m.sender_name, m.subject, m.body, m.sent_at, m.\"to\" FROM mail_boxes b"
-        " JOIN mail_messages m ON m.id=b.message WHERE b.owner=? AND b.thread=? AND b.trashed=?"
-        " ORDER BY m.sent_at, m.id", (user, thread, 1 if trash_view else 0))
-    if not rows:
-        rows = store.all(
+    marks = ",".join("?" * len(threads))
+    rows_by: dict[int, list] = {t: [] for t in threads}
+    for r in store.all(
             "SELECT b.*, m.sender, m.sender_name, m.subject, m.body, m.sent_at, m.\"to\" FROM mail_boxes b"
-            " JOIN mail_messages m ON m.id=b.message WHERE b.owner=? AND b.thread=?"
-            " ORDER BY m.sent_at, m.id", (user, thread))
-    last = rows[-1]
-    senders: list[tuple[str, bool]] = []
-    distinct = {r["sender"] for r in rows}
-    for r in rows:
-        full = r["sender_name"] or r["sender"]
-        name = "me" if r["sender"] == my else (full if len(distinct) == 1 else directory.first_name(full))
-        unread = not r["read"]
-        for i, (n, u) in enumerate(senders):
-            if n == name:
-                senders[i] = (n, u or unread)
-                break
+            f" JOIN mail_messages m ON m.id=b.message WHERE b.owner=? AND b.thread IN ({marks})"
+            " ORDER BY m.sent_at, m.id", (user, *threads)):
+        rows_by[r["thread"]].append(r)
+    msg_ids = [r["message"] for rs in rows_by.values() for r in rs]
+    files_by: dict[int, list] = {}
+    if msg_ids:
+        for a in store.all(f"SELECT id, name, mime, message FROM mail_attachments WHERE message IN "
+                           f"({','.join('?' * len(msg_ids))}) ORDER BY id", msg_ids):
+            files_by.setdefault(a["message"], []).append({"id": a["id"], "name": a["name"], "mime": a["mime"]})
+    subjects = {r["id"]: r["subject"] for r in store.all(f"SELECT id, subject FROM mail_threads WHERE id IN ({marks})",
+                                                        threads)}
+    all_labels = {lab["id"]: lab for lab in labels(store, user)}
+    out = []
+    for thread in threads:
+        every = rows_by[thread]
+        rows = [r for r in every if bool(r["trashed"]) == trash_view] or every
+        last = rows[-1]
+        distinct = {r["sender"] for r in rows}
+        senders: list[tuple[str, bool]] = []
+        for r in rows:
+            full = r["sender_name"] or r["sender"]
+            name = "me" if r["sender"] == my else (full if len(distinct) == 1 else directory.first_name(full))
+            unread = not r["read"]
+            for i, (n, u) in enumerate(senders):
+                if n == name:
+                    senders[i] = (n, u or unread)
+                    break
+            else:
+                senders.append((name, unread))
+        label_ids = sorted({lid for r in rows for lid in store.decode("mail_boxes", r)["labels"]})
+        if last["sender"] == my and len(rows) == 1:
+            to = _json_list(last["to"])
+            who = [("To: " + addresses.display(store, to, my), False)]
         else:
-            senders.append((name, unread))
-    label_ids = sorted({lid for r in rows for lid in store.decode("mail_boxes", r)["labels"]})
-    msg_ids = [r["message"] for r in rows]
-    marks = ",".join("?" * len(msg_ids))
-    files = [dict(a) for a in store.all(
-        f"SELECT id, name, mime FROM mail_attachments WHERE message IN ({marks}) ORDER BY id", msg_ids)]
-    subject = store.scalar("SELECT subject FROM mail_threads WHERE id=?", (thread,)) or last["subject"]
-    if last["sender"] == my and len(rows) == 1:
-        to = store.decode("mail_messages", store.one('SELECT "to" FROM mail_messages WHERE id=?',
-                                                     (last["message"],)))["to"]
-        who = [("To: " + addresses.display(store, to, my), False)]
-    else:
-        who = senders
-    return {
-        "id": thread,
-        "subject": rows[0]["subject"] or subject or "(no subject)",
-        "snippet": snippet(last["body"]),
-        "date": last["sent_at"],
-        "count": len(rows),
-        "senders": who,
-        "unread": any(not r["read"] for r in rows),
-        "starred": any(r["starred"] for r in rows),
-        "inbox": any(r["inbox"] for r in rows),
-        "labels": labels_by_id(store, user, label_ids),
-        "attachments": files,
-    }
+            who = senders
+        out.append({
+            "id": thread,
+            "subject": rows[0]["subject"] or subjects.get(thread) or "(no subject)",
+            "snippet": snippet(last["body"]),
+            "date": last["sent_at"],
+            "count": len(rows),
+            "senders": who,
+            "unread": any(not r["read"] for r in rows),
+            "starred": any(r["starred"] for r in rows),
+            "inbox": any(r["inbox"] for r in rows),
+            "labels": sorted((all_labels[i] for i in label_ids if i in all_labels),
+                             key=lambda lab: (lab["name"].lower(), lab["id"])),
+            "attachments": [f for r in rows for f in files_by.get(r["message"], [])],
+        })
+    return out
+
+
+def _json_list(text: str | None) -> list:
+    import json
+    return json.loads(text) if text else []
 
 
 def snippet(body: str) -> str:

@@ -15,6 +15,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+# Where "start: <app>" opens (the app's first page, without a redirect).
+APP_HOMES = {"mail": "/mail/inbox", "drive": "/drive/my-drive"}
+
+
 class Difficulty(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
@@ -152,4 +156,4 @@ class Task(_M):
     def start_path(self) -> str:
         if self.start.startswith("/"):
             return self.start
-        return f"/{self.start}/"
+        return APP_HOMES.get(self.start, f"/{self.start}/")

@@ -6,6 +6,7 @@ field. World time lives in ``_meta``; nothing here reads the wall clock.
 """
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
@@ -33,6 +34,11 @@ class Caller:
     actor: str = AGENT
 
 
+@functools.lru_cache(maxsize=16)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
 def utc_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -58,6 +64,7 @@ class Store:
     def __init__(self, conn: sqlite3.Connection, tables: Mapping[str, Table]):
         self.conn = conn
         self.tables = tables
+        self._meta: dict[str, str | None] = {}     # read-through cache for this store's lifetime
 
     # ------------------------------------------------------------------ schema
     @classmethod
@@ -78,12 +85,16 @@ class Store:
 
     # ------------------------------------------------------------------ meta and time
     def meta(self, key: str, default: str | None = None) -> str | None:
-        row = self.conn.execute("SELECT value FROM _meta WHERE key=?", (key,)).fetchone()
-        return row[0] if row else default
+        if key not in self._meta:
+            row = self.conn.execute("SELECT value FROM _meta WHERE key=?", (key,)).fetchone()
+            self._meta[key] = row[0] if row else None
+        value = self._meta[key]
+        return default if value is None else value
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute("INSERT INTO _meta(key, value) VALUES(?, ?) "
                           "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+        self._meta[key] = value
 
     def now(self) -> datetime:
         """World time (UTC-aware)."""
@@ -94,7 +105,7 @@ class Store:
 
     @property
     def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.meta("timezone", "UTC"))
+        return _zone(self.meta("timezone", "UTC"))
 
     def local(self, iso: str | datetime) -> datetime:
         dt = parse_iso(iso) if isinstance(iso, str) else iso
