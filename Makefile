@@ -8,10 +8,10 @@ PYTEST_ARGS ?=
 
 .PHONY: demo test setup browser serve screenshots bench clean
 
+# The main job: the oracle agent over the default world's tasks, recorded; prints the table
+# and the command that opens the viewer.
 demo: setup
-	$(BIN)/deskworld compile $(WORLD)
-	@echo "Open http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
-	$(BIN)/deskworld serve --world $(WORLD) --port $(PORT)
+	$(BIN)/deskworld run --agent oracle --tasks $(WORLD) --workers 2 --out runs/demo
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -44,6 +44,7 @@ screenshots: setup
 
 bench: setup
 	$(BIN)/python benchmarks/restore.py
+	$(BIN)/deskworld bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

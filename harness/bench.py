@@ -70,7 +70,10 @@ class _Bare:
         t0 = time.perf_counter()
         fn(self.page)
         _bare_settle(self.page, self.inflight)
-        self.page.screenshot(type="png")
+        try:
+            self.page.screenshot(type="png")
+        except Exception:                     # Chromium under load sometimes refuses one capture
+            self.page.screenshot(type="png")
         return (time.perf_counter() - t0) * 1000
 
     def close(self):
@@ -98,7 +101,16 @@ def measure_latencies(n: int) -> dict:
         t0 = time.perf_counter()
         env.reset()
         resets.append((time.perf_counter() - t0) * 1000)
-    out["reset"] = {"deskworld": _median(resets)}
+    out["reset (Mail inbox start)"] = {"deskworld": _median(resets)}
+    drive_env = DeskEnv("meridian/gross-tonnage")
+    drive_env.reset()
+    d_resets = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        drive_env.reset()
+        d_resets.append((time.perf_counter() - t0) * 1000)
+    drive_env.close()
+    out["reset (Drive start)"] = {"deskworld": _median(d_resets)}
 
     starred = u.page_call(lambda p: _center(p, "link", "Starred", exact=False))
     inbox = u.page_call(lambda p: _center(p, "link", "Inbox", exact=False))
@@ -177,7 +189,8 @@ def measure_latencies(n: int) -> dict:
             b_reset.append((time.perf_counter() - t0) * 1000)
     finally:
         bare.close()
-    out["reset"]["bare"] = _median(b_reset)
+    out["reset (Mail inbox start)"]["bare"] = _median(b_reset)
+    out["reset (Drive start)"]["bare"] = float("nan")
     out["step: navigation click"] = {"deskworld": _median(nav), "bare": _median(b_nav)}
     out["step: htmx click"] = {"deskworld": _median(hx), "bare": _median(b_hx)}
     out["step: type 20 chars"] = {"deskworld": _median(typing), "bare": _median(b_type)}
@@ -295,11 +308,13 @@ def print_table(res: dict) -> None:
     t = Table(title=f"deskworld bench ({res['cpus']} CPUs) — medians, ms")
     for col in ("operation", "deskworld", "bare Playwright", "ratio", "target"):
         t.add_column(col, justify="left" if col == "operation" else "right")
-    targets = {"reset": "≤ 300 ms"}
+    targets = {"reset (Mail inbox start)": "≤ 300 ms", "reset (Drive start)": "≤ 300 ms"}
     for op, v in res["latency_ms"].items():
-        ratio = v["deskworld"] / v["bare"] if v.get("bare") else float("nan")
+        bare = v.get("bare", float("nan"))
+        ratio = v["deskworld"] / bare if bare == bare else float("nan")
         target = "" if v.get("informative") else targets.get(op, "≤ 1.25×")
-        t.add_row(op, f"{v['deskworld']:.0f}", f"{v['bare']:.0f}", f"{ratio:.2f}×", target)
+        t.add_row(op, f"{v['deskworld']:.0f}", "—" if bare != bare else f"{bare:.0f}",
+                  "—" if ratio != ratio else f"{ratio:.2f}×", target)
     t.add_section()
     for w, v in res["throughput"].items():
         ratio = v["deskworld"] / v["bare"]

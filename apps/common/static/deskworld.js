@@ -182,13 +182,13 @@
       if (m) addChip(box, m[2], m[1].trim().replace(/^"|"$/g, "")); else addChip(box, p, "");
     });
     entry.value = "";
-    const lb = $("[role=listbox]", box.closest(".cfield")); if (lb) lb.innerHTML = "";
+    const lb = $("ul.listbox", box.closest(".cfield")); if (lb) lb.innerHTML = "";
   }
   document.addEventListener("keydown", (e) => {
     const entry = e.target;
     if (!entry.matches || !entry.matches("input.chip-entry")) return;
     const field = entry.closest(".cfield");
-    const opts = $$("[role=option]", field);
+    const opts = $$("ul.listbox [role=option]", field);
     let sel = opts.findIndex((o) => o.getAttribute("aria-selected") === "true");
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       if (!opts.length) return;
@@ -220,7 +220,7 @@
     opt.closest("[role=listbox]").innerHTML = "";
   }
   document.addEventListener("mousedown", (e) => {
-    const opt = e.target.closest(".cfield [role=option]");
+    const opt = e.target.closest(".cfield ul.listbox [role=option]");
     if (opt) { e.preventDefault(); pickOption(opt); }
   });
   document.addEventListener("focusout", (e) => {
@@ -387,6 +387,24 @@
     if (!form) return;
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); const b = $("[data-send]", form); if (b) b.click(); return; }
     if (e.key === "Enter" && e.target.matches("input.plain")) e.preventDefault();
+  });
+
+  /* ---------------------------------------------------------------- in-page drop-downs (select_menu) */
+  document.addEventListener("click", (e) => {
+    const opt = e.target.closest("[data-select-menu] [role=option]");
+    if (!opt) return;
+    e.preventDefault();
+    const menu = opt.closest("[data-select-menu]");
+    const input = $("input[type=hidden]", menu);
+    $$("[role=option]", menu).forEach((o) => o.setAttribute("aria-selected", o === opt ? "true" : "false"));
+    $("[data-select-label]", menu).textContent = opt.textContent.trim();
+    const summary = $("summary", menu);
+    summary.setAttribute("aria-label", summary.getAttribute("title") + ": " + opt.textContent.trim());
+    menu.removeAttribute("open");
+    if (input.value !== opt.dataset.value) {
+      input.value = opt.dataset.value;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }
   });
 
   /* ---------------------------------------------------------------- htmx glue */

@@ -199,8 +199,10 @@ def test_search_options_dialog_builds_the_query(desk):
     dialog = page.get_by_role("dialog", name="Search options")
     dialog.get_by_label("From").fill("priya")
     dialog.get_by_label("Has attachment").check()
-    dialog.get_by_role("button", name="Search").click()
-    expect(page.get_by_role("textbox", name="Search mail")).to_have_value("from:priya has:attachment")
+    dialog.get_by_role("button", name="Search in: All Mail").click()
+    dialog.get_by_role("option", name="Inbox").click()
+    dialog.get_by_role("button", name="Search", exact=True).click()
+    expect(page.get_by_role("textbox", name="Search mail")).to_have_value("from:priya in:inbox has:attachment")
     expect(page.locator("tr.mrow").first).to_contain_text("Priya")
 
 
