@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import gymnasium as gym
 import numpy as np
@@ -144,7 +145,12 @@ def test_env_works_inside_a_running_asyncio_loop():
             obs, _ = e.reset()
             obs, r, term, *_ = e.step({"type": "done", "answer": "58400"})
             return obs["url"], r, term
-    assert asyncio.run(main()) == ("http://desk.local/drive/my-drive", 1.0, True)
+    # A thread of its own for the loop: pytest-playwright's sync Playwright owns this one's.
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", asyncio.run(main())))
+    t.start()
+    t.join(timeout=120)
+    assert out.get("r") == ("http://desk.local/drive/my-drive", 1.0, True)
 
 
 def test_a_killed_browser_ends_the_episode_as_error_and_the_env_recovers():

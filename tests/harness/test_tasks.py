@@ -70,4 +70,4 @@ def test_malformed_task_names_file_and_field(worlds, text, where):
 def test_a_good_file_loads(worlds):
     (worlds / "meridian" / "tasks" / "fine.yaml").write_text(GOOD)
     t = load_task("meridian/fine", root=worlds)
-    assert t.id == "meridian/fine" and t.start_path == "/mail/"
+    assert t.id == "meridian/fine" and t.start_path == "/mail/inbox"

@@ -121,6 +121,7 @@
   function syncSelection(root) {
     $$("[data-selection-scope]", root).forEach((scope) => {
       const boxes = $$("input.check[name='t']", scope);
+      boxes.forEach((b) => { const row = b.closest("tr"); if (row) row.classList.toggle("selected", b.checked); });
       const n = boxes.filter((b) => b.checked).length;
       scope.toggleAttribute("data-has-selection", n > 0);
       const all = $("input[data-select-all]", scope);
@@ -136,6 +137,7 @@
       $$("input.check[name='t']", scope).forEach((b) => { b.checked = t.checked; });
     }
     if (t.matches("input.check")) syncSelection(document);
+    if (t.matches(".picker-row input")) t.closest(".picker-row").classList.toggle("checked", t.checked);
   });
   document.addEventListener("click", (e) => {
     const pick = e.target.closest("[data-select]");
