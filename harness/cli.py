@@ -58,9 +58,11 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
     """Regenerate the screenshot gallery (screenshots/*.png)."""
     from pathlib import Path
 
-    from harness.gallery import take
+    from harness.gallery import filmstrip, take
     for p in take(Path(out), list(names) or None):
         click.echo(p)
+    if not names or "episode-filmstrip.png" in names:
+        click.echo(filmstrip(Path(out)))
 
 
 

@@ -77,3 +77,49 @@ def _do(page, act) -> None:
     elif kind == "wait_text":
         page.get_by_text(args[0]).first.wait_for()
     page.wait_for_load_state("networkidle")
+
+
+def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", columns: int = 4) -> Path:
+    """One oracle episode as a grid of the screens the agent saw, step by step."""
+    import json
+    import tempfile
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from harness.runner import run
+    from harness.tasks.registry import load_task
+    with tempfile.TemporaryDirectory() as tmp:
+        run("oracle", [load_task(task_id)], out=tmp, progress=False)
+        world, name = task_id.split("/", 1)
+        ep = Path(tmp) / "episodes" / world / name / "0"
+        steps = [json.loads(line) for line in (ep / "steps.jsonl").read_text().splitlines()]
+        frames = [(0, "start", ep / "screens" / "0000.png")]
+        frames += [(s["step"], _label(s["action"]), ep / s["screenshot"]) for s in steps if s.get("screenshot")]
+        picks = frames[:: max(1, len(frames) // (columns * 2))][: columns * 2]
+        tw, th, pad, cap = 480, 300, 12, 26
+        rows = -(-len(picks) // columns)
+        sheet = Image.new("RGB", (columns * (tw + pad) + pad, rows * (th + cap + pad) + pad), (246, 248, 252))
+        draw = ImageDraw.Draw(sheet)
+        import font_roboto
+        font = ImageFont.truetype(str(Path(font_roboto.__file__).parent / "files" / "Roboto-Regular.ttf"), 15)
+        for i, (n, label, path) in enumerate(picks):
+            x = pad + (i % columns) * (tw + pad)
+            y = pad + (i // columns) * (th + cap + pad)
+            sheet.paste(Image.open(path).convert("RGB").resize((tw, th)), (x, y + cap))
+            draw.text((x, y + 6), f"{n:>2}  {label}"[:78], fill=(31, 31, 31), font=font)
+        target = out_dir / "episode-filmstrip.png"
+        sheet.save(target, optimize=True)
+        return target
+
+
+def _label(action: dict) -> str:
+    kind = action.get("type", "?")
+    if kind in ("click", "double_click"):
+        return f"{kind} ({action['x']}, {action['y']})"
+    if kind == "type":
+        return f"type {action['text'][:40]!r}"
+    if kind == "key":
+        return f"key {action['keys']}"
+    if kind == "navigate":
+        return f"navigate {action['url']}"
+    return kind

@@ -17,16 +17,17 @@ def print_summary(summary: dict, console: Console | None = None) -> None:
     console = console or Console()
     k = summary["k"]
     t = Table(title=f"deskworld results (k={k})", show_lines=False)
-    for col in ("task", "n", "pass@1", f"pass@{k}", f"pass^{k}", "score", "steps", "errors", ""):
-        t.add_column(col, justify="left" if col in ("task", "") else "right")
+    rates = ["pass@1"] + ([f"pass@{k}", f"pass^{k}"] if k > 1 else [])
+    for col in ("task", "n", *rates, "score", "steps", "errors", ""):
+        t.add_column(col, justify="left" if col in ("task", "") else "right", overflow="fold",
+                     no_wrap=col != "task")
     for tid, v in summary["per_task"].items():
-        t.add_row(tid, str(v["samples"]), _f(v["pass@1"]), _f(v[f"pass@{k}"]), _f(v[f"pass^{k}"]),
-                  _f(v["mean_score"]), _f(v["mean_steps"], pct=False), str(v["errors"]),
-                  "trainable" if v["trainable"] else "")
+        t.add_row(tid, str(v["samples"]), *(_f(v[r]) for r in rates), _f(v["mean_score"]),
+                  _f(v["mean_steps"], pct=False), str(v["errors"]), "trainable" if v["trainable"] else "")
     o = summary["overall"]
     t.add_section()
-    t.add_row(f"all ({o['tasks']} tasks, {o['episodes']} episodes)", "", _f(o["pass@1"]), _f(o[f"pass@{k}"]),
-              _f(o[f"pass^{k}"]), _f(o["mean_score"]), _f(o["mean_steps"], pct=False), str(o["errors"]), "")
+    t.add_row(f"all: {o['tasks']} tasks, {o['episodes']} episodes", "", *(_f(o[r]) for r in rates),
+              _f(o["mean_score"]), _f(o["mean_steps"], pct=False), str(o["errors"]), "")
     console.print(t)
     if o["errors"]:
         console.print(f"[yellow]{o['errors']} episode(s) ended in an environment error "
