@@ -409,6 +409,37 @@
     }
   });
 
+  /* ---------------------------------------------------------------- Mail: the row buttons follow the pointer */
+  document.addEventListener("mouseover", (e) => {
+    const row = e.target.closest && e.target.closest("tr.mrow[data-thread]");
+    const bar = document.getElementById("row-actions");
+    if (!row || !bar || bar.parentElement === row.querySelector(".c-date")) return;
+    const unread = row.classList.contains("unread");
+    $$("[data-when]", bar).forEach((b) => {
+      const w = b.dataset.when;
+      b.hidden = (w === "unread" && !unread) || (w === "read" && unread) || (w === "inbox" && row.dataset.inbox !== "1");
+    });
+    row.querySelector(".c-date").appendChild(bar);
+  });
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("#row-actions [data-act]");
+    if (!b) return;
+    e.preventDefault();
+    const bar = b.closest("#row-actions");
+    const row = b.closest("tr.mrow");
+    const url = bar.dataset.url.replace("/ID/", "/" + row.dataset.thread + "/").replace("ACTION", b.dataset.act)
+      + "?v=" + encodeURIComponent(bar.dataset.view);
+    htmx.ajax("POST", url, { target: "#threads", swap: "outerHTML" });
+  });
+
+  // Stars: one delegated handler instead of htmx attributes on every row.
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-star-url]");
+    if (!b) return;
+    e.preventDefault();
+    htmx.ajax("POST", b.dataset.starUrl, { target: b.closest("tr"), swap: "outerHTML" });
+  });
+
   /* ---------------------------------------------------------------- htmx glue */
   document.addEventListener("htmx:load", (e) => { openDialogs(e.target); syncSelection(document); });
   document.addEventListener("htmx:afterSwap", () => { updateSelectionBar(); });

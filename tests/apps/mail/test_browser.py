@@ -272,3 +272,22 @@ def test_delete_forever_needs_the_in_page_confirmation(desk, live_slot):
     expect(page.get_by_role("heading", name="No conversations in Trash")).to_be_visible()
     with live_slot.store() as st:
         assert st.scalar("SELECT count(*) FROM mail_boxes WHERE owner='alex.chen' AND trashed=1") == 0
+
+
+def test_row_buttons_appear_on_hover_and_act_on_that_row(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    row = page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B")
+    row.hover()
+    expect(row.get_by_role("button", name="Mark as read")).to_be_visible()
+    expect(row.get_by_role("button", name="Mark as unread")).to_be_hidden()
+    star = row.get_by_role("button", name="Not starred: Calder Tower – elevator bank B out of service from Monday, April 6")
+    star.click()
+    expect(row.get_by_role("button", name=re.compile("^Starred:"))).to_have_attribute("aria-pressed", "true")
+    row.hover()
+    row.get_by_role("button", name="Delete").click()
+    expect(page.get_by_role("status").filter(has_text="Conversation moved to Trash.")).to_be_visible()
+    with live_slot.store() as st:
+        boxes = st.all("SELECT trashed, starred FROM mail_boxes WHERE owner='alex.chen' AND thread IN "
+                       "(SELECT thread FROM mail_messages WHERE subject LIKE 'Calder Tower – elevator%')")
+    assert all(b["trashed"] for b in boxes) and any(b["starred"] for b in boxes)
