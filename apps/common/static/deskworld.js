@@ -432,6 +432,15 @@
     htmx.ajax("POST", url, { target: "#threads", swap: "outerHTML" });
   });
 
+  // A row about to be replaced gives the row buttons back first.
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const bar = document.getElementById("row-actions");
+    const target = e.detail.target;
+    if (bar && target && target.contains(bar) && target.matches("tr")) {
+      const table = bar.closest("table");
+      if (table) table.before(bar);
+    }
+  });
   // Stars: one delegated handler instead of htmx attributes on every row.
   document.addEventListener("click", (e) => {
     const b = e.target.closest("[data-star-url]");
