@@ -36,8 +36,10 @@ def test_run_layout_resume_and_replay(tmp_path):
     assert run("oracle", [task], k=2, out=out, resume=True, progress=False) == []
     assert len(read_results(out)) == 2
     # Replaying the recorded actions reproduces the result.
-    again = run(f"replay:{out}", [task], k=1, out=tmp_path / "replay", progress=False)
+    again = run(f"replay:{out}", [task], k=1, out=tmp_path / "replay", progress=False, trace=True)
     assert again[0]["status"] == "passed" and again[0]["steps"] == rows[0]["steps"]
+    trace = tmp_path / "replay" / "episodes" / "meridian" / "gross-tonnage" / "0" / "trace.zip"
+    assert trace.stat().st_size > 10_000              # a Playwright trace, for `playwright show-trace`
 
 
 def test_two_workers_run_different_tasks_in_isolation(tmp_path):
