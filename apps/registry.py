@@ -10,8 +10,11 @@ from types import ModuleType
 
 from apps.common.store.schema import CORE_TABLES, Table
 
-APP_NAMES = ("mail", "drive")
-SEED_ORDER = ("drive", "mail")
+APP_NAMES = ("mail", "drive", "docs")
+SEED_ORDER = ("drive", "mail", "docs")
+
+# World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
+APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed")}
 
 
 def app_packages() -> list[ModuleType]:
@@ -33,7 +36,7 @@ def compiler_sources() -> list[str]:
     """Modules whose code shapes the template: a change to any rebuilds it."""
     mods = ["apps.registry", "apps.common.store.schema", "apps.common.store.db",
             "apps.common.store.compile", "apps.common.world", "apps.common.files",
-            "apps.common.pdfdoc"]
+            "apps.common.pdfdoc", "apps.docs.blocks"]
     for name in APP_NAMES:
         mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
     return mods

@@ -14,6 +14,9 @@ SHOTS = [
      [("click_text", "Final survey report"), ("click_text", "Calder Marine Surveys' FINAL survey report")]),
     ("mail-compose.png", "meridian", "/mail/inbox", [("click_role", "button", "Compose"), ("fill_label", "To recipients", "jonathan"), ("wait_role", "option", "Jonathan Pryce")]),
     ("drive-folder.png", "meridian", "/drive/shared", [("dblclick_text", "Corvane – Aurelia Dawn (M-2026-0147)")]),
+    ("docs-list.png", "meridian", "/docs/", []),
+    ("docs-editor.png", "meridian", "/drive/search?q=claim+in+limitation+draft+v2",
+     [("dblclick_text", "Corvane Claim in Limitation – DRAFT v2"), ("wait_text", "CLAIM AND ANSWER")]),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
 ]
 

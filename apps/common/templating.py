@@ -74,6 +74,11 @@ def _store():
     return g.store
 
 
+def _person_name(slug: str) -> str:
+    p = people.person(g.store, slug)
+    return p["name"] if p else slug
+
+
 def init_app(app: Flask) -> None:
     env = app.jinja_env
     env.autoescape = True
@@ -94,6 +99,7 @@ def init_app(app: Flask) -> None:
         long_datetime=lambda iso: timefmt.long_datetime(_store(), iso),
         iso_local=lambda iso: timefmt.iso_local(_store(), iso),
         human_size=human_size,
+        person_name=_person_name,
     )
 
     @app.context_processor

@@ -127,6 +127,8 @@ def open_item(item_id: int):
     item = service.get(g.store, g.caller.user, item_id)
     if item["kind"] == FOLDER:
         return redirect(url_for("drive.folder", folder_id=item_id))
+    if item["app_url"]:
+        return redirect(item["app_url"])
     return redirect(url_for("drive.file", item_id=item_id))
 
 
@@ -140,6 +142,9 @@ def _file(item_id: int) -> tuple[dict, bytes]:
 
 @bp.get("/file/<int:item_id>")
 def file(item_id: int):
+    app_item = service.get(g.store, g.caller.user, item_id)
+    if app_item["app_url"]:
+        return redirect(app_item["app_url"])
     item, data = _file(item_id)
     service.record_view(g.store, g.caller, item_id)
     parent = url_for("drive.folder", folder_id=item["parent"]) if item["parent"] else url_for("drive.my_drive")

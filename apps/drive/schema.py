@@ -4,13 +4,14 @@ from apps.common.store.schema import Kind, Table, content, derived, ephemeral, k
 
 ITEMS = Table("drive_items", (
     key(),
-    content("kind"),                       # "folder" | "file"
+    content("kind"),                       # "folder" | "file" | "doc" | "sheet" | "deck"
     content("name"),
     content("parent", Kind.INT, ref="drive_items"),   # NULL = the owner's My Drive root
     content("owner"),                      # person slug
     content("blob", Kind.INT, ref="blobs"),          # files: blobs.id
     content("mime"),
     derived("size", Kind.INT),
+    content("ref", Kind.INT),              # doc / sheet / deck: the id in that app's table
     content("description", default=""),
     content("trashed", Kind.BOOL, default=False),
     derived("trashed_at", Kind.TIME),

@@ -52,11 +52,21 @@ def seed(store: Store, world: World) -> None:
         value = getattr(m, attr) if m else None
         return utc_iso(world.local_time(value or DEFAULT_TIME, f"{path_yaml}: items.{key}.{attr}"))
 
+    from apps.registry import APP_FILES
+
+    def app_file(name: str) -> tuple[str, str, str] | None:
+        """(title, kind, importer module) for a Doc/Sheet/Deck world file."""
+        for suffix, (kind, module) in APP_FILES.items():
+            if name.endswith(suffix):
+                return name[: -len(suffix)], kind, module
+        return None
+
     def walk(directory: Path, parent: int | None, owner: str, rel: str) -> None:
         for path in sorted(directory.iterdir(), key=lambda p: (p.is_file(), p.name.lower())):
             if path.name.startswith("."):
                 continue
-            name = path.name[:-3] if path.name.endswith(".pdf.md") else path.name
+            app = app_file(path.name) if path.is_file() else None
+            name = app[0] if app else (path.name[:-3] if path.name.endswith(".pdf.md") else path.name)
             key = f"{rel}/{name}"
             m = meta.items.get(key)
             used.add(key)
@@ -68,6 +78,13 @@ def seed(store: Store, world: World) -> None:
                           modified_by=item_owner)
             if path.is_dir():
                 item = seed_item(store, kind=FOLDER, name=name, mime=FOLDER_MIME, **common)
+            elif app:
+                import importlib
+                _, kind, module = app
+                mime = f"application/vnd.deskworld.{kind}"
+                item = seed_item(store, kind=kind, name=name, mime=mime, **common)
+                ref = importlib.import_module(module).import_file(store, world, path, item)
+                store.update("drive_items", item, SYSTEM, ref=ref)
             else:
                 name, data = built_file(path)
                 mime = guess_mime(name)

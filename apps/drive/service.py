@@ -17,6 +17,8 @@ from apps.common.store.db import SYSTEM, Caller, Store
 
 FOLDER = "folder"
 FILE = "file"
+# Items that open in an app, and where.
+APP_KINDS = {"doc": "/docs/d/{ref}", "sheet": "/sheets/s/{ref}", "deck": "/slides/p/{ref}"}
 FOLDER_MIME = "application/vnd.deskworld.folder"
 MAX_NAME = 255
 
@@ -88,6 +90,7 @@ def _decorate(store: Store, user: str, item: dict) -> dict:
         "SELECT 1 FROM drive_stars WHERE item=? AND user=?", (item["id"], user)))
     item["shared"] = bool(store.scalar("SELECT 1 FROM drive_shares WHERE item=?", (item["id"],)))
     item["is_folder"] = item["kind"] == FOLDER
+    item["app_url"] = APP_KINDS[item["kind"]].format(ref=item["ref"]) if item["kind"] in APP_KINDS else None
     owner = directory.person(store, item["owner"])
     item["owner_name"] = owner["name"] if owner else item["owner"]
     return item
@@ -141,7 +144,7 @@ def recent(store: Store, user: str, limit: int = 50) -> list[dict]:
     rows = store.all(
         "SELECT i.*, max(coalesce(v.at, ''), CASE WHEN i.modified_by=? THEN i.modified_at ELSE '' END)"
         " AS touched FROM drive_items i LEFT JOIN drive_views v ON v.item=i.id AND v.user=?"
-        " WHERE i.kind='file' AND i.trashed=0 AND (v.id IS NOT NULL OR i.modified_by=?)"
+        " WHERE i.kind<>'folder' AND i.trashed=0 AND (v.id IS NOT NULL OR i.modified_by=?)"
         " GROUP BY i.id ORDER BY touched DESC, i.id DESC", (user, user, user))
     out = []
     for r in rows:
@@ -178,8 +181,9 @@ def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
         return []
     where, params = [], []
     for w in words:
-        where.append("(lower(i.name) LIKE ? OR lower(coalesce(b.text, '')) LIKE ?)")
-        params += [f"%{w}%", f"%{w}%"]
+        where.append("(lower(i.name) LIKE ? OR lower(coalesce(b.text, '')) LIKE ?"
+                     " OR (i.kind='doc' AND EXISTS (SELECT 1 FROM docs_blocks d WHERE d.doc=i.ref AND lower(d.text) LIKE ?)))")
+        params += [f"%{w}%", f"%{w}%", f"%{w}%"]
     rows = store.all(
         "SELECT i.* FROM drive_items i LEFT JOIN blobs b ON b.id=i.blob WHERE i.trashed=0 AND "
         + " AND ".join(where) + " ORDER BY CASE i.kind WHEN 'folder' THEN 0 ELSE 1 END,"
@@ -271,7 +275,8 @@ def _target_folder(store: Store, user: str, parent: int | None) -> dict | None:
     return folder
 
 
-def _touch(store: Store, caller: Caller, item_id: int | None) -> None:
+def touch(store: Store, caller: Caller, item_id: int | None) -> None:
+    """Mark an item modified now by the caller (an edit in its app)."""
     if item_id is not None:
         store.update("drive_items", item_id, caller.actor, modified_at=store.now_iso(),
                      modified_by=caller.user)
@@ -285,6 +290,16 @@ def create_folder(store: Store, caller: Caller, parent: int | None, name: str) -
         return store.insert("drive_items", caller.actor, kind=FOLDER, name=name, parent=parent,
                             owner=caller.user, mime=FOLDER_MIME, created_at=now, modified_at=now,
                             modified_by=caller.user)
+
+
+def create_app_item(store: Store, caller: Caller, parent: int | None, name: str, kind: str, mime: str) -> int:
+    """The Drive item of a new Doc, Sheet or Deck (the app sets ``ref``)."""
+    name = _clean_name(name)
+    with store.transaction():
+        _target_folder(store, caller.user, parent)
+        now = store.now_iso()
+        return store.insert("drive_items", caller.actor, kind=kind, name=name, parent=parent, owner=caller.user,
+                            mime=mime, created_at=now, modified_at=now, modified_by=caller.user)
 
 
 def add_file(store: Store, caller: Caller, parent: int | None, name: str, data: bytes,
@@ -334,7 +349,7 @@ def rename(store: Store, caller: Caller, item_id: int, name: str) -> None:
     _require(store, caller.user, item, Role.EDITOR)
     with store.transaction():
         if store.update("drive_items", item_id, caller.actor, name=name):
-            _touch(store, caller, item_id)
+            touch(store, caller, item_id)
 
 
 def move(store: Store, caller: Caller, item_ids: Iterable[int], target: int | None) -> int:

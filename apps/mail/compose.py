@@ -135,8 +135,11 @@ def attach_drive(store: Store, caller: Caller, draft_id: int, item_id: int) -> i
     from apps.drive import service as drive
     _draft(store, caller.user, draft_id)
     item = drive.get(store, caller.user, item_id)
-    if item["kind"] != drive.FILE:
+    if item["kind"] == drive.FOLDER:
         raise Invalid("Folders can't be attached. Choose a file.", "file")
+    if item["kind"] in drive.APP_KINDS:       # Docs, Sheets, Slides go in as a Drive link, like Gmail
+        return store.insert("mail_draft_files", caller.actor, draft=draft_id, name=item["name"],
+                            mime=item["mime"], size=0, blob=None, drive_item=item_id)
     _check_size(store, draft_id, item["size"])
     return store.insert("mail_draft_files", caller.actor, draft=draft_id, name=item["name"],
                         mime=item["mime"], size=item["size"], blob=item["blob"], drive_item=item_id)

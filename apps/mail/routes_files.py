@@ -1,18 +1,33 @@
 """Mail GUI: attachments — download, preview rendered by the server, save to Drive."""
 from __future__ import annotations
 
-from flask import Response, abort, g, url_for
+from flask import Response, abort, g, redirect, url_for
 
 from apps.common import preview
 from apps.common.files import blob_bytes
-from apps.common.render import render, toast_response
+from apps.common.render import is_htmx, render, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, service
 from apps.mail.routes import _ctx
 
 
+class _DriveLink(Exception):
+    """The attachment is a link to a Doc/Sheet/Slides in Drive: it opens there."""
+
+    def __init__(self, item_id: int):
+        self.item_id = item_id
+
+
+@bp.errorhandler(_DriveLink)
+def _open_in_drive(e: _DriveLink):
+    target = url_for("drive.open_item", item_id=e.item_id)
+    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+
+
 def _file(attachment_id: int) -> tuple[dict, bytes]:
     a = service.attachment(g.store, g.caller.user, attachment_id)
+    if a["blob"] is None:
+        raise _DriveLink(a["drive_item"])
     return a, blob_bytes(g.store, a["blob"])
 
 
@@ -69,5 +84,7 @@ def view(attachment_id: int):
 @bp.post("/attachments/<int:attachment_id>/save")
 def save_to_drive(attachment_id: int):
     a = service.attachment(g.store, g.caller.user, attachment_id)
+    if a["blob"] is None:
+        return toast_response(f"“{a['name']}” is already in Drive.")
     item = drive.add_blob(g.store, g.caller, None, a["name"], a["blob"])
     return toast_response(f"“{a['name']}” saved to My Drive.")

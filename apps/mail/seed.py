@@ -140,12 +140,19 @@ def _re(subject: str, body: str) -> str:
     return subject if subject.lower().startswith(("re:", "fwd:", "fw:")) else f"Re: {subject}"
 
 
+def drive_link(item: dict) -> dict:
+    """An attachment row that is a link to a Drive item opened in its app (no bytes)."""
+    return {"name": item["name"], "mime": item["mime"], "size": 0, "blob": None, "drive_item": item["id"]}
+
+
 def _attachment(store: Store, world: World, rel: str, where: str) -> dict:
     if rel.startswith("drive/"):
         owner, _, path = rel[len("drive/"):].partition("/")
         item = drive.find_path(store, owner, path)
-        if item is None or item["kind"] != drive.FILE:
+        if item is None or item["kind"] == drive.FOLDER:
             raise WorldError(f"{where}: no Drive file {rel!r}")
+        if item["kind"] in drive.APP_KINDS:             # a Google Doc/Sheet/Slides: a Drive link, not a file
+            return drive_link(item)
         return {"name": item["name"], "mime": item["mime"], "size": item["size"], "blob": item["blob"],
                 "drive_item": item["id"]}
     src = source_of(world.root, rel)

@@ -130,6 +130,7 @@ def test_reading_everything_changes_no_content(client, slot):
         before = export(st)
         threads = [r[0] for r in st.all("SELECT DISTINCT thread FROM mail_boxes WHERE owner='alex.chen'")]
         files = [r[0] for r in st.all("SELECT id FROM drive_items WHERE kind='file'")]
+        apps = [r[0] for r in st.all("SELECT id FROM drive_items WHERE kind NOT IN ('file', 'folder')")]
     for t in threads:
         assert client.get(f"/mail/thread/{t}").status_code == 200
     opened = 0
@@ -138,6 +139,11 @@ def test_reading_everything_changes_no_content(client, slot):
         assert r.status_code in (200, 404)
         opened += r.status_code == 200
     assert opened >= 30
+    for i in apps:                         # Docs (and later Sheets, Slides) open in their app
+        r = client.get(f"/drive/open/{i}", follow_redirects=True)
+        assert r.status_code in (200, 404)
+        opened += r.status_code == 200
+    assert opened >= 40
     with slot.store() as st:
         d = diff(before, export(st))
     assert content_changes(d) == []

@@ -69,9 +69,15 @@ def test_folder_file_and_downloads(client, hx, slot):
     assert client.get(f"/drive/file/{folder}").status_code == 404
     csv = item_id(slot, "Claims Register.csv")
     assert b'role="grid"' in client.get(f"/drive/file/{csv}").data
-    md = item_id(slot, "Limitation Fund Calculation – FINAL (2026-03-24).md")
+    md = item_id(slot, "Chronology (O. Fitzgerald).md")
     body = client.get(f"/drive/file/{md}").data
-    assert b"<h2>" in body and b"160,600,000" in body
+    assert b"<table" in body and b"Pelagic Star" in body
+    doc = item_id(slot, "Limitation Fund Calculation – FINAL (2026-03-24)")
+    with slot.store() as st:
+        ref = st.get("drive_items", doc)["ref"]
+    for url in (f"/drive/open/{doc}", f"/drive/file/{doc}"):
+        assert client.get(url).headers["Location"].endswith(f"/docs/d/{ref}")
+    assert b"160,600,000" in client.get(f"/docs/d/{ref}").data
     png = item_id(slot, "Tern Reef grounding position.png")
     assert client.get(f"/drive/file/{png}/raw").data.startswith(b"\x89PNG")
 

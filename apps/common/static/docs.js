@@ -1,0 +1,198 @@
+/* Docs editor: a contenteditable page with the browser's own editing (selection,
+   caret, typing, Backspace, Enter, copy/paste, undo), a toolbar over execCommand,
+   autosave after a pause, and comments anchored to a selected range. */
+(function () {
+  "use strict";
+  const app = document.querySelector(".doc-app");
+  if (!app) return;
+  const ed = document.getElementById("doc-content");
+  const editable = app.dataset.editable === "1";
+  const $ = (s, r) => (r || document).querySelector(s);
+  const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
+  document.execCommand("defaultParagraphSeparator", false, "p");
+  document.execCommand("styleWithCSS", false, false);
+
+  /* ---------------------------------------------------------------- autosave */
+  let timer = null;
+  const status = () => document.getElementById("save-status");
+  function save() {
+    timer = null;
+    htmx.ajax("POST", app.dataset.saveUrl, { values: { html: ed.innerHTML }, target: "#save-status", swap: "outerHTML" });
+  }
+  function schedule() {
+    if (!editable) return;
+    const s = status(); if (s) s.textContent = "Saving…";
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(save, 700);
+  }
+  ed.addEventListener("input", schedule);
+  window.addEventListener("beforeunload", () => { if (timer) { clearTimeout(timer); save(); } });
+
+  /* ---------------------------------------------------------------- toolbar */
+  let saved = null;                 // the selection, kept while a menu or dialog has focus
+  function keepSelection() {
+    const sel = getSelection();
+    if (sel.rangeCount && ed.contains(sel.anchorNode)) saved = sel.getRangeAt(0).cloneRange();
+  }
+  function restoreSelection() {
+    if (!saved) return;
+    ed.focus();
+    const sel = getSelection(); sel.removeAllRanges(); sel.addRange(saved);
+  }
+  document.addEventListener("selectionchange", () => { keepSelection(); reflect(); });
+
+  function blockOf(node) {
+    while (node && node !== ed) {
+      if (node.nodeType === 1 && /^(P|H1|H2|H3|LI|DIV)$/.test(node.tagName)) return node;
+      node = node.parentNode;
+    }
+    return null;
+  }
+  function reflect() {
+    const sel = getSelection();
+    if (!sel.rangeCount || !ed.contains(sel.anchorNode)) return;
+    for (const cmd of ["bold", "italic", "underline", "insertUnorderedList", "insertOrderedList"]) {
+      $$(`.doc-toolbar [data-cmd="${cmd}"]`).forEach((b) => b.setAttribute("aria-pressed", document.queryCommandState(cmd) ? "true" : "false"));
+    }
+    const b = blockOf(sel.anchorNode);
+    const name = { H1: "Heading 1", H2: "Heading 2", H3: "Heading 3" }[b && b.tagName] || "Normal text";
+    const label = $("[data-style-label]");
+    if (label && label.textContent !== name) {
+      label.textContent = name;
+      label.closest("summary").setAttribute("aria-label", "Styles: " + name);
+    }
+  }
+
+  function run(cmd) {
+    if (cmd === "link") return openLinkDialog();
+    if (cmd === "comment") return startComment();
+    if (!editable && cmd !== "selectAll") return;
+    restoreSelection();
+    document.execCommand(cmd, false, null);
+    if (cmd === "insertUnorderedList" || cmd === "insertOrderedList") unnestLists();
+    reflect();
+    schedule();
+  }
+  // Chromium puts a new list inside the empty <p> it was made from; lift it out so the page stays well formed.
+  function unnestLists() {
+    for (const list of $$("p > ul, p > ol", ed)) {
+      const p = list.parentNode;
+      const sel = getSelection();
+      const range = sel.rangeCount ? sel.getRangeAt(0).cloneRange() : null;
+      p.parentNode.insertBefore(list, p);
+      if (!p.textContent.trim() && !p.querySelector("ul, ol")) p.remove();
+      if (range) { sel.removeAllRanges(); sel.addRange(range); }
+    }
+  }
+  function setBlock(tag) {
+    if (!editable) return;
+    restoreSelection();
+    document.execCommand("formatBlock", false, tag);
+    reflect();
+    schedule();
+  }
+  document.addEventListener("mousedown", (e) => {
+    // Toolbar and menu clicks must not take the selection away from the page.
+    if (e.target.closest(".doc-toolbar button, .doc-menus .menu-item, .style-menu .menu-item")) e.preventDefault();
+  });
+  document.addEventListener("click", (e) => {
+    const c = e.target.closest("[data-cmd]");
+    if (c && c.closest(".doc-app")) { e.preventDefault(); closeMenus(); run(c.dataset.cmd); return; }
+    const b = e.target.closest("[data-block]");
+    if (b && b.closest(".doc-app")) { e.preventDefault(); closeMenus(); setBlock(b.dataset.block); }
+  });
+  function closeMenus() { $$(".doc-app details.menu-wrap[open]").forEach((d) => d.removeAttribute("open")); }
+
+  ed.addEventListener("keydown", (e) => {
+    const mod = e.ctrlKey || e.metaKey;
+    if (!mod) return;
+    const k = e.key.toLowerCase();
+    if (k === "k") { e.preventDefault(); run("link"); }
+    else if (e.altKey && k === "m") { e.preventDefault(); run("comment"); }
+    else if (e.altKey && ["0", "1", "2", "3"].includes(k)) { e.preventDefault(); setBlock(k === "0" ? "p" : "h" + k); }
+    else if (e.shiftKey && (k === "8" || k === "*")) { e.preventDefault(); run("insertUnorderedList"); }
+    else if (e.shiftKey && (k === "7" || k === "&")) { e.preventDefault(); run("insertOrderedList"); }
+    else if (k === "y") { e.preventDefault(); run("redo"); }
+    else if (k === "s") { e.preventDefault(); if (timer) clearTimeout(timer); save(); }
+  });
+  // Pasted content arrives as plain text: the document keeps its own formatting.
+  ed.addEventListener("paste", (e) => {
+    const text = e.clipboardData && e.clipboardData.getData("text/plain");
+    if (text === undefined || text === null) return;
+    e.preventDefault();
+    document.execCommand("insertText", false, text);
+  });
+
+  /* ---------------------------------------------------------------- links */
+  function openLinkDialog() {
+    if (!editable) return;
+    keepSelection();
+    const d = document.createElement("dialog");
+    d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "link-title");
+    d.innerHTML = '<form method="dialog"><h2 id="link-title">Insert link</h2>' +
+      '<label class="input-label" for="link-url">Link</label><input class="input" id="link-url" name="url" placeholder="https://" autocomplete="off">' +
+      '<div class="field-error" id="link-error" role="alert" style="padding-left:0"></div>' +
+      '<div class="actions"><button type="button" class="btn btn-text" data-close>Cancel</button><button type="submit" class="btn btn-primary">Apply</button></div></form>';
+    document.getElementById("modal").appendChild(d);
+    d.showModal();
+    $("#link-url", d).focus();
+    $("form", d).addEventListener("submit", (e) => {
+      const url = $("#link-url", d).value.trim();
+      if (!/^(https?:\/\/|mailto:)\S+$/i.test(url)) { e.preventDefault(); $("#link-error", d).textContent = "Enter a web address that starts with http:// or https://"; return; }
+      d.close(); d.remove();
+      restoreSelection();
+      if (getSelection().isCollapsed) document.execCommand("insertHTML", false, `<a href="${url.replace(/"/g, "&quot;")}">${url.replace(/</g, "&lt;")}</a>`);
+      else document.execCommand("createLink", false, url);
+      schedule();
+    });
+  }
+
+  /* ---------------------------------------------------------------- comments */
+  let pending = null;
+  function startComment() {
+    keepSelection();
+    if (!saved || saved.collapsed) { flash("Select the text you want to comment on."); return; }
+    pending = saved.cloneRange();
+    const card = document.getElementById("new-comment");
+    card.hidden = false;
+    $("textarea", card).value = "";
+    $("textarea", card).focus();
+  }
+  function flash(msg) {
+    const region = document.getElementById("toast-region");
+    region.innerHTML = '<div class="toast" role="status" data-closable><span class="msg"></span></div>';
+    region.querySelector(".msg").textContent = msg;
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("[data-cancel-comment]")) { document.getElementById("new-comment").hidden = true; pending = null; return; }
+    if (!e.target.closest("[data-submit-comment]")) return;
+    const text = $("#new-comment textarea").value.trim();
+    if (!text) { flash("Write a comment first."); return; }
+    if (!pending) { flash("Select the text you want to comment on."); return; }
+    const html = markedHtml(pending);
+    if (!html) { flash("Comments can cover text within one paragraph."); return; }
+    htmx.ajax("POST", app.dataset.commentUrl, { values: { text, html }, target: "#comments-panel", swap: "outerHTML" });
+    pending = null;
+  });
+  // The editor's HTML with the range wrapped in <span data-comment="new">, without touching the page.
+  function markedHtml(range) {
+    const start = blockOf(range.startContainer), end = blockOf(range.endContainer);
+    if (!start || start !== end) return null;
+    const clone = ed.cloneNode(true);
+    const path = (node) => { const p = []; while (node !== ed) { p.unshift(Array.prototype.indexOf.call(node.parentNode.childNodes, node)); node = node.parentNode; } return p; };
+    const find = (root, p) => p.reduce((n, i) => n.childNodes[i], root);
+    const r = document.createRange();
+    r.setStart(find(clone, path(range.startContainer)), range.startOffset);
+    r.setEnd(find(clone, path(range.endContainer)), range.endOffset);
+    const span = document.createElement("span");
+    span.setAttribute("data-comment", "new");
+    span.appendChild(r.extractContents());
+    r.insertNode(span);
+    return clone.innerHTML;
+  }
+  ed.addEventListener("click", (e) => {
+    const anchor = e.target.closest("[data-comment]");
+    $$(".comment-card.active").forEach((c) => c.classList.remove("active"));
+    if (anchor) { const card = document.getElementById("comment-" + anchor.dataset.comment); if (card) { card.classList.add("active"); card.scrollIntoView({ block: "nearest" }); } }
+  });
+})();

@@ -1,0 +1,333 @@
+"""A document as structured blocks, and the conversions around it.
+
+A block is ``{"type", "level", "text", "marks"}``: ``type`` is ``title``,
+``heading`` (level 1–3), ``paragraph``, ``bullet`` or ``numbered`` (level =
+list depth, 1-based); ``marks`` are ``[start, end, kind, value]`` ranges over
+``text`` with ``kind`` in ``bold``, ``italic``, ``underline``, ``link`` (value:
+the URL) and ``comment`` (value: the comment id).
+
+HTML from the editor is sanitised with nh3 first (``sanitize``), then parsed
+into blocks; blocks render back to exactly one HTML form, so a document
+opened and saved unchanged is unchanged.
+"""
+from __future__ import annotations
+
+import html as html_lib
+from html.parser import HTMLParser
+
+import nh3
+
+BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
+              "h3": ("heading", 3), "h4": ("heading", 3), "li": (None, 0)}
+ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "b", "strong", "i", "em", "u", "a",
+                "span"}
+MARK_ORDER = ("link", "comment", "bold", "italic", "underline")
+MAX_HTML = 2_000_000
+
+
+def sanitize(html: str) -> str:
+    """Only the tags and attributes a document can hold; scripts, event
+    handlers, styles and ``javascript:`` links are dropped (nh3 / ammonia)."""
+    return nh3.clean(html[:MAX_HTML], tags=ALLOWED_TAGS,
+                     attributes={"a": {"href"}, "span": {"data-comment"}},
+                     url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
+
+
+def _normalize_marks(marks: list, length: int) -> list:
+    """Clip, drop empty, merge touching ranges of the same kind and value, sort."""
+    out: list = []
+    for start, end, kind, value in sorted((int(s), int(e), k, v) for s, e, k, v in marks):
+        start, end = max(0, start), min(length, end)
+        if end <= start or (kind == "link" and not value):
+            continue
+        for m in out:
+            if m[2] == kind and m[3] == value and m[0] <= end and start <= m[1]:
+                m[0], m[1] = min(m[0], start), max(m[1], end)
+                break
+        else:
+            out.append([start, end, kind, value])
+    return sorted(out, key=lambda m: (m[0], MARK_ORDER.index(m[2]), m[1], str(m[3])))
+
+
+def block(type_: str, text: str = "", level: int = 0, marks: list | None = None) -> dict:
+    text = text.replace("\u00a0", " ")
+    return {"type": type_, "level": level, "text": text, "marks": _normalize_marks(marks or [], len(text))}
+
+
+class _Parser(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[dict] = []
+        self.cur: dict | None = None
+        self.active: list[tuple[str, str, object]] = []      # (tag, kind, value)
+        self.lists: list[str] = []
+        self.open_marks: list[list] = []
+
+    def _start_block(self, type_: str, level: int) -> None:
+        self._end_block()
+        self.cur = {"type": type_, "level": level, "text": "", "marks": []}
+
+    def _end_block(self) -> None:
+        if self.cur is not None and not self.cur.get("seen"):
+            self.cur = None                  # an element with nothing in it (not even <br>) shows nothing
+        if self.cur is not None:
+            text = self.cur["text"]
+            # Trailing line breaks are how editors keep an empty line open; they are not content.
+            stripped = text.rstrip("\n")
+            for m in self.open_marks:          # marks still open at the block's end close there
+                if m[1] is None:
+                    self.cur["marks"].append([m[0], len(stripped), m[2], m[3]])
+                    m[0] = 0
+            self.blocks.append(block(self.cur["type"], stripped, self.cur["level"], self.cur["marks"]))
+        self.cur = None
+
+    def _ensure_block(self) -> None:
+        if self.cur is None:
+            if self.lists:
+                kind = "numbered" if self.lists[-1] == "ol" else "bullet"
+                self.cur = {"type": kind, "level": len(self.lists), "text": "", "marks": []}
+            else:
+                self.cur = {"type": "paragraph", "level": 0, "text": "", "marks": []}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("ul", "ol"):
+            self._end_block()
+            self.lists.append(tag)
+            return
+        if tag == "li":
+            kind = "numbered" if self.lists and self.lists[-1] == "ol" else "bullet"
+            self._start_block(kind, max(1, len(self.lists)))
+            return
+        if tag in BLOCK_TAGS:
+            type_, level = BLOCK_TAGS[tag]
+            if self.lists and tag in ("p", "div") and self.cur is not None and not self.cur["text"]:
+                return                       # <li><p>…</p></li>: the list item is the block
+            self._start_block(type_, level)
+            return
+        if tag == "br":
+            self._ensure_block()
+            self.cur["text"] += "\n"
+            self.cur["seen"] = True
+            return
+        kind = {"b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline"}.get(tag)
+        value: object = True
+        if tag == "a":
+            kind, value = "link", attrs.get("href") or ""
+        elif tag == "span" and attrs.get("data-comment"):
+            kind, value = "comment", attrs.get("data-comment")
+        if kind is None:
+            self.active.append((tag, "", None))
+            return
+        self._ensure_block()
+        self.active.append((tag, kind, value))
+        self.open_marks.append([len(self.cur["text"]), None, kind, value])
+
+    def handle_endtag(self, tag):
+        if tag in ("ul", "ol"):
+            self._end_block()
+            if self.lists:
+                self.lists.pop()
+            return
+        if tag == "li" or tag in BLOCK_TAGS:
+            if tag in ("p", "div") and self.lists and self.cur is not None and self.cur["type"] in ("bullet", "numbered"):
+                return
+            self._end_block()
+            return
+        for i in range(len(self.active) - 1, -1, -1):
+            if self.active[i][0] == tag:
+                _, kind, value = self.active.pop(i)
+                if kind:
+                    for j in range(len(self.open_marks) - 1, -1, -1):
+                        m = self.open_marks[j]
+                        if m[2] == kind and m[3] == value and m[1] is None:
+                            m[1] = len(self.cur["text"]) if self.cur else m[0]
+                            if self.cur is not None:
+                                self.cur["marks"].append([m[0], m[1], kind, value])
+                            self.open_marks.pop(j)
+                            break
+                break
+
+    def handle_data(self, data):
+        if not data.strip() and self.cur is None:
+            return                          # whitespace between blocks
+        self._ensure_block()
+        self.cur["text"] += data.replace("\r", "").replace("\n", " ")
+        self.cur["seen"] = True
+
+    def close(self):
+        super().close()
+        self._end_block()
+
+
+def from_html(html: str) -> list[dict]:
+    """Blocks from (already sanitised) editor HTML."""
+    p = _Parser()
+    p.feed(html)
+    p.close()
+    blocks = p.blocks
+    # An editor always holds at least one (maybe empty) paragraph.
+    return blocks or [block("paragraph")]
+
+
+# ---------------------------------------------------------------- rendering
+def _segments(b: dict) -> list[tuple[str, list]]:
+    text, marks = b["text"], b["marks"]
+    cuts = sorted({0, len(text), *(m[0] for m in marks), *(m[1] for m in marks)})
+    out = []
+    for a, z in zip(cuts, cuts[1:]):
+        active = [m for m in marks if m[0] <= a and z <= m[1]]
+        out.append((text[a:z], sorted(active, key=lambda m: MARK_ORDER.index(m[2]))))
+    return out
+
+
+def _inline_html(b: dict) -> str:
+    parts = []
+    for seg, active in _segments(b):
+        s = html_lib.escape(seg, quote=False).replace("\n", "<br>")
+        for m in reversed(active):
+            kind = m[2]
+            if kind == "link":
+                s = f'<a href="{html_lib.escape(str(m[3]))}">{s}</a>'
+            elif kind == "comment":
+                s = f'<span data-comment="{html_lib.escape(str(m[3]))}">{s}</span>'
+            else:
+                tag = {"bold": "strong", "italic": "em", "underline": "u"}[kind]
+                s = f"<{tag}>{s}</{tag}>"
+        parts.append(s)
+    inner = "".join(parts)
+    return inner or "<br>"
+
+
+def to_html(blocks: list[dict]) -> str:
+    """The one HTML form of a document (what the editor is loaded with)."""
+    out: list[str] = []
+    stack: list[str] = []                    # open list tags
+    for b in blocks:
+        if b["type"] in ("bullet", "numbered"):
+            tag = "ol" if b["type"] == "numbered" else "ul"
+            level = max(1, b["level"])
+            while len(stack) > level:
+                out.append(f"</{stack.pop()}>")
+            while len(stack) < level:
+                stack.append(tag)
+                out.append(f"<{tag}>")
+            if stack[-1] != tag:
+                out.append(f"</{stack.pop()}>")
+                stack.append(tag)
+                out.append(f"<{tag}>")
+            out.append(f"<li>{_inline_html(b)}</li>")
+            continue
+        while stack:
+            out.append(f"</{stack.pop()}>")
+        if b["type"] == "heading":
+            out.append(f"<h{b['level']}>{_inline_html(b)}</h{b['level']}>")
+        elif b["type"] == "title":
+            out.append(f"<h1>{_inline_html(b)}</h1>")
+        else:
+            out.append(f"<p>{_inline_html(b)}</p>")
+    while stack:
+        out.append(f"</{stack.pop()}>")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- Markdown
+def from_markdown(md: str) -> list[dict]:
+    from markdown_it import MarkdownIt
+    tokens = MarkdownIt("commonmark").parse(md)
+    blocks: list[dict] = []
+    lists: list[str] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.type in ("bullet_list_open", "ordered_list_open"):
+            lists.append("numbered" if t.type == "ordered_list_open" else "bullet")
+        elif t.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif t.type == "heading_open":
+            text, marks = _md_inline(tokens[i + 1])
+            blocks.append(block("heading", text, min(3, int(t.tag[1])), marks))
+            i += 3
+            continue
+        elif t.type == "paragraph_open":
+            text, marks = _md_inline(tokens[i + 1])
+            if lists:
+                blocks.append(block(lists[-1], text, len(lists), marks))
+            else:
+                blocks.append(block("paragraph", text, 0, marks))
+            i += 3
+            continue
+        elif t.type == "hr":
+            blocks.append(block("paragraph", ""))
+        i += 1
+    return blocks or [block("paragraph")]
+
+
+def _md_inline(tok) -> tuple[str, list]:
+    text = ""
+    marks: list = []
+    open_: list = []
+    for c in tok.children or []:
+        if c.type in ("text", "code_inline"):
+            text += c.content
+        elif c.type in ("softbreak",):
+            text += " "
+        elif c.type == "hardbreak":
+            text += "\n"
+        elif c.type in ("strong_open", "em_open", "link_open"):
+            kind = {"strong_open": "bold", "em_open": "italic", "link_open": "link"}[c.type]
+            open_.append([len(text), None, kind, c.attrGet("href") if kind == "link" else True])
+        elif c.type in ("strong_close", "em_close", "link_close"):
+            kind = {"strong_close": "bold", "em_close": "italic", "link_close": "link"}[c.type]
+            for m in reversed(open_):
+                if m[2] == kind and m[1] is None:
+                    m[1] = len(text)
+                    marks.append(m)
+                    open_.remove(m)
+                    break
+        elif c.type == "html_inline":
+            continue
+    return text, marks
+
+
+def to_markdown(blocks: list[dict]) -> str:
+    out = []
+    counters: dict[int, int] = {}
+    for b in blocks:
+        text = ""
+        for seg, active in _segments(b):
+            s = seg
+            kinds = {m[2] for m in active}
+            if "italic" in kinds:
+                s = f"*{s}*"
+            if "bold" in kinds:
+                s = f"**{s}**"
+            link = next((m for m in active if m[2] == "link"), None)
+            if link:
+                s = f"[{s}]({link[3]})"
+            text += s
+        if b["type"] in ("heading", "title"):
+            out.append("#" * max(1, b["level"]) + " " + text)
+            counters.clear()
+        elif b["type"] == "bullet":
+            out.append("  " * (b["level"] - 1) + "- " + text)
+        elif b["type"] == "numbered":
+            counters[b["level"]] = counters.get(b["level"], 0) + 1
+            out.append("   " * (b["level"] - 1) + f"{counters[b['level']]}. " + text)
+        else:
+            counters.clear()
+            out.append(text)
+    # Blank lines between blocks, but list items stay together.
+    lines = []
+    for i, (b, line) in enumerate(zip(blocks, out)):
+        prev = blocks[i - 1] if i else None
+        same_list = prev is not None and b["type"] in ("bullet", "numbered") and prev["type"] in ("bullet", "numbered") \
+            and (prev["type"] == b["type"] or b["level"] > 1 or prev["level"] > 1)
+        if i and not same_list:
+            lines.append("")
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def plain_text(blocks: list[dict]) -> str:
+    return "\n".join(b["text"] for b in blocks)

@@ -1,0 +1,236 @@
+"""Docs service layer: documents (as blocks), their text edits, comments.
+
+A document is a Drive item of kind ``doc`` (name, owner, folder and sharing
+are Drive's) plus its blocks. Edits arrive as editor HTML, are sanitised with
+nh3, parsed into blocks and written as the smallest change to the block rows;
+saving a document unchanged writes nothing.
+"""
+from __future__ import annotations
+
+import re
+
+from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.store.db import Caller, Store
+from apps.docs import blocks as B
+from apps.drive import service as drive
+from apps.drive.service import RANK, Role
+
+DOC_MIME = "application/vnd.deskworld.doc"
+KIND = "doc"
+UNTITLED = "Untitled document"
+
+
+def _doc_row(store: Store, doc_id: int) -> dict:
+    row = store.get("docs_documents", doc_id)
+    if row is None:
+        raise NotFound("That document doesn't exist, or you don't have access to it.")
+    return row
+
+
+def get(store: Store, user: str, doc_id: int) -> dict:
+    """A document the user can open: its Drive item (with the user's role) and its blocks."""
+    row = _doc_row(store, doc_id)
+    item = drive.get(store, user, row["item"])
+    return {**row, "item": item, "title": item["name"], "role": item["role"], "blocks": read_blocks(store, doc_id)}
+
+
+def by_item(store: Store, item_id: int) -> dict | None:
+    return store.decode("docs_documents", store.one("SELECT * FROM docs_documents WHERE item=?", (item_id,)))
+
+
+def read_blocks(store: Store, doc_id: int) -> list[dict]:
+    return [{"type": r["type"], "level": r["level"], "text": r["text"], "marks": r["marks"]}
+            for r in store.select("docs_blocks", "doc=?", (doc_id,), order="seq")]
+
+
+def documents(store: Store, user: str, q: str = "") -> list[dict]:
+    """Documents the user can open, most recently modified first."""
+    items = store.select("drive_items", "kind=? AND trashed=0", (KIND,), order="modified_at DESC, id DESC")
+    out = []
+    for it in items:
+        if drive.role_of(store, user, it) is None or drive.is_trashed(store, it):
+            continue
+        if q and q.lower() not in it["name"].lower():
+            continue
+        d = drive._decorate(store, user, it)
+        d["doc_id"] = it["ref"]
+        d["shared_with"] = [s["name"] for s in drive.shares(store, it["id"])]
+        out.append(d)
+    return out
+
+
+def _require(doc: dict, need: Role) -> None:
+    if RANK[doc["role"]] < RANK[need]:
+        verb = {Role.EDITOR: "edit", Role.COMMENTER: "comment on"}.get(need, "change")
+        raise Forbidden(f"You can only view “{doc['title']}”. Ask the owner for access to {verb} it.")
+
+
+# ---------------------------------------------------------------- writing blocks
+def write_blocks(store: Store, actor: str, doc_id: int, new: list[dict]) -> bool:
+    """Make the document's block rows equal ``new`` with the fewest writes."""
+    rows = store.select("docs_blocks", "doc=?", (doc_id,), order="seq")
+    changed = False
+    for i, b in enumerate(new):
+        values = {"seq": i + 1, "type": b["type"], "level": b["level"], "text": b["text"], "marks": b["marks"]}
+        if i < len(rows):
+            if store.update("docs_blocks", rows[i]["id"], actor, **values):
+                changed = True
+        else:
+            store.insert("docs_blocks", actor, doc=doc_id, **values)
+            changed = True
+    for r in rows[len(new):]:
+        store.delete("docs_blocks", r["id"], actor)
+        changed = True
+    return changed
+
+
+def create(store: Store, caller: Caller, parent: int | None = None, title: str = UNTITLED,
+           blocks: list[dict] | None = None) -> int:
+    """A new document in a folder (``None`` = My Drive); returns the document id."""
+    with store.transaction():
+        item = drive.create_app_item(store, caller, parent, title or UNTITLED, KIND, DOC_MIME)
+        doc_id = store.insert("docs_documents", caller.actor, item=item, revision=1)
+        store.update("drive_items", item, caller.actor, ref=doc_id)
+        write_blocks(store, caller.actor, doc_id, blocks or [B.block("paragraph")])
+    return doc_id
+
+
+def save_html(store: Store, caller: Caller, doc_id: int, html: str) -> bool:
+    """Save what the editor holds. Returns whether anything changed."""
+    doc = get(store, caller.user, doc_id)
+    _require(doc, Role.EDITOR)
+    new = B.from_html(B.sanitize(html))
+    known = {str(c["id"]) for c in store.select("docs_comments", "doc=?", (doc_id,))}
+    for b in new:                               # comment anchors must be this document's comments
+        b["marks"] = [m for m in b["marks"] if m[2] != "comment" or str(m[3]) in known]
+    with store.transaction():
+        changed = write_blocks(store, caller.actor, doc_id, new)
+        if changed:
+            store.update("docs_documents", doc_id, caller.actor, revision=doc["revision"] + 1)
+            drive.touch(store, caller, doc["item"]["id"])
+    return changed
+
+
+def rename(store: Store, caller: Caller, doc_id: int, title: str) -> None:
+    doc = get(store, caller.user, doc_id)
+    drive.rename(store, caller, doc["item"]["id"], title)
+
+
+def record_open(store: Store, caller: Caller, doc_id: int) -> None:
+    doc = _doc_row(store, doc_id)
+    store.update("docs_documents", doc_id, caller.actor, opened_at=store.now_iso())
+    drive.record_view(store, caller, doc["item"])
+
+
+# ---------------------------------------------------------------- comments
+MARKER = re.compile(r'data-comment="new"')
+
+
+def comments(store: Store, user: str, doc_id: int) -> list[dict]:
+    get(store, user, doc_id)
+    out = []
+    for c in store.select("docs_comments", "doc=?", (doc_id,), order="id"):
+        c["replies"] = store.select("docs_replies", "comment=?", (c["id"],), order="id")
+        out.append(c)
+    return out
+
+
+def add_comment(store: Store, caller: Caller, doc_id: int, text: str, html: str) -> int:
+    """Comment on the range the editor marked with ``<span data-comment="new">``."""
+    text = (text or "").strip()
+    if not text:
+        raise Invalid("Write a comment first.", "text")
+    doc = get(store, caller.user, doc_id)
+    _require(doc, Role.COMMENTER)
+    if not MARKER.search(html or ""):
+        raise Invalid("Select the text you want to comment on.", "html")
+    with store.transaction():
+        cid = store.insert("docs_comments", caller.actor, doc=doc_id, author=caller.user, text=text,
+                           quote="", created_at=store.now_iso())
+        new = B.from_html(B.sanitize(MARKER.sub(f'data-comment="{cid}"', html, count=1)))
+        old = read_blocks(store, doc_id)
+        if RANK[doc["role"]] < RANK[Role.EDITOR] and _strip_comments(new) != _strip_comments(old):
+            raise Forbidden("Commenters can add comments but can't change the text.")
+        quote = " ".join(b["text"][m[0]:m[1]] for b in new for m in b["marks"]
+                         if m[2] == "comment" and str(m[3]) == str(cid)).strip()
+        if not quote:
+            raise Invalid("Select the text you want to comment on.", "html")
+        store.update("docs_comments", cid, caller.actor, quote=quote[:500])
+        write_blocks(store, caller.actor, doc_id, new)
+        drive.touch(store, caller, doc["item"]["id"])
+    return cid
+
+
+def _strip_comments(blocks: list[dict]) -> list[dict]:
+    return [{**b, "marks": [m for m in b["marks"] if m[2] != "comment"]} for b in blocks]
+
+
+def _comment(store: Store, user: str, comment_id: int) -> tuple[dict, dict]:
+    c = store.get("docs_comments", comment_id)
+    if c is None:
+        raise NotFound("That comment doesn't exist.")
+    return c, get(store, user, c["doc"])
+
+
+def reply(store: Store, caller: Caller, comment_id: int, text: str) -> int:
+    text = (text or "").strip()
+    if not text:
+        raise Invalid("Write a reply first.", "text")
+    c, doc = _comment(store, caller.user, comment_id)
+    _require(doc, Role.COMMENTER)
+    return store.insert("docs_replies", caller.actor, comment=comment_id, author=caller.user, text=text,
+                        created_at=store.now_iso())
+
+
+def resolve(store: Store, caller: Caller, comment_id: int, resolved: bool = True) -> None:
+    c, doc = _comment(store, caller.user, comment_id)
+    _require(doc, Role.COMMENTER)
+    store.update("docs_comments", comment_id, caller.actor, resolved=resolved,
+                 resolved_by=caller.user if resolved else None)
+
+
+# ---------------------------------------------------------------- export
+def markdown(store: Store, user: str, doc_id: int) -> str:
+    return B.to_markdown(get(store, user, doc_id)["blocks"])
+
+
+def html_document(store: Store, user: str, doc_id: int) -> str:
+    doc = get(store, user, doc_id)
+    import html as h
+    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{h.escape(doc['title'])}</title></head>"
+            f"<body>{B.to_html(doc['blocks'])}</body></html>")
+
+
+def docx_bytes(store: Store, user: str, doc_id: int) -> bytes:
+    import io
+
+    from docx import Document
+    doc = get(store, user, doc_id)
+    out = Document()
+    for b in doc["blocks"]:
+        if b["type"] in ("heading", "title"):
+            p = out.add_heading(level=max(1, b["level"]))
+        elif b["type"] == "bullet":
+            p = out.add_paragraph(style="List Bullet" if b["level"] <= 1 else "List Bullet 2")
+        elif b["type"] == "numbered":
+            p = out.add_paragraph(style="List Number" if b["level"] <= 1 else "List Number 2")
+        else:
+            p = out.add_paragraph()
+        for seg, active in B._segments(b):
+            run = p.add_run(seg)
+            kinds = {m[2] for m in active}
+            run.bold = "bold" in kinds or None
+            run.italic = "italic" in kinds or None
+            run.underline = "underline" in kinds or None
+    props = out.core_properties
+    props.title = doc["title"]
+    props.author = props.last_modified_by = doc["item"].get("owner", "") or ""
+    props.created = props.modified = store.now().replace(tzinfo=None)   # world time: byte-stable downloads
+    props.revision = int(doc["revision"])
+    buf = io.BytesIO()
+    out.save(buf)
+    return buf.getvalue()
+
+
+def text(store: Store, doc_id: int) -> str:
+    return B.plain_text(read_blocks(store, doc_id))
