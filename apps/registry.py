@@ -10,11 +10,11 @@ from types import ModuleType
 
 from apps.common.store.schema import CORE_TABLES, Table
 
-APP_NAMES = ("mail", "drive", "docs")
-SEED_ORDER = ("drive", "mail", "docs")
+APP_NAMES = ("mail", "drive", "docs", "sheets")
+SEED_ORDER = ("drive", "mail", "docs", "sheets")
 
 # World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
-APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed")}
+APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed")}
 
 
 def app_packages() -> list[ModuleType]:
@@ -36,7 +36,7 @@ def compiler_sources() -> list[str]:
     """Modules whose code shapes the template: a change to any rebuilds it."""
     mods = ["apps.registry", "apps.common.store.schema", "apps.common.store.db",
             "apps.common.store.compile", "apps.common.world", "apps.common.files",
-            "apps.common.pdfdoc", "apps.docs.blocks"]
+            "apps.common.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service"]
     for name in APP_NAMES:
         mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
     return mods

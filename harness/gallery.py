@@ -17,6 +17,8 @@ SHOTS = [
     ("docs-list.png", "meridian", "/docs/", []),
     ("docs-editor.png", "meridian", "/drive/search?q=claim+in+limitation+draft+v2",
      [("dblclick_text", "Corvane Claim in Limitation – DRAFT v2"), ("wait_text", "CLAIM AND ANSWER")]),
+    ("sheets-editor.png", "meridian", "/drive/search?q=damages+model",
+     [("dblclick_text", "Damages Model – Aurelia Dawn"), ("wait_role", "grid", "Claims"), ("click_text", "$6,840,000.00")]),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
 ]
 

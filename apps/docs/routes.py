@@ -27,7 +27,9 @@ def _ctx(**extra) -> dict:
 def index():
     q = request.args.get("q", "").strip()
     docs = service.documents(g.store, g.caller.user, q)
-    return render("docs/list.html", "listing", docs=docs, **_ctx(q=q))
+    app = {"name": "docs", "title": "Docs", "logo": "docs", "icon": "document-text", "new_url": url_for("docs.new"),
+           "new_label": "Blank document", "all_label": "All documents", "noun": "documents"}
+    return render("app_list.html", "listing", items=docs, app=app, **_ctx(q=q))
 
 
 @bp.post("/new")

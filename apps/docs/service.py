@@ -45,18 +45,7 @@ def read_blocks(store: Store, doc_id: int) -> list[dict]:
 
 def documents(store: Store, user: str, q: str = "") -> list[dict]:
     """Documents the user can open, most recently modified first."""
-    items = store.select("drive_items", "kind=? AND trashed=0", (KIND,), order="modified_at DESC, id DESC")
-    out = []
-    for it in items:
-        if drive.role_of(store, user, it) is None or drive.is_trashed(store, it):
-            continue
-        if q and q.lower() not in it["name"].lower():
-            continue
-        d = drive._decorate(store, user, it)
-        d["doc_id"] = it["ref"]
-        d["shared_with"] = [s["name"] for s in drive.shares(store, it["id"])]
-        out.append(d)
-    return out
+    return drive.app_items(store, user, KIND, q)
 
 
 def _require(doc: dict, need: Role) -> None:

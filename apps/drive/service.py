@@ -225,6 +225,21 @@ def access_list(store: Store, user: str, item_id: int) -> list[dict]:
     return out
 
 
+def app_items(store: Store, user: str, kind: str, q: str = "") -> list[dict]:
+    """The Docs, Sheets or Decks (``kind``) a user can open, most recently modified first:
+    the home page of each editor app."""
+    out = []
+    for it in store.select("drive_items", "kind=? AND trashed=0", (kind,), order="modified_at DESC, id DESC"):
+        if role_of(store, user, it) is None or is_trashed(store, it):
+            continue
+        if q and q.lower() not in it["name"].lower():
+            continue
+        d = _decorate(store, user, it)
+        d["shared_with"] = [a["name"] for a in access_list(store, user, it["id"])[1:]]
+        out.append(d)
+    return out
+
+
 def folder_tree_level(store: Store, user: str, folder_id: int | None) -> list[dict]:
     """Sub-folders for the Move dialog's browser."""
     return [c for c in children(store, user, folder_id) if c["kind"] == FOLDER]

@@ -186,6 +186,15 @@ class Store:
         self._log(t.name, pk, "insert", enc.keys(), actor)
         return pk
 
+    def reinsert(self, table: str, pk: int, actor: str, **values) -> None:
+        """Put back a deleted row under its old key (undo): the row keeps its identity."""
+        t = self.table(table)
+        enc = self._encode(t, values)
+        cols = ", ".join(f'"{c}"' for c in (t.key, *enc))
+        qs = ", ".join("?" for _ in range(len(enc) + 1))
+        self.conn.execute(f"INSERT INTO {t.name} ({cols}) VALUES ({qs})", (pk, *enc.values()))
+        self._log(t.name, pk, "insert", enc.keys(), actor)
+
     def update(self, table: str, pk: int, actor: str, **values) -> list[str]:
         """Write the fields that differ; return their names (nothing is logged
         for a write that changes nothing, so saving unchanged is not a change)."""

@@ -1,0 +1,572 @@
+/* Sheets grid: selection, in-cell editing, formula bar, name box, copy/cut/paste,
+   keyboard navigation, menus. Every change goes to the server, which answers with
+   the cells whose input or shown value changed (or the re-rendered grid). */
+(function () {
+  "use strict";
+  const app = document.querySelector(".sheet-app");
+  if (!app) return;
+  const editable = app.dataset.editable === "1";
+  const base = app.dataset.base;
+  const $ = (s, r) => (r || document).querySelector(s);
+  const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
+  const nameBox = $("#namebox");
+  const fx = $("#formula-bar");
+  const status = $("#save-status");
+
+  let grid, tbody, data, rows, cols, tabId, ed;
+  let act = { r: 1, c: 1 }, ext = { r: 1, c: 1 };
+  let editing = null;            // {mode: "enter"|"edit", from: "cell"|"bar", original}
+  let clip = null;               // {tab, range, cut, text}
+  let busy = Promise.resolve();
+
+  /* ---------------------------------------------------------------- addresses */
+  function colLetter(c) { let s = ""; while (c > 0) { const m = (c - 1) % 26; s = String.fromCharCode(65 + m) + s; c = Math.floor((c - 1) / 26); } return s; }
+  function a1(r, c) { return colLetter(c) + r; }
+  function parseRef(s) {
+    const m = /^\s*\$?([A-Za-z]{1,3})\$?(\d{1,6})\s*$/.exec(s || "");
+    if (!m) return null;
+    let c = 0; for (const ch of m[1].toUpperCase()) c = c * 26 + (ch.charCodeAt(0) - 64);
+    return { r: parseInt(m[2], 10), c };
+  }
+  function range() {
+    return { top: Math.min(act.r, ext.r), left: Math.min(act.c, ext.c), bottom: Math.max(act.r, ext.r), right: Math.max(act.c, ext.c) };
+  }
+  function rangeText(g) { g = g || range(); const a = a1(g.top, g.left), b = a1(g.bottom, g.right); return a === b ? a : a + ":" + b; }
+
+  /* ---------------------------------------------------------------- grid setup */
+  function init() {
+    grid = $("#grid"); tbody = $("tbody", grid); ed = $("#cell-editor");
+    data = JSON.parse($("#sheet-data").textContent || "{}");
+    rows = +grid.dataset.rows; cols = +grid.dataset.cols; tabId = +grid.dataset.tab;
+    act = clampCell(act); ext = clampCell(ext);
+    bindGrid();
+    bindEditor();
+    paint();
+  }
+  function clampCell(p) { return { r: Math.min(Math.max(1, p.r), rows), c: Math.min(Math.max(1, p.c), cols) }; }
+  function td(r, c) { const tr = tbody.rows[r - 1]; return tr ? tr.cells[c] : null; }
+  function posOf(cell) {
+    const tr = cell.parentNode;
+    return { r: tr.sectionRowIndex + 1, c: cell.cellIndex };
+  }
+  function rectOf(top, left, bottom, right) {
+    const a = td(top, left), b = td(bottom, right);
+    return { x: a.offsetLeft, y: a.offsetTop, w: b.offsetLeft + b.offsetWidth - a.offsetLeft, h: b.offsetTop + b.offsetHeight - a.offsetTop };
+  }
+  function place(el, g) {
+    const q = rectOf(g.top, g.left, g.bottom, g.right);
+    el.style.left = q.x + "px"; el.style.top = q.y + "px"; el.style.width = q.w + "px"; el.style.height = q.h + "px";
+    el.hidden = false;
+  }
+
+  function paint() {
+    const g = range();
+    const single = g.top === g.bottom && g.left === g.right;
+    const selR = $(".sel-range", grid);
+    if (single) selR.hidden = true; else place(selR, g);
+    place($(".sel-active", grid), { top: act.r, left: act.c, bottom: act.r, right: act.c });
+    const cell = td(act.r, act.c);
+    if (!editing) {
+      ed.style.left = cell.offsetLeft + "px"; ed.style.top = cell.offsetTop + "px";
+      ed.style.width = cell.offsetWidth + "px"; ed.style.height = cell.offsetHeight + "px";
+    }
+    $$("thead th.hl, tbody th.hl", grid).forEach((h) => h.classList.remove("hl"));
+    const heads = $("thead tr", grid).cells;
+    for (let c = g.left; c <= g.right; c++) heads[c].classList.add("hl");
+    for (let r = g.top; r <= g.bottom; r++) tbody.rows[r - 1].cells[0].classList.add("hl");
+    $$("tbody td[aria-selected]", grid).forEach((t) => t.removeAttribute("aria-selected"));
+    cell.setAttribute("aria-selected", "true");
+    if (clip && clip.tab === tabId) place($(".copy-range", grid), clip.g); else $(".copy-range", grid).hidden = true;
+    if (document.activeElement !== nameBox) nameBox.value = rangeText(g);
+    if (!editing) {
+      fx.value = (data[a1(act.r, act.c)] || {}).i || "";
+      loadClipboardText();
+    }
+    const f = (data[a1(act.r, act.c)] || {}).f || {};
+    const bold = $(".sheet-toolbar [data-act=bold]");
+    if (bold) bold.setAttribute("aria-pressed", f.bold ? "true" : "false");
+    const err = (data[a1(act.r, act.c)] || {}).e;
+    cell.title = err || "";
+  }
+
+  // While not editing, the hidden editor holds the selection as tab-separated text,
+  // selected: the browser's own Copy then copies it, and typing replaces it.
+  function loadClipboardText() {
+    ed.value = tsv(range());
+    ed.select();
+  }
+  function tsv(g) {
+    const out = [];
+    for (let r = g.top; r <= g.bottom; r++) {
+      const line = [];
+      for (let c = g.left; c <= g.right; c++) { const t = td(r, c); line.push(t ? t.textContent : ""); }
+      out.push(line.join("\t"));
+    }
+    return out.join("\n");
+  }
+
+  function scrollTo(r, c) {
+    const cell = td(r, c);
+    const head = $("thead", grid).offsetHeight + frozenHeight();
+    const side = tbody.rows[0].cells[0].offsetWidth;
+    if (cell.offsetTop - head < grid.scrollTop && r > +grid.dataset.frozen) grid.scrollTop = cell.offsetTop - head;
+    else if (cell.offsetTop + cell.offsetHeight > grid.scrollTop + grid.clientHeight) grid.scrollTop = cell.offsetTop + cell.offsetHeight - grid.clientHeight;
+    if (cell.offsetLeft - side < grid.scrollLeft) grid.scrollLeft = cell.offsetLeft - side;
+    else if (cell.offsetLeft + cell.offsetWidth > grid.scrollLeft + grid.clientWidth) grid.scrollLeft = cell.offsetLeft + cell.offsetWidth - grid.clientWidth;
+  }
+  function frozenHeight() { const n = +grid.dataset.frozen; return n ? tbody.rows[n - 1].offsetTop + tbody.rows[n - 1].offsetHeight - tbody.rows[0].offsetTop : 0; }
+
+  function select(r, c, extend) {
+    const p = clampCell({ r, c });
+    if (extend) ext = p; else { act = p; ext = p; }
+    scrollTo(ext.r, ext.c);
+    paint();
+    focusGrid();
+  }
+  function focusGrid() { if (document.activeElement !== ed) ed.focus({ preventScroll: true }); if (!editing) ed.select(); }
+
+  /* ---------------------------------------------------------------- server */
+  function say(msg) {
+    const region = document.getElementById("toast-region");
+    region.innerHTML = '<div class="toast" role="status" data-closable><span class="msg"></span></div>';
+    region.querySelector(".msg").textContent = msg;
+  }
+  function post(path, body) {
+    if (!editable) { say("You can only view this spreadsheet."); return Promise.resolve(null); }
+    status.textContent = "Saving…";
+    const run = () => fetch(base + path, {
+      method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" },
+      body: JSON.stringify(Object.assign({ tab: tabId }, body)), credentials: "same-origin",
+    }).then((res) => res.json().catch(() => ({ error: "Something went wrong." })).then((j) => {
+      if (!res.ok) { status.textContent = "All changes saved in Drive"; say(j.error || "Something went wrong."); return null; }
+      status.textContent = "All changes saved in Drive";
+      return j;
+    })).catch(() => { status.textContent = "Offline: changes not saved"; say("Couldn't reach the server."); return null; });
+    busy = busy.then(run);
+    return busy;
+  }
+  function apply(j) {
+    if (!j) return;
+    if (j.html !== undefined) {
+      $("#grid-wrap").innerHTML = j.html;
+      const keep = { left: grid.scrollLeft, top: grid.scrollTop };
+      init();
+      grid.scrollLeft = keep.left; grid.scrollTop = keep.top;
+      focusGrid();
+    }
+    for (const cl of j.cells || []) {
+      const entry = {};
+      if (cl.i !== null && cl.i !== undefined) entry.i = cl.i;
+      if (cl.f && Object.keys(cl.f).length) entry.f = cl.f;
+      if (cl.e) entry.e = cl.e;
+      if (Object.keys(entry).length) data[cl.a1] = entry; else delete data[cl.a1];
+      const t = td(cl.r, cl.c);
+      if (!t) continue;
+      t.textContent = cl.d;
+      t.className = cl.cls || "";
+      overflow(cl.r, cl.c); if (cl.c > 1) overflow(cl.r, cl.c - 1);
+    }
+    if (j.message) say(j.message);
+    paint();
+  }
+  function overflow(r, c) {
+    const t = td(r, c); if (!t) return;
+    const right = td(r, c + 1);
+    const textish = t.classList.contains("s") && !/\ba[lcr]\b/.test(t.className);
+    t.classList.toggle("ov", textish && (!right || right.textContent === ""));
+  }
+
+  /* ---------------------------------------------------------------- editing */
+  function startEdit(mode, initial, from) {
+    if (!editable) { say("You can only view this spreadsheet."); return; }
+    const key = a1(act.r, act.c);
+    const original = (data[key] || {}).i || "";
+    editing = { mode, from: from || "cell", original };
+    ext = { ...act };
+    paint();
+    const cell = td(act.r, act.c);
+    ed.classList.add("editing");
+    ed.style.left = cell.offsetLeft + "px"; ed.style.top = cell.offsetTop + "px";
+    ed.style.minWidth = cell.offsetWidth + "px"; ed.style.width = "auto";
+    ed.style.height = cell.offsetHeight + "px";
+    ed.value = initial !== undefined ? initial : original;
+    fx.value = ed.value;
+    if (editing.from === "cell") { ed.focus({ preventScroll: true }); ed.setSelectionRange(ed.value.length, ed.value.length); }
+    autosize();
+  }
+  function autosize() {
+    if (!editing) return;
+    ed.style.width = "auto";
+    const cell = td(act.r, act.c);
+    ed.style.width = Math.max(cell.offsetWidth, Math.min(ed.scrollWidth + 8, 600)) + "px";
+  }
+  function stopEdit() {
+    editing = null;
+    ed.classList.remove("editing");
+    ed.style.minWidth = ""; ed.style.width = "";
+  }
+  function commit(move) {
+    if (!editing) return Promise.resolve();
+    const value = editing.from === "bar" ? fx.value : ed.value;
+    const changed = value !== editing.original;
+    const at = { ...act };
+    stopEdit();
+    let p = Promise.resolve();
+    if (changed) {
+      const edits = {}; edits[a1(at.r, at.c)] = value;
+      p = post("/cells", { edits }).then(apply);
+    }
+    if (move) select(act.r + move.r, act.c + move.c);
+    else { paint(); focusGrid(); }
+    return p;
+  }
+  function cancel() { stopEdit(); paint(); focusGrid(); }
+
+  // The editor lives in the grid (it scrolls with it), so it is re-bound whenever the grid is re-rendered.
+  function bindEditor() {
+    ed.addEventListener("input", () => {
+      if (!editing) {
+        // Typing over a selected cell starts a fresh entry with what was typed.
+        const typed = ed.value;
+        startEdit("enter", typed);
+        return;
+      }
+      fx.value = ed.value;
+      autosize();
+    });
+
+    ed.addEventListener("keydown", (e) => {
+      const mod = e.ctrlKey || e.metaKey;
+      const k = e.key;
+      if (editing) {
+        if (k === "Enter" && e.altKey) { e.preventDefault(); ed.setRangeText("\n", ed.selectionStart, ed.selectionEnd, "end"); fx.value = ed.value; return; }
+        if (k === "Enter") { e.preventDefault(); commit({ r: e.shiftKey ? -1 : 1, c: 0 }); return; }
+        if (k === "Tab") { e.preventDefault(); commit({ r: 0, c: e.shiftKey ? -1 : 1 }); return; }
+        if (k === "Escape") { e.preventDefault(); cancel(); return; }
+        if (editing.mode === "enter" && !ed.value.startsWith("=") && ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].includes(k)) {
+          e.preventDefault();
+          commit({ ArrowUp: { r: -1, c: 0 }, ArrowDown: { r: 1, c: 0 }, ArrowLeft: { r: 0, c: -1 }, ArrowRight: { r: 0, c: 1 } }[k]);
+        }
+        return;
+      }
+      // Not editing: the grid's keys.
+      const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (moves[k]) {
+        e.preventDefault();
+        const [dr, dc] = moves[k];
+        const from = e.shiftKey ? ext : act;
+        const to = mod ? jump(from, dr, dc) : { r: from.r + dr, c: from.c + dc };
+        select(to.r, to.c, e.shiftKey);
+        return;
+      }
+      if (k === "Enter") { e.preventDefault(); if (e.shiftKey) select(act.r - 1, act.c); else startEdit("edit"); return; }
+      if (k === "F2") { e.preventDefault(); startEdit("edit"); return; }
+      if (k === "Tab") { e.preventDefault(); select(act.r, act.c + (e.shiftKey ? -1 : 1)); return; }
+      if (k === "Delete" || k === "Backspace") { e.preventDefault(); act_("clear"); return; }
+      if (k === "Escape") { e.preventDefault(); if (clip) { clip = null; paint(); } return; }
+      if (k === "Home") { e.preventDefault(); select(mod ? 1 : act.r, 1, e.shiftKey); return; }
+      if (k === "End") { e.preventDefault(); const last = lastUsed(); select(mod ? last.r : act.r, last.c, e.shiftKey); return; }
+      if (k === "PageDown" || k === "PageUp") { e.preventDefault(); select(act.r + (k === "PageDown" ? 20 : -20), act.c, e.shiftKey); return; }
+      if (mod && !e.altKey) {
+        const low = k.toLowerCase();
+        if (low === "a") { e.preventDefault(); act = { r: 1, c: 1 }; ext = { r: rows, c: cols }; paint(); focusGrid(); return; }
+        if (low === "b") { e.preventDefault(); act_("bold"); return; }
+        if (low === "z") { e.preventDefault(); act_(e.shiftKey ? "redo" : "undo"); return; }
+        if (low === "y") { e.preventDefault(); act_("redo"); return; }
+        if (e.shiftKey && (k === "$" || k === "4")) { e.preventDefault(); act_("format", { type: "currency" }); return; }
+        if (e.shiftKey && (k === "%" || k === "5")) { e.preventDefault(); act_("format", { type: "percent" }); return; }
+        if (e.shiftKey && (k === "!" || k === "1")) { e.preventDefault(); act_("format", { type: "number" }); return; }
+        return;                       // Ctrl+C / Ctrl+X / Ctrl+V: the clipboard events below
+      }
+    });
+    ed.addEventListener("copy", (e) => { if (editing) return; e.preventDefault(); copy(false, e.clipboardData); });
+    ed.addEventListener("cut", (e) => { if (editing) return; e.preventDefault(); copy(true, e.clipboardData); });
+    ed.addEventListener("paste", (e) => {
+      if (editing) return;
+      e.preventDefault();
+      paste(e.clipboardData ? e.clipboardData.getData("text/plain") : "");
+    });
+  }
+
+  function isFormulaPoint() {
+    if (!editing || !ed.value.startsWith("=")) return false;
+    const before = ed.value.slice(0, ed.selectionStart).trimEnd();
+    return /[=(,+\-*/^&<>:;]$/.test(before);
+  }
+
+  function jump(from, dr, dc) {
+    // Ctrl+arrow: to the edge of the data run, or the next filled cell, or the sheet's edge.
+    const filled = (r, c) => { const t = td(r, c); return !!(t && t.textContent !== ""); };
+    let r = from.r, c = from.c;
+    const inside = (r, c) => r >= 1 && r <= rows && c >= 1 && c <= cols;
+    if (filled(r, c) && inside(r + dr, c + dc) && filled(r + dr, c + dc)) {
+      while (inside(r + dr, c + dc) && filled(r + dr, c + dc)) { r += dr; c += dc; }
+      return { r, c };
+    }
+    r += dr; c += dc;
+    while (inside(r, c) && !filled(r, c)) { r += dr; c += dc; }
+    return inside(r, c) ? { r, c } : clampCell({ r: r - dr, c: c - dc });
+  }
+  function lastUsed() {
+    let r = 1, c = 1;
+    for (const key of Object.keys(data)) { const p = parseRef(key); if (p && (data[key].i !== undefined)) { r = Math.max(r, p.r); c = Math.max(c, p.c); } }
+    return { r, c };
+  }
+
+  /* ---------------------------------------------------------------- clipboard */
+  function copy(cut, dt) {
+    const g = range();
+    const text = tsv(g);
+    if (dt) dt.setData("text/plain", text);
+    clip = { tab: tabId, g, range: rangeText(g), cut, text };
+    paint();
+    say(cut ? "Cut: paste to move." : "Copied.");
+  }
+  function paste(text) {
+    if (clip && (text === clip.text || text === "" || text === undefined)) {
+      const body = { at: a1(act.r, act.c), source_tab: clip.tab, source: clip.range, cut: clip.cut };
+      const wasCut = clip.cut;
+      if (wasCut) clip = null;
+      return post("/paste", body).then((j) => { apply(j); if (j) selectPasted(j); });
+    }
+    if (!text) { say("There's nothing to paste."); return Promise.resolve(); }
+    clip = null;
+    return post("/paste", { at: a1(act.r, act.c), text }).then((j) => { apply(j); if (j) selectPasted(j); });
+  }
+  function selectPasted(j) {
+    const cells = (j.cells || []).filter((c) => c.r >= act.r && c.c >= act.c);
+    if (!cells.length) return;
+    ext = { r: Math.max(...cells.map((c) => c.r)), c: Math.max(...cells.map((c) => c.c)) };
+    paint();
+  }
+
+  /* ---------------------------------------------------------------- mouse */
+  let dragging = false;
+  function bindGrid() {
+    grid.addEventListener("mousedown", (e) => {
+      if (e.target.closest(".col-resize")) return startResize(e);
+      const cell = e.target.closest("tbody td");
+      const rowHead = e.target.closest("tbody th");
+      const colHead = e.target.closest("thead th");
+      if (e.button === 2 && cell) {
+        const p = posOf(cell), g = range();
+        if (p.r < g.top || p.r > g.bottom || p.c < g.left || p.c > g.right) select(p.r, p.c);
+        return;
+      }
+      if (e.button !== 0) return;
+      if (cell) {
+        const p = posOf(cell);
+        if (editing && editing.from === "cell" && isFormulaPoint()) {
+          e.preventDefault();
+          ed.setRangeText(a1(p.r, p.c), ed.selectionStart, ed.selectionEnd, "end");
+          fx.value = ed.value; autosize();
+          return;
+        }
+        e.preventDefault();
+        const go = () => { if (e.shiftKey) select(p.r, p.c, true); else select(p.r, p.c); dragging = true; };
+        if (editing) commit().then(() => {}); 
+        go();
+        return;
+      }
+      if (editing) commit();
+      if (rowHead) { e.preventDefault(); const r = rowHead.parentNode.sectionRowIndex + 1; if (e.shiftKey) { ext = { r, c: cols }; } else { act = { r, c: 1 }; ext = { r, c: cols }; } paint(); focusGrid(); dragging = "row"; return; }
+      if (colHead) {
+        e.preventDefault();
+        const c = colHead.cellIndex;
+        if (c === 0) { act = { r: 1, c: 1 }; ext = { r: rows, c: cols }; }
+        else if (e.shiftKey) ext = { r: rows, c };
+        else { act = { r: 1, c }; ext = { r: rows, c }; }
+        paint(); focusGrid(); dragging = c ? "col" : false;
+      }
+    });
+    grid.addEventListener("mouseover", (e) => {
+      if (!dragging || !(e.buttons & 1)) { dragging = false; return; }
+      if (dragging === true) { const cell = e.target.closest("tbody td"); if (cell) { ext = posOf(cell); paint(); } }
+      else if (dragging === "row") { const h = e.target.closest("tbody th, tbody td"); if (h) { ext = { r: h.parentNode.sectionRowIndex + 1, c: cols }; paint(); } }
+      else if (dragging === "col") { const h = e.target.closest("thead th"); if (h && h.cellIndex) { ext = { r: rows, c: h.cellIndex }; paint(); } }
+    });
+    grid.addEventListener("dblclick", (e) => {
+      const cell = e.target.closest("tbody td");
+      if (!cell) return;
+      const p = posOf(cell);
+      act = p; ext = p;
+      startEdit("edit");
+    });
+    grid.addEventListener("contextmenu", (e) => {
+      if (!e.target.closest("tbody td, tbody th, thead th")) return;
+      e.preventDefault();
+      openMenu($("#ctx-menu"), e.clientX, e.clientY);
+    });
+  }
+  document.addEventListener("mouseup", () => { dragging = false; });
+
+  /* ---------------------------------------------------------------- column resize */
+  function startResize(e) {
+    e.preventDefault(); e.stopPropagation();
+    const col = +e.target.dataset.col;
+    const colEl = $("colgroup", grid).children[col];
+    const start = e.clientX, w0 = colEl.getBoundingClientRect().width || parseInt(colEl.style.width, 10);
+    const table = $("table", grid), t0 = parseInt(table.style.width, 10);
+    const move = (ev) => { const w = Math.max(20, w0 + ev.clientX - start); colEl.style.width = w + "px"; table.style.width = (t0 + w - w0) + "px"; };
+    const up = (ev) => {
+      document.removeEventListener("mousemove", move); document.removeEventListener("mouseup", up);
+      const w = Math.max(20, Math.round(w0 + ev.clientX - start));
+      if (w !== Math.round(w0)) post("/width", { col, width: w }).then(() => paint());
+    };
+    document.addEventListener("mousemove", move); document.addEventListener("mouseup", up);
+  }
+
+  /* ---------------------------------------------------------------- formula bar and name box */
+  fx.addEventListener("focus", () => {
+    if (!editable || editing) return;
+    startEdit("edit", undefined, "bar");
+  });
+  fx.addEventListener("input", () => { if (editing) { ed.value = fx.value; autosize(); } });
+  fx.addEventListener("keydown", (e) => {
+    if (!editing) return;
+    if (e.key === "Enter") { e.preventDefault(); commit({ r: 1, c: 0 }); }
+    else if (e.key === "Tab") { e.preventDefault(); commit({ r: 0, c: 1 }); }
+    else if (e.key === "Escape") { e.preventDefault(); cancel(); }
+  });
+  fx.addEventListener("blur", () => { if (editing && editing.from === "bar") setTimeout(() => { if (editing && editing.from === "bar" && document.activeElement !== fx) commit(); }, 0); });
+  nameBox.addEventListener("focus", () => nameBox.select());
+  nameBox.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { nameBox.value = rangeText(); focusGrid(); return; }
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    const parts = nameBox.value.trim().split(":");
+    const a = parseRef(parts[0]), b = parts.length === 2 ? parseRef(parts[1]) : a;
+    if (!a || !b || parts.length > 2 || a.r > rows || a.c > cols || b.r > rows || b.c > cols) {
+      say(`“${nameBox.value.trim()}” isn't a cell or range in this sheet. Try B7 or A1:C10.`);
+      nameBox.select();
+      return;
+    }
+    act = a; ext = b; scrollTo(b.r, b.c); scrollTo(a.r, a.c);
+    paint();
+    focusGrid();
+  });
+
+  /* ---------------------------------------------------------------- actions (menus, toolbar, keys) */
+  function act_(name, opts) {
+    opts = opts || {};
+    if (editing) commit();
+    const g = range();
+    const rt = rangeText(g);
+    switch (name) {
+      case "undo": return post("/undo", {}).then(apply);
+      case "redo": return post("/redo", {}).then(apply);
+      case "clear": return post("/clear", { range: rt }).then(apply);
+      case "copy": return copy(false, null);
+      case "cut": return copy(true, null);
+      case "paste": return navigator.clipboard && navigator.clipboard.readText
+        ? navigator.clipboard.readText().then(paste, () => paste(clip ? clip.text : ""))
+        : paste(clip ? clip.text : "");
+      case "bold": {
+        const f = (data[a1(act.r, act.c)] || {}).f || {};
+        return post("/format", { range: rt, bold: !f.bold }).then(apply);
+      }
+      case "format": return post("/format", { range: rt, type: opts.type }).then(apply);
+      case "decimals": return post("/format", { range: rt, decimals_step: +opts.step }).then(apply);
+      case "align": return post("/format", { range: rt, align: opts.align }).then(apply);
+      case "insert_rows": {
+        const n = g.bottom - g.top + 1;
+        return post("/structure", { op: "insert_rows", at: opts.where === "below" ? g.bottom + 1 : g.top, n }).then(apply);
+      }
+      case "insert_cols": {
+        const n = g.right - g.left + 1;
+        return post("/structure", { op: "insert_cols", at: opts.where === "right" ? g.right + 1 : g.left, n }).then(apply);
+      }
+      case "delete_rows": return post("/structure", { op: "delete_rows", at: g.top, n: g.bottom - g.top + 1 }).then((j) => { if (j) { ext = { ...act }; } apply(j); });
+      case "delete_cols": return post("/structure", { op: "delete_cols", at: g.left, n: g.right - g.left + 1 }).then((j) => { if (j) { ext = { ...act }; } apply(j); });
+      case "add_rows": return post("/rows", { n: 100 }).then(apply);
+      case "freeze": {
+        const n = opts.rows === "current" ? act.r : +opts.rows;
+        return post("/freeze", { rows: n }).then(apply);
+      }
+      case "sort_sheet": {
+        const last = lastUsed();
+        const top = (+grid.dataset.frozen || 0) + 1;
+        if (top > last.r) { say("There's nothing below the frozen rows to sort."); return; }
+        return post("/sort", { range: `A${top}:${colLetter(Math.max(last.c, act.c))}${last.r}`, col: act.c, order: opts.order }).then(apply);
+      }
+      case "sort_range": {
+        if (g.top === g.bottom) { say("Select the rows you want to sort."); return; }
+        return post("/sort", { range: rt, col: act.c, order: opts.order }).then(apply);
+      }
+    }
+  }
+  document.addEventListener("mousedown", (e) => {
+    // Menus and toolbar buttons must not take focus away from the grid.
+    if (e.target.closest(".sheet-toolbar button, .ctx-menu .menu-item, .doc-menus [data-act]")) e.preventDefault();
+  });
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-act]");
+    if (b && b.closest(".sheet-app")) {
+      e.preventDefault();
+      closeMenus();
+      act_(b.dataset.act, { where: b.dataset.where, type: b.dataset.type, step: b.dataset.step, align: b.dataset.align, rows: b.dataset.rows, order: b.dataset.order });
+      return;
+    }
+    if (!e.target.closest(".ctx-menu")) $$(".ctx-menu").forEach((m) => { m.hidden = true; });
+  });
+  function closeMenus() {
+    $$(".sheet-app details.menu-wrap[open]").forEach((d) => d.removeAttribute("open"));
+    $$(".ctx-menu").forEach((m) => { m.hidden = true; });
+  }
+  function openMenu(menu, x, y) {
+    closeMenus();
+    menu.hidden = false;
+    const h = menu.offsetHeight, w = menu.offsetWidth;
+    menu.style.left = Math.min(x, innerWidth - w - 8) + "px";
+    menu.style.top = Math.min(y, innerHeight - h - 8) + "px";
+  }
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") $$(".ctx-menu").forEach((m) => { m.hidden = true; }); });
+
+  /* ---------------------------------------------------------------- tabs */
+  document.addEventListener("click", (e) => {
+    const btn = e.target.closest("[data-tab-menu]");
+    if (btn) {
+      e.preventDefault(); e.stopPropagation();
+      const r = btn.getBoundingClientRect();
+      const menu = $("#tab-menu");
+      openMenu(menu, r.left, r.top - 90);
+      return;
+    }
+    const item = e.target.closest("[data-tab-act]");
+    if (!item) return;
+    closeMenus();
+    const tab = $(`.stab[aria-selected="true"]`);
+    if (item.dataset.tabAct === "rename") renameDialog(tab);
+    else if (item.dataset.tabAct === "delete") {
+      htmx.ajax("POST", `${base}/tabs/${tab.dataset.tabId}/delete`, { target: "#toast-region", swap: "innerHTML" });
+    }
+  });
+  document.addEventListener("click", (e) => {
+    const tab = e.target.closest(".stab");
+    if (tab && tab.getAttribute("aria-selected") === "true") e.preventDefault();   // already here
+  });
+  document.addEventListener("dblclick", (e) => {
+    const tab = e.target.closest(".stab");
+    if (tab && editable) { e.preventDefault(); renameDialog(tab); }
+  });
+  function renameDialog(tab) {
+    const d = document.createElement("dialog");
+    d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "rename-tab-title");
+    d.innerHTML = '<form><h2 id="rename-tab-title">Rename sheet</h2>' +
+      '<label class="input-label" for="tab-name">Sheet name</label><input class="input" id="tab-name" name="name" autocomplete="off">' +
+      '<div class="actions"><button type="button" class="btn btn-text" data-close>Cancel</button><button type="submit" class="btn btn-primary">OK</button></div></form>';
+    document.getElementById("modal").appendChild(d);
+    const input = $("#tab-name", d);
+    input.value = tab.dataset.tabName;
+    d.showModal(); input.select();
+    $("form", d).addEventListener("submit", (e) => {
+      e.preventDefault();
+      htmx.ajax("POST", `${base}/tabs/${tab.dataset.tabId}/rename`, { values: { name: input.value }, target: "#toast-region", swap: "innerHTML" });
+      d.close(); d.remove();
+    });
+  }
+
+  init();
+  focusGrid();
+  window.addEventListener("resize", paint);
+})();

@@ -1,0 +1,387 @@
+"""Sheets GUI: the spreadsheet list and the grid editor, thin over ``apps.sheets.service``.
+
+The grid talks JSON: an edit posts the cells it changed and gets back every
+cell of the tab whose input or shown value changed (dependents included).
+Structural changes (rows, columns, sorting, tabs) answer with the re-rendered
+grid.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from flask import Response, g, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+
+from apps.common.errors import Invalid, ServiceError
+from apps.common.render import error_page, flash_toast, is_htmx, render, toast, toast_response
+from apps.drive import service as drive
+from apps.sheets import bp, service
+from apps.sheets import formula as F
+
+
+@bp.errorhandler(ServiceError)
+def _service_error(e: ServiceError):
+    if request.is_json or request.headers.get("Accept", "").startswith("application/json"):
+        return jsonify(error=e.message, field=getattr(e, "field", None)), e.status
+    titles = {404: "Not found", 403: "You need access", 422: "Check your input"}
+    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+
+
+def _ctx(**extra) -> dict:
+    return {"app_name": "sheets", "search": {"action": url_for("sheets.index"), "placeholder": "Search spreadsheets",
+                                             "q": extra.pop("q", ""), "clear": url_for("sheets.index")}, **extra}
+
+
+@bp.get("/")
+def index():
+    q = request.args.get("q", "").strip()
+    app = {"name": "sheets", "title": "Sheets", "logo": "sheets", "icon": "table-cells", "new_url": url_for("sheets.new"),
+           "new_label": "Blank spreadsheet", "all_label": "All spreadsheets", "noun": "spreadsheets"}
+    return render("app_list.html", "listing", items=service.books(g.store, g.caller.user, q), app=app, **_ctx(q=q))
+
+
+@bp.post("/new")
+def new():
+    parent = request.form.get("parent", "")
+    book_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
+    target = url_for("sheets.editor", book_id=book_id)
+    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+
+
+@bp.post("/from-drive/<int:item_id>")
+def from_drive(item_id: int):
+    book_id = service.open_file_in_sheets(g.store, g.caller, item_id)
+    target = url_for("sheets.editor", book_id=book_id)
+    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+
+
+def _grid_ctx(book: dict, tab_id: int | None) -> dict:
+    t = service.tab(g.store, book["id"], tab_id)
+    grid = service.cells(g.store, t["id"])
+    widths = [int((t["widths"] or {}).get(F.col_letter(c), 100)) for c in range(t["cols"])]
+    return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid)), "widths": widths,
+            "letters": [F.col_letter(c) for c in range(t["cols"])],
+            "data_json": service.grid_json(g.store, t["id"]), "can_edit": book["role"] in ("owner", "editor")}
+
+
+def cell_class(cl: dict | None, right_empty: bool) -> str:
+    """CSS classes of a cell: kind of value (alignment), bold, alignment override, overflow."""
+    if not cl:
+        return ""
+    fmt = cl["format"] or {}
+    k = _kind(cl["value"])
+    cls = [k] if k else []
+    if fmt.get("bold"):
+        cls.append("B")
+    if fmt.get("align"):
+        cls.append("a" + fmt["align"][0])
+    if k == "s" and right_empty and not fmt.get("align"):
+        cls.append("ov")                  # text runs on into the empty cell to its right, as in Sheets
+    return " ".join(cls)
+
+
+def _tbody(t: dict, grid: dict) -> str:
+    """The grid's rows as HTML. Built here rather than in Jinja: a sheet is thousands of cells."""
+    out = []
+    frozen = t["frozen"]
+    for r in range(1, t["rows"] + 1):
+        attrs = f' class="frozen" style="--top:{24 * r}px"' if r <= frozen else ""
+        parts = [f'<tr{attrs}><th scope="row" role="rowheader">{r}</th>']
+        for c in range(1, t["cols"] + 1):
+            cl = grid.get((r, c))
+            if cl is None:
+                parts.append("<td></td>")
+                continue
+            right = grid.get((r, c + 1))
+            cls = cell_class(cl, right is None or not right.get("display"))
+            cls_attr = f' class="{cls}"' if cls else ""
+            parts.append(f"<td{cls_attr}>{escape(cl['display'] or '')}</td>")
+        parts.append("</tr>")
+        out.append("".join(parts))
+    return "".join(out)
+
+
+@bp.get("/s/<int:book_id>")
+def editor(book_id: int):
+    book = service.get(g.store, g.caller.user, book_id)
+    tab_id = request.args.get("tab", type=int)
+    ctx = _grid_ctx(book, tab_id)
+    service.record_open(g.store, g.caller, book_id)
+    return render("sheets/editor.html", **ctx, **_ctx())
+
+
+@bp.get("/s/<int:book_id>/grid")
+def grid(book_id: int):
+    book = service.get(g.store, g.caller.user, book_id)
+    return render_template("sheets/_grid.html", **_grid_ctx(book, request.args.get("tab", type=int)))
+
+
+def _body() -> dict:
+    if request.is_json:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            raise Invalid("The request body must be a JSON object.", "body")
+        return data
+    return request.form.to_dict()
+
+
+def _int(data: dict, key: str) -> int:
+    try:
+        return int(data[key])
+    except (KeyError, TypeError, ValueError):
+        raise Invalid(f"Missing or bad “{key}”.", key) from None
+
+
+def _cell_json(cells: list[dict]) -> list[dict]:
+    return [{"a1": c["a1"], "r": c["row"], "c": c["col"], "i": c["input"], "d": c["display"] or "",
+             "f": c["format"] or {}, "k": _kind(c["value"]), "cls": cell_class(c, False),
+             "e": (c["value"].get("message") or c["value"]["error"]) if isinstance(c["value"], dict) else None}
+            for c in cells]
+
+
+def _kind(v) -> str:
+    if isinstance(v, dict):
+        return "e"
+    if isinstance(v, bool):
+        return "b"
+    if isinstance(v, (int, float)):
+        return "n"
+    return "s" if v not in (None, "") else ""
+
+
+def _answer(book_id: int, cells: list[dict], message: str | None = None):
+    book = service.get(g.store, g.caller.user, book_id)
+    return jsonify(cells=_cell_json(cells), revision=book["revision"], message=message,
+                   can_undo=_has(book_id, "undo"), can_redo=_has(book_id, "redo"))
+
+
+def _has(book_id: int, stack: str) -> bool:
+    return g.store.scalar("SELECT 1 FROM sheets_history WHERE book=? AND stack=? LIMIT 1", (book_id, stack)) is not None
+
+
+@bp.post("/s/<int:book_id>/cells")
+def set_cells(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    edits = data.get("edits")
+    if isinstance(edits, str):
+        try:
+            edits = json.loads(edits)
+        except ValueError:
+            raise Invalid("“edits” must be JSON.", "edits") from None
+    if not isinstance(edits, dict) or not edits:
+        raise Invalid("Nothing to change.", "edits")
+    parsed = {}
+    for a1, raw in edits.items():
+        try:
+            r, c = F.parse_ref(a1)
+        except ValueError:
+            raise Invalid(f"“{a1}” is not a cell address.", "edits") from None
+        if raw is not None and not isinstance(raw, (str, int, float, bool)):
+            raise Invalid(f"The value for {a1} must be text.", "edits")
+        parsed[(r + 1, c + 1)] = raw if raw is None or isinstance(raw, str) else service.input_text(raw)
+    cells = service.set_cells(g.store, g.caller, book_id, tab_id, parsed)
+    return _answer(book_id, cells)
+
+
+def _range(data: dict, book_id: int, tab_id: int) -> tuple[int, int, int, int]:
+    t = service.tab(g.store, book_id, tab_id)
+    return service.parse_range(t, str(data.get("range", "")))
+
+
+@bp.post("/s/<int:book_id>/clear")
+def clear(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    return _answer(book_id, service.clear(g.store, g.caller, book_id, tab_id, _range(data, book_id, tab_id)))
+
+
+@bp.post("/s/<int:book_id>/format")
+def set_format(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    change = {}
+    if "type" in data:
+        change["type"] = data["type"]
+    if "bold" in data:
+        change["bold"] = bool(data["bold"]) and data["bold"] not in ("0", "false")
+    if "align" in data:
+        change["align"] = data["align"] or None
+    if "decimals_step" in data:
+        step = _int(data, "decimals_step")
+        if step not in (-1, 1):
+            raise Invalid("Decimals change one step at a time.", "decimals_step")
+        change["decimals_step"] = step
+    if not change:
+        raise Invalid("Choose a format.", "type")
+    cells = service.set_format(g.store, g.caller, book_id, tab_id, _range(data, book_id, tab_id), **change)
+    return _answer(book_id, cells)
+
+
+@bp.post("/s/<int:book_id>/paste")
+def paste(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    t = service.tab(g.store, book_id, tab_id)
+    top, left, _, _ = service.parse_range(t, str(data.get("at", "")))
+    if data.get("source"):
+        src_tab = _int(data, "source_tab")
+        st = service.tab(g.store, book_id, src_tab)
+        cells = service.paste_cells(g.store, g.caller, book_id, tab_id, (top, left), src_tab,
+                                    service.parse_range(st, str(data["source"])),
+                                    cut=str(data.get("cut", "")).lower() in ("1", "true"))
+    else:
+        cells = service.paste_text(g.store, g.caller, book_id, tab_id, (top, left), str(data.get("text", "")))
+    return _answer(book_id, cells)
+
+
+def _regrid(book_id: int, tab_id: int | None, message: str):
+    book = service.get(g.store, g.caller.user, book_id)
+    html = render_template("sheets/_grid.html", **_grid_ctx(book, tab_id))
+    return jsonify(html=html, message=message, revision=book["revision"],
+                   can_undo=_has(book_id, "undo"), can_redo=_has(book_id, "redo"))
+
+
+STRUCTURE = {
+    "insert_rows": (service.insert_rows, "Row inserted", "Rows inserted"),
+    "delete_rows": (service.delete_rows, "Row deleted", "Rows deleted"),
+    "insert_cols": (service.insert_cols, "Column inserted", "Columns inserted"),
+    "delete_cols": (service.delete_cols, "Column deleted", "Columns deleted"),
+}
+
+
+@bp.post("/s/<int:book_id>/structure")
+def structure(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    op = data.get("op")
+    if op not in STRUCTURE:
+        raise Invalid("Unknown change.", "op")
+    fn, one, many = STRUCTURE[op]
+    n = _int(data, "n") if "n" in data else 1
+    fn(g.store, g.caller, book_id, tab_id, _int(data, "at"), n)
+    return _regrid(book_id, tab_id, one if n == 1 else many)
+
+
+@bp.post("/s/<int:book_id>/rows")
+def add_rows(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    service.add_rows(g.store, g.caller, book_id, tab_id, _int(data, "n") if "n" in data else 100)
+    return _regrid(book_id, tab_id, "Rows added")
+
+
+@bp.post("/s/<int:book_id>/sort")
+def sort(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    rng = _range(data, book_id, tab_id)
+    service.sort_range(g.store, g.caller, book_id, tab_id, rng, _int(data, "col"),
+                       str(data.get("order", "asc")) != "desc")
+    return _regrid(book_id, tab_id, "Range sorted")
+
+
+@bp.post("/s/<int:book_id>/width")
+def width(book_id: int):
+    data = _body()
+    service.set_width(g.store, g.caller, book_id, _int(data, "tab"), _int(data, "col"), _int(data, "width"))
+    return jsonify(ok=True)
+
+
+@bp.post("/s/<int:book_id>/freeze")
+def freeze(book_id: int):
+    data = _body()
+    tab_id = _int(data, "tab")
+    service.set_frozen(g.store, g.caller, book_id, tab_id, _int(data, "rows"))
+    return _regrid(book_id, tab_id, "Frozen rows updated")
+
+
+@bp.post("/s/<int:book_id>/undo")
+def undo(book_id: int):
+    data = _body()
+    label = service.undo(g.store, g.caller, book_id)
+    return _regrid(book_id, data.get("tab") and _int(data, "tab"), f"Undid: {label}" if label else "Nothing to undo")
+
+
+@bp.post("/s/<int:book_id>/redo")
+def redo(book_id: int):
+    data = _body()
+    label = service.redo(g.store, g.caller, book_id)
+    return _regrid(book_id, data.get("tab") and _int(data, "tab"), f"Redid: {label}" if label else "Nothing to redo")
+
+
+# ---------------------------------------------------------------- tabs (htmx forms; full page back)
+def _to_tab(book_id: int, tab_id: int | None, message: str):
+    flash_toast(message)
+    target = url_for("sheets.editor", book_id=book_id, tab=tab_id) if tab_id else url_for("sheets.editor", book_id=book_id)
+    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+
+
+@bp.post("/s/<int:book_id>/tabs")
+def add_tab(book_id: int):
+    tid = service.add_tab(g.store, g.caller, book_id)
+    return _to_tab(book_id, tid, "Sheet added.")
+
+
+@bp.post("/s/<int:book_id>/tabs/<int:tab_id>/rename")
+def rename_tab(book_id: int, tab_id: int):
+    try:
+        service.rename_tab(g.store, g.caller, book_id, tab_id, request.form.get("name", ""))
+    except Invalid as e:
+        if is_htmx():
+            return toast_response(e.message, 422)
+        raise
+    return _to_tab(book_id, tab_id, "Sheet renamed.")
+
+
+@bp.post("/s/<int:book_id>/tabs/<int:tab_id>/delete")
+def delete_tab(book_id: int, tab_id: int):
+    try:
+        service.delete_tab(g.store, g.caller, book_id, tab_id)
+    except Invalid as e:
+        if is_htmx():
+            return toast_response(e.message, 422)
+        raise
+    return _to_tab(book_id, None, "Sheet deleted.")
+
+
+# ---------------------------------------------------------------- whole spreadsheet
+@bp.post("/s/<int:book_id>/rename")
+def rename(book_id: int):
+    title = request.form.get("title", "")
+    try:
+        service.rename(g.store, g.caller, book_id, title)
+    except Invalid as e:
+        return toast_response(e.message, 422)
+    book = service.get(g.store, g.caller.user, book_id)
+    if not is_htmx():
+        return redirect(url_for("sheets.editor", book_id=book_id))
+    return render("sheets/_title.html", book=book, oob=[toast("Renamed.")])
+
+
+@bp.get("/s/<int:book_id>/download")
+def download(book_id: int):
+    fmt = request.args.get("format", "xlsx")
+    book = service.get(g.store, g.caller.user, book_id)
+    if fmt == "xlsx":
+        data = service.xlsx_bytes(g.store, g.caller.user, book_id)
+        mime, name = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", f"{book['title']}.xlsx"
+    elif fmt == "csv":
+        t = service.tab(g.store, book_id, request.args.get("tab", type=int))
+        data = service.csv_bytes(g.store, g.caller.user, book_id, t["id"])
+        mime, name = "text/csv", f"{book['title']} - {t['name']}.csv"
+    else:
+        raise Invalid("Download as .xlsx or .csv.", "format")
+    resp = Response(data, mimetype=mime)
+    resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(name)}"
+    return resp
+
+
+@bp.post("/s/<int:book_id>/trash")
+def trash(book_id: int):
+    book = service.get(g.store, g.caller.user, book_id)
+    drive.set_trashed(g.store, g.caller, [book["item"]["id"]], True)
+    flash_toast(f"“{book['title']}” moved to trash.")
+    target = url_for("sheets.index")
+    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)

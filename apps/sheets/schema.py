@@ -1,0 +1,48 @@
+"""Sheets tables. A spreadsheet is a Drive item (kind ``sheet``) plus tabs and
+cells. A cell row holds what the user typed (``input``), its format, and the
+computed value and display text (derived), so a check can ask "is D3 of the
+Claims tab 6480000" without running the formula engine, and a diff names the
+cells that changed. Rows and columns are 1-based; ``a1`` repeats the address
+for people reading exports and diffs."""
+from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+
+BOOKS = Table("sheets_books", (
+    key(),
+    content("item", Kind.INT, ref="drive_items"),
+    derived("revision", Kind.INT, default=1),
+    ephemeral("opened_at", Kind.TIME),
+), indexes=("item",))
+
+TABS = Table("sheets_tabs", (
+    key(),
+    content("book", Kind.INT, ref="sheets_books"),
+    content("seq", Kind.INT),                          # position among the tabs, 1-based
+    content("name"),
+    content("rows", Kind.INT, default=100),            # grid size
+    content("cols", Kind.INT, default=26),
+    content("frozen", Kind.INT, default=0),            # frozen header rows
+    content("widths", Kind.JSON, default={}),          # {"A": 280}: column widths in px
+), indexes=("book, seq",))
+
+CELLS = Table("sheets_cells", (
+    key(),
+    content("tab", Kind.INT, ref="sheets_tabs"),
+    content("row", Kind.INT),
+    content("col", Kind.INT),
+    content("input"),                                  # as typed: "6480000", "=SUM(D2:D8)", "Third party"
+    content("format", Kind.JSON, default={}),          # {"type": "currency", "decimals": 2, "bold": true, "align": "right"}
+    derived("a1"),                                     # "D3"
+    derived("value", Kind.JSON),                       # number, text, bool, {"error": "#REF!"} or null
+    derived("display", default=""),                   # what the grid shows
+), indexes=("tab, row, col",))
+
+HISTORY = Table("sheets_history", (               # the undo and redo stacks of each spreadsheet
+    key(),
+    ephemeral("book", Kind.INT, ref="sheets_books"),
+    ephemeral("seq", Kind.INT),
+    ephemeral("stack"),                                # undo | redo
+    ephemeral("label"),
+    ephemeral("before", Kind.JSON),                    # the cells (and tabs) as they were, with their keys
+), indexes=("book, stack, seq",), exported=False)
+
+TABLES = (BOOKS, TABS, CELLS, HISTORY)

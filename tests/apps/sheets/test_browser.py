@@ -1,0 +1,146 @@
+"""Sheets in a real browser: select, type, formulas, keyboard, clipboard, rows, sort, tabs; state checked in the store."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.sheets import service as S
+
+pytestmark = pytest.mark.browser
+
+DAMAGES = "Damages Model – Aurelia Dawn"
+BILLING = "Billing Tracker – M-2026-0147 (live)"
+
+
+def book(slot, title):
+    with slot.store() as st:
+        return st.scalar("SELECT ref FROM drive_items WHERE name=? AND kind='sheet'", (title,))
+
+
+def cell(slot, b, tab, a1):
+    with slot.store() as st:
+        return S.cell(st, b, tab, a1)
+
+
+def go(page, ref):
+    page.get_by_role("textbox", name="Name box").click()
+    page.keyboard.type(ref)
+    page.keyboard.press("Enter")
+
+
+def grid(page):
+    return page.get_by_role("grid")
+
+
+def test_fix_a_figure_from_drive_and_watch_totals_update(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto("/drive/search?q=damages+model")
+    page.get_by_role("link", name=DAMAGES, exact=True).dblclick()
+    expect(page).to_have_url(re.compile(rf"/sheets/s/{b}$"))
+    grid(page).get_by_role("gridcell", name="$6,840,000.00").click()
+    expect(page.get_by_role("textbox", name="Name box")).to_have_value("D3")
+    expect(page.get_by_role("textbox", name="Formula bar")).to_have_value("6840000")
+    page.keyboard.type("6480000")
+    page.keyboard.press("Enter")
+    expect(grid(page).get_by_role("gridcell", name="$122,755,000.00")).to_be_visible()
+    expect(page.get_by_role("textbox", name="Name box")).to_have_value("D4")
+    assert cell(live_slot, b, "Claims", "D3")["value"] == 6480000
+    assert cell(live_slot, b, "Summary", "B4")["value"] == 140055000
+    # undo from the keyboard puts it back, in the store too
+    page.keyboard.press("Control+z")
+    expect(grid(page).get_by_role("gridcell", name="$123,115,000.00")).to_be_visible()
+    assert cell(live_slot, b, "Claims", "D3")["value"] == 6840000
+
+
+def test_type_a_formula_edit_in_the_formula_bar_and_escape(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    go(page, "D14")
+    page.keyboard.type("=D10-D3")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("textbox", name="Name box")).to_have_value("E14")
+    assert cell(live_slot, b, "Claims", "D14")["value"] == 123115000 - 6840000
+    go(page, "D14")
+    fx = page.get_by_role("textbox", name="Formula bar")
+    expect(fx).to_have_value("=D10-D3")
+    fx.click()
+    fx.fill("=ROUND(D10/1000000,1)")
+    fx.press("Enter")
+    expect(grid(page).get_by_role("gridcell", name="123.1", exact=True)).to_be_visible()
+    assert cell(live_slot, b, "Claims", "D14")["input"] == "=ROUND(D10/1000000,1)"
+    go(page, "D14")
+    page.keyboard.type("oops")
+    page.keyboard.press("Escape")
+    assert cell(live_slot, b, "Claims", "D14")["input"] == "=ROUND(D10/1000000,1)"
+    page.keyboard.press("Delete")
+    expect(grid(page).get_by_role("gridcell", name="123.1", exact=True)).to_have_count(0)
+    assert cell(live_slot, b, "Claims", "D14") is None
+
+
+def test_add_a_billing_row_with_copy_paste_and_a_new_total(desk, live_slot):
+    page = desk
+    b = book(live_slot, BILLING)
+    page.goto(f"/sheets/s/{b}")
+    alex_before = cell(live_slot, b, "By timekeeper", "E5")["value"]
+    go(page, "A40")
+    for v in ["2026-04-06", "Alex Chen", "Associate", "L210", "Draft shortfall section of the objection", "1.5", "480"]:
+        page.keyboard.type(v)
+        page.keyboard.press("Tab")
+    go(page, "H39")
+    page.keyboard.press("Control+c")
+    go(page, "H40")
+    page.keyboard.press("Control+v")
+    expect(grid(page).get_by_role("gridcell", name="$720.00")).to_be_visible()
+    h40 = cell(live_slot, b, "Entries", "H40")
+    assert h40["input"] == "=F40*G40" and h40["value"] == 720
+    assert cell(live_slot, b, "Entries", "A40")["display"] == "2026-04-06"
+    assert cell(live_slot, b, "By timekeeper", "E5")["value"] == alex_before + 720
+
+
+def test_insert_a_row_from_the_context_menu_then_sort(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    grid(page).get_by_role("gridcell", name="CL-004").click(button="right")
+    page.get_by_role("menuitem", name="Insert row above").click()
+    expect(grid(page).get_by_role("gridcell", name="CL-004")).to_be_visible()
+    assert cell(live_slot, b, "Claims", "A6")["value"] == "CL-004"
+    assert cell(live_slot, b, "Claims", "D11")["input"] == '=SUMIF(F2:F9,"Third party",D2:D9)'
+    go(page, "D5")
+    page.keyboard.type("1000")
+    page.keyboard.press("Enter")
+    assert cell(live_slot, b, "Claims", "D5")["display"] == "$1,000.00"
+    # sort the claims by amount, largest first, from the Data menu
+    go(page, "D2:F9")
+    page.get_by_role("button", name="Data").click()
+    page.get_by_role("menuitem", name="Sort range by column, Z → A").click()
+    expect(page.get_by_role("status").filter(has_text="Range sorted")).to_be_visible()
+    amounts = [cell(live_slot, b, "Claims", f"D{r}")["value"] for r in range(2, 10)]
+    assert amounts == sorted(amounts, reverse=True)
+
+
+def test_format_bold_and_rename_a_sheet(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    go(page, "E2:E3")
+    page.keyboard.press("Control+b")
+    expect(page.get_by_role("button", name="Bold")).to_have_attribute("aria-pressed", "true")
+    assert cell(live_slot, b, "Claims", "E3")["format"]["bold"] is True
+    go(page, "H2")
+    page.keyboard.type("0.125")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowDown")
+    page.get_by_role("button", name="Format as percent").click()
+    expect(grid(page).get_by_role("gridcell", name="12.50%")).to_be_visible()
+    page.get_by_role("tab", name="Limit").click()
+    page.get_by_role("tab", name="Limit").dblclick()
+    dialog = page.get_by_role("dialog", name="Rename sheet")
+    dialog.get_by_label("Sheet name").fill("COPLA limit")
+    dialog.get_by_role("button", name="OK").click()
+    expect(page.get_by_role("tab", name="COPLA limit")).to_be_visible()
+    assert cell(live_slot, b, "Summary", "B5")["input"] == "='COPLA limit'!B5"

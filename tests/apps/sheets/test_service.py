@@ -1,0 +1,225 @@
+"""Sheets service: world spreadsheets, edits and recalculation, structure, undo, import/export."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.store.db import Caller
+from apps.common.store.export import content_changes, diff, export
+from apps.sheets import service as S
+
+DAMAGES = "Damages Model – Aurelia Dawn"
+BILLING = "Billing Tracker – M-2026-0147 (live)"
+
+
+def book(store, title=DAMAGES):
+    rows = store.select("drive_items", "name=? AND kind='sheet'", (title,))
+    assert len(rows) == 1, rows
+    return rows[0]["ref"]
+
+
+def tab_id(store, b, name):
+    return S.tab(store, b, name=name)["id"]
+
+
+def val(store, b, tab, a1):
+    c = S.cell(store, b, tab, a1)
+    return None if c is None else c["value"]
+
+
+def test_world_sheet_values_are_computed(store):
+    b = book(store)
+    assert val(store, b, "Claims", "D3") == 6840000                 # the transposed Port Calder figure
+    assert val(store, b, "Claims", "D10") == 123115000              # third-party total with it
+    assert val(store, b, "Claims", "D12") == 140415000
+    assert val(store, b, "Limit", "B5") == 160600000
+    assert val(store, b, "Limit", "B7") == 8760000
+    assert val(store, b, "Summary", "B2") == 123115000             # cross-tab reference
+    assert S.cell(store, b, "Claims", "D3")["display"] == "$6,840,000.00"
+    assert S.cell(store, b, "Claims", "A1")["format"].get("bold") is True
+    assert S.tab(store, b, name="Claims")["frozen"] == 1
+
+
+def test_editing_a_cell_recalculates_dependents_across_tabs(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    changed = S.set_cells(store, alex, b, claims, {(3, 4): "6480000"})
+    assert {c["a1"] for c in changed} == {"D3", "D10", "D12"}
+    assert val(store, b, "Claims", "D10") == 122755000
+    assert val(store, b, "Summary", "B2") == 122755000
+    assert val(store, b, "Summary", "B4") == 140055000
+    assert S.cell(store, b, "Claims", "D3")["display"] == "$6,480,000.00"      # the format stays
+
+
+def test_an_edit_changes_only_the_cells_it_touches(store, alex):
+    b = book(store)
+    before = export(store)
+    S.set_cells(store, alex, b, tab_id(store, b, "Claims"), {(3, 4): "6480000"})
+    changes = [c for c in content_changes(diff(before, export(store))) if c["table"] == "sheets_cells"]
+    assert len(changes) == 1 and "6480000" in str(changes[0])
+    before = export(store)
+    assert S.set_cells(store, alex, b, tab_id(store, b, "Claims"), {(3, 4): "6480000"}) == []   # same input: nothing
+    assert content_changes(diff(before, export(store))) == []
+
+
+def test_undo_and_redo_restore_rows_with_their_identity(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    before = export(store)
+    S.set_cells(store, alex, b, claims, {(3, 4): "6480000", (14, 1): "note"})
+    S.insert_rows(store, alex, b, claims, 5, 2)
+    S.delete_cols(store, alex, b, claims, 5)
+    assert S.undo(store, alex, b) == "Delete columns"
+    assert S.undo(store, alex, b) == "Insert rows"
+    assert S.undo(store, alex, b) == "Edit"
+    assert S.undo(store, alex, b) is None
+    d = diff(before, export(store))
+    assert [c for c in content_changes(d) if c["table"].startswith("sheets_")] == []
+    assert S.redo(store, alex, b) == "Edit"
+    assert val(store, b, "Claims", "D10") == 122755000
+
+
+def test_insert_and_delete_rows_rewrite_formulas_everywhere(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    S.insert_rows(store, alex, b, claims, 5, 1)                      # above CL-004
+    assert S.cell(store, b, "Claims", "D11")["input"] == '=SUMIF(F2:F9,"Third party",D2:D9)'
+    assert S.cell(store, b, "Summary", "B2")["input"] == "='Claims'!D11"
+    S.set_cells(store, alex, b, claims, {(5, 1): "CL-008", (5, 4): "1000", (5, 6): "Third party"})
+    assert val(store, b, "Claims", "D11") == 123116000
+    S.delete_rows(store, alex, b, claims, 5, 1)
+    assert val(store, b, "Claims", "D10") == 123115000
+    assert S.cell(store, b, "Summary", "B2")["input"] == "='Claims'!D10"
+    S.delete_rows(store, alex, b, claims, 10, 1)                     # the third-party total itself
+    assert S.cell(store, b, "Summary", "B2")["input"] == "=#REF!"
+    assert val(store, b, "Summary", "B2")["error"] == "#REF!"
+
+
+def test_sort_moves_rows_with_formats_and_formulas(store, alex):
+    b = book(store, BILLING)
+    entries = tab_id(store, b, "Entries")
+    total = val(store, b, "By timekeeper", "E9")
+    S.sort_range(store, alex, b, entries, (2, 1, 39, 8), 6, ascending=False)   # by hours, largest first
+    hours = [val(store, b, "Entries", f"F{r}") for r in range(2, 40)]
+    assert hours == sorted(hours, reverse=True)
+    top = S.cell(store, b, "Entries", "H2")
+    assert top["input"] == "=F2*G2" and top["value"] == hours[0] * val(store, b, "Entries", "G2")
+    assert S.cell(store, b, "Entries", "G2")["display"].startswith("$")
+    assert val(store, b, "By timekeeper", "E9") == total              # totals don't change with order
+    with pytest.raises(Invalid):
+        S.sort_range(store, alex, b, entries, (2, 1, 39, 8), 9)
+
+
+def test_copy_paste_shifts_relative_references(store, alex):
+    b = book(store, BILLING)
+    entries = tab_id(store, b, "Entries")
+    S.set_cells(store, alex, b, entries, {(40, 1): "2026-04-06", (40, 2): "Alex Chen", (40, 6): "1.5", (40, 7): "480"})
+    S.paste_cells(store, alex, b, entries, (40, 8), entries, (39, 8, 39, 8))
+    assert S.cell(store, b, "Entries", "H40")["input"] == "=F40*G40"
+    assert val(store, b, "Entries", "H40") == 720
+    assert S.cell(store, b, "Entries", "H40")["display"] == "$720.00"          # format pasted too
+    assert S.cell(store, b, "Entries", "A40")["display"] == "2026-04-06"       # plain text column stays text
+    by = S.tab(store, b, name="By timekeeper")
+    assert val(store, b, "By timekeeper", "D5") == pytest.approx(
+        sum(val(store, b, "Entries", f"F{r}") for r in range(2, 41)
+            if val(store, b, "Entries", f"B{r}") == "Alex Chen"))
+    assert by["name"] == "By timekeeper"
+
+
+def test_paste_text_and_clear(store, alex):
+    b = S.create(store, alex, None, "Scratch")
+    t = S.tab(store, b)["id"]
+    S.paste_text(store, alex, b, t, (1, 1), "Name\tAmount\nA\t1,200\nB\t$300\n")
+    assert val(store, b, "Sheet1", "B2") == 1200 and val(store, b, "Sheet1", "B3") == 300
+    S.set_cells(store, alex, b, t, {(4, 2): "=SUM(B2:B3)"})
+    assert val(store, b, "Sheet1", "B4") == 1500
+    S.clear(store, alex, b, t, (2, 2, 2, 2))
+    assert val(store, b, "Sheet1", "B4") == 300 and S.cell(store, b, "Sheet1", "B2") is None
+    with pytest.raises(Invalid):
+        S.paste_text(store, alex, b, t, (99, 1), "a\nb\nc\nd")
+    with pytest.raises(Invalid):
+        S.paste_text(store, alex, b, t, (1, 1), "")
+
+
+def test_formats(store, alex):
+    b = S.create(store, alex, None, "Fmt")
+    t = S.tab(store, b)["id"]
+    S.set_cells(store, alex, b, t, {(1, 1): "0.125", (2, 1): "1234.5"})
+    S.set_format(store, alex, b, t, (1, 1, 1, 1), type="percent")
+    assert S.cell(store, b, "Sheet1", "A1")["display"] == "12.50%"
+    S.set_format(store, alex, b, t, (1, 1, 1, 1), decimals_step=-1)
+    assert S.cell(store, b, "Sheet1", "A1")["display"] == "12.5%"
+    S.set_format(store, alex, b, t, (2, 1, 2, 1), type="currency", bold=True)
+    c = S.cell(store, b, "Sheet1", "A2")
+    assert c["display"] == "$1,234.50" and c["format"]["bold"]
+    S.set_format(store, alex, b, t, (2, 1, 2, 1), bold=False, type="auto")
+    assert S.cell(store, b, "Sheet1", "A2")["format"] == {} and S.cell(store, b, "Sheet1", "A2")["display"] == "1234.5"
+    with pytest.raises(Invalid):
+        S.set_format(store, alex, b, t, (1, 1, 1, 1), type="roman")
+
+
+def test_tabs_add_rename_delete(store, alex):
+    b = book(store)
+    summary = tab_id(store, b, "Summary")
+    S.rename_tab(store, alex, b, tab_id(store, b, "Claims"), "Claims register")
+    assert S.cell(store, b, "Summary", "B2")["input"] == "='Claims register'!D10"
+    assert val(store, b, "Summary", "B2") == 123115000
+    with pytest.raises(Invalid):
+        S.rename_tab(store, alex, b, summary, "claims register")       # names are unique, any case
+    with pytest.raises(Invalid):
+        S.rename_tab(store, alex, b, summary, "  ")
+    new = S.add_tab(store, alex, b)
+    assert S.tab(store, b, new)["name"] == "Sheet4"
+    S.delete_tab(store, alex, b, tab_id(store, b, "Limit"))
+    assert val(store, b, "Summary", "B5")["error"] == "#REF!"
+    for t in S.tabs(store, b)[:-1]:
+        S.delete_tab(store, alex, b, t["id"])
+    with pytest.raises(Invalid):
+        S.delete_tab(store, alex, b, S.tabs(store, b)[0]["id"])
+
+
+def test_bad_input_is_refused_and_changes_nothing(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    before = export(store)
+    with pytest.raises(Invalid):
+        S.set_cells(store, alex, b, claims, {(500, 1): "x"})
+    with pytest.raises(Invalid):
+        S.set_cells(store, alex, b, claims, {(1, 1): "x" * (S.MAX_INPUT + 1)})
+    with pytest.raises(Invalid):
+        S.insert_rows(store, alex, b, claims, 0)
+    with pytest.raises(Invalid):
+        S.delete_rows(store, alex, b, claims, 1, 10_000)
+    with pytest.raises(NotFound):
+        S.set_cells(store, alex, b, 999999, {(1, 1): "x"})
+    with pytest.raises(Forbidden):
+        S.set_cells(store, Caller(user="henry.adeyemi"), b, claims, {(1, 1): "x"})
+    with pytest.raises(NotFound):
+        S.get(store, "laura.whitfield", b)
+    assert content_changes(diff(before, export(store))) == []
+
+
+def test_open_a_csv_from_drive_as_a_sheet(store, alex):
+    item = store.one("SELECT * FROM drive_items WHERE name='Claims Register.csv'")
+    b = S.open_file_in_sheets(store, alex, item["id"])
+    got = S.get(store, "alex.chen", b)
+    assert got["title"] == "Claims Register" and got["item"]["owner"] == "alex.chen"
+    t = got["tabs"][0]
+    assert t["frozen"] == 1
+    amounts = [c["value"] for (r, col), c in S.cells(store, t["id"]).items() if col == 4 and r > 1]
+    assert any(isinstance(v, int) and v > 1_000_000 for v in amounts)
+
+
+def test_exports(store):
+    b = book(store)
+    from openpyxl import load_workbook
+    data = S.xlsx_bytes(store, "alex.chen", b)
+    wb = load_workbook(io.BytesIO(data))
+    assert wb.sheetnames == ["Claims", "Limit", "Summary"]
+    assert wb["Claims"]["D10"].value == '=SUMIF(F2:F8,"Third party",D2:D8)'
+    assert wb["Claims"]["D3"].value == 6840000 and wb["Claims"]["A1"].font.bold
+    assert S.xlsx_bytes(store, "alex.chen", b) == data               # world time: byte-stable
+    csv = S.csv_bytes(store, "alex.chen", b, tab_id(store, b, "Limit")).decode()
+    assert "Shortfall,\"$8,760,000.00\"" in csv
