@@ -10,11 +10,12 @@ from types import ModuleType
 
 from apps.common.store.schema import CORE_TABLES, Table
 
-APP_NAMES = ("mail", "drive", "docs", "sheets")
-SEED_ORDER = ("drive", "mail", "docs", "sheets")
+APP_NAMES = ("mail", "drive", "docs", "sheets", "slides")
+SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides")
 
 # World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
-APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed")}
+APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed"),
+             ".gslides.yaml": ("deck", "apps.slides.seed")}
 
 
 def app_packages() -> list[ModuleType]:
@@ -36,7 +37,8 @@ def compiler_sources() -> list[str]:
     """Modules whose code shapes the template: a change to any rebuilds it."""
     mods = ["apps.registry", "apps.common.store.schema", "apps.common.store.db",
             "apps.common.store.compile", "apps.common.world", "apps.common.files",
-            "apps.common.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service"]
+            "apps.common.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service",
+            "apps.slides.service"]
     for name in APP_NAMES:
         mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
     return mods

@@ -2,7 +2,8 @@
 
 Measures, as medians:
 - reset latency (restore + new session + start page settled + first observation);
-- step latency for a navigation click, an htmx click and typing — each
+- step latency for a navigation click, an htmx click, typing, and a Sheets
+  cell edit (type a figure + Enter; the server recomputes the totals) — each
   action, settled, then a screenshot — through ``DeskEnv.step`` and through
   bare Playwright doing the same on the same page (click, the settle recipe
   of MACHINE-NOTES.md, ``page.screenshot``);
@@ -84,6 +85,25 @@ class _Bare:
         self.slot.close()
 
 
+EDITS = [(6480000, "$122,755,000.00"), (6840000, "$123,115,000.00")]   # D3 -> the third-party total
+
+
+def _book_id() -> int:
+    from apps.common.store.compile import template_for
+    from apps.common.store.slot import Slot
+    slot = Slot(template_for("meridian"))
+    try:
+        with slot.store() as st:
+            return st.scalar("SELECT ref FROM drive_items WHERE name='Damages Model – Aurelia Dawn'")
+    finally:
+        slot.close()
+
+
+def _assert_total(html: str, total: str) -> None:
+    if total not in html:
+        raise AssertionError(f"the step ended before the grid showed {total}")
+
+
 def _center(page, role, name, exact=True):
     box = page.get_by_role(role, name=name, exact=exact).first.bounding_box()
     return int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2)
@@ -150,6 +170,24 @@ def measure_latencies(n: int) -> dict:
         env.step({"type": "key", "keys": "ctrl+a"})
     env.close()
 
+    # A Sheets edit: type a figure and Enter into D3 of the damages model; the step ends with the
+    # recomputed totals on screen (checked each time, so the figure is not for a half-done step).
+    sheet_env = DeskEnv("meridian/damages-fix-port-calder")
+    sheet_env.reset()
+    su = sheet_env.unwrapped
+    book = _book_id()
+    sheet_env.step({"type": "navigate", "url": f"/sheets/s/{book}"})
+    d3 = su.page_call(lambda p: _center(p, "gridcell", "$6,840,000.00"))
+    sheet_edit = []
+    for i in range(n):
+        value, total = EDITS[i % 2]
+        sheet_env.step({"type": "click", "x": d3[0], "y": d3[1]})
+        t0 = time.perf_counter()
+        sheet_env.step({"type": "type", "text": f"{value}\n"})
+        sheet_edit.append((time.perf_counter() - t0) * 1000)
+        _assert_total(su.page_call(lambda p: p.content()), total)
+    sheet_env.close()
+
     bare = _Bare()
     try:
         b_nav, b_hx, b_type = [], [], []
@@ -173,6 +211,13 @@ def measure_latencies(n: int) -> dict:
         for _ in range(n):
             b_type_search.append(bare.step(lambda p: p.keyboard.type("limitation fund 2026")))
             bare.page.keyboard.press("Control+a")
+        b_sheet = []
+        bare.page.goto(f"/sheets/s/{book}")
+        bare.page.get_by_role("grid").wait_for()
+        for i in range(n):
+            value, total = EDITS[i % 2]
+            bare.page.mouse.click(*d3)
+            b_sheet.append(bare.step(lambda p: p.keyboard.type(f"{value}\n")))
         # Bare reset: a new context and page on the restored slot, start page loaded.
         b_reset = []
         for _ in range(n):
@@ -194,6 +239,8 @@ def measure_latencies(n: int) -> dict:
     out["step: navigation click"] = {"deskworld": _median(nav), "bare": _median(b_nav)}
     out["step: htmx click"] = {"deskworld": _median(hx), "bare": _median(b_hx)}
     out["step: type 20 chars"] = {"deskworld": _median(typing), "bare": _median(b_type)}
+    out["step: Sheets cell edit (type + Enter, totals recomputed)"] = {"deskworld": _median(sheet_edit),
+                                                                     "bare": _median(b_sheet)}
     out["step: type 20 chars, debounced search box"] = {"deskworld": _median(typing_search),
                                                          "bare": _median(b_type_search), "informative": True}
     return out

@@ -19,6 +19,13 @@ SHOTS = [
      [("dblclick_text", "Corvane Claim in Limitation – DRAFT v2"), ("wait_text", "CLAIM AND ANSWER")]),
     ("sheets-editor.png", "meridian", "/drive/search?q=damages+model",
      [("dblclick_text", "Damages Model – Aurelia Dawn"), ("wait_role", "grid", "Claims"), ("click_text", "$6,840,000.00")]),
+    ("slides-editor.png", "meridian", "/drive/search?q=client+update",
+     [("dblclick_text", "Client Update – Aurelia Dawn (April 2026)"), ("wait_role", "listbox", "Slides"),
+      ("click_role", "option", "Slide 4: The claims picture")]),
+    ("slides-present.png", "meridian", "/drive/search?q=client+update",
+     [("dblclick_text", "Client Update – Aurelia Dawn (April 2026)"), ("wait_role", "listbox", "Slides"),
+      ("click_role", "option", "Slide 3: Halcyon's limit vs. the fund it put up"), ("wait_role", "textbox", "Title"),
+      ("click_role", "link", "Present slideshow"), ("wait_role", "region", "Slideshow: Client Update – Aurelia Dawn (April 2026)")]),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
 ]
 

@@ -80,6 +80,21 @@ def rename(doc_id: int):
     return render("docs/_title.html", doc=doc, oob=[toast("Renamed.")])
 
 
+@bp.post("/d/<int:doc_id>/replace")
+def replace(doc_id: int):
+    find = request.form.get("find", "")
+    try:
+        n = service.replace_text(g.store, g.caller, doc_id, find, request.form.get("replace", ""),
+                                 every=request.form.get("all") == "1", match_case=request.form.get("match_case") == "1")
+    except Invalid as e:
+        return toast_response(e.message, 422)
+    doc = service.get(g.store, g.caller.user, doc_id)
+    ctx = _editor_ctx(doc)
+    message = f"Replaced {n} occurrence{'s' if n != 1 else ''} of “{find}”." if n else f"“{find}” wasn't found."
+    return render("docs/_status.html", doc=doc, text="Saved to Drive" if n else "All changes saved in Drive",
+                  oob=[render_template("docs/_content.html", oob=True, **ctx), toast(message)])
+
+
 @bp.post("/d/<int:doc_id>/comments")
 def add_comment(doc_id: int):
     try:

@@ -100,6 +100,48 @@ def save_html(store: Store, caller: Caller, doc_id: int, html: str) -> bool:
     return changed
 
 
+def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replacement: str, *,
+                 every: bool = True, match_case: bool = False) -> int:
+    """Edit → Find and replace: the first match in the document, or every match. Formatting
+    and comment anchors stay with the text around the replacement. Returns how many were replaced."""
+    if not find:
+        raise Invalid("Enter the text to find.", "find")
+    if "\n" in find or "\n" in (replacement or ""):
+        raise Invalid("Find and replace works within a paragraph.", "find")
+    doc = get(store, caller.user, doc_id)
+    _require(doc, Role.EDITOR)
+    pattern = re.compile(re.escape(find), 0 if match_case else re.IGNORECASE)
+    count = 0
+    out = []
+    for blk in doc["blocks"]:
+        matches = [] if (count and not every) else list(pattern.finditer(blk["text"]))
+        if not every:
+            matches = matches[:1]
+        if not matches:
+            out.append(blk)
+            continue
+        text, marks = blk["text"], [list(m) for m in blk["marks"]]
+        for m in reversed(matches):               # right to left: earlier offsets stay valid
+            s0, e0 = m.start(), m.end()
+            delta = len(replacement) - (e0 - s0)
+            text = text[:s0] + replacement + text[e0:]
+            for mk in marks:
+                for i in (0, 1):
+                    if mk[i] >= e0:
+                        mk[i] += delta
+                    elif s0 < mk[i] < e0:
+                        mk[i] = s0 + (len(replacement) if i == 1 else 0)
+        count += len(matches)
+        out.append(B.block(blk["type"], text, blk["level"], marks))
+    if not count:
+        return 0
+    with store.transaction():
+        write_blocks(store, caller.actor, doc_id, out)
+        store.update("docs_documents", doc_id, caller.actor, revision=doc["revision"] + 1)
+        drive.touch(store, caller, doc["item"]["id"])
+    return count
+
+
 def rename(store: Store, caller: Caller, doc_id: int, title: str) -> None:
     doc = get(store, caller.user, doc_id)
     drive.rename(store, caller, doc["item"]["id"], title)

@@ -224,11 +224,11 @@ def paste(book_id: int):
     data = _body()
     tab_id = _int(data, "tab")
     t = service.tab(g.store, book_id, tab_id)
-    top, left, _, _ = service.parse_range(t, str(data.get("at", "")))
+    top, left, bottom, right = service.parse_range(t, str(data.get("at", "")))
     if data.get("source"):
         src_tab = _int(data, "source_tab")
         st = service.tab(g.store, book_id, src_tab)
-        cells = service.paste_cells(g.store, g.caller, book_id, tab_id, (top, left), src_tab,
+        cells = service.paste_cells(g.store, g.caller, book_id, tab_id, (top, left, bottom, right), src_tab,
                                     service.parse_range(st, str(data["source"])),
                                     cut=str(data.get("cut", "")).lower() in ("1", "true"))
     else:

@@ -586,27 +586,39 @@ class _Desc:
 
 
 # ---------------------------------------------------------------- copy and paste
-def paste_cells(store: Store, caller: Caller, book_id: int, tab_id: int, dest: tuple[int, int],
+def paste_cells(store: Store, caller: Caller, book_id: int, tab_id: int, dest: tuple[int, int] | Range,
                 src_tab_id: int, src: Range, *, cut: bool = False) -> list[dict]:
     """Paste a range copied in this spreadsheet: inputs with relative references shifted,
-    and formats. A cut clears the source (references to it are not rewritten)."""
+    and formats. ``dest`` is a cell, or a selected range the copy is repeated over when it
+    is a whole number of copies tall and wide (one cell pasted into D2:D8 fills all seven,
+    as in Sheets). A cut clears the source (references to it are not rewritten)."""
     book = _editable(store, caller, book_id)
     t = tab(store, book_id, tab_id)
     st = tab(store, book_id, src_tab_id)
     top, left, bottom, right = _check_range(st, src)
     h, w = bottom - top + 1, right - left + 1
-    r0, c0 = dest
-    _check_range(t, (r0, c0, r0 + h - 1, c0 + w - 1))
+    r0, c0 = dest[0], dest[1]
+    reps_r = reps_c = 1
+    if len(dest) == 4 and not cut:
+        dh, dw = dest[2] - dest[0] + 1, dest[3] - dest[1] + 1
+        if dh % h == 0 and dw % w == 0:
+            reps_r, reps_c = dh // h, dw // w
+    _check_range(t, (r0, c0, r0 + h * reps_r - 1, c0 + w * reps_c - 1))
     wb, _ = _workbook(store, book_id)
-    raws = wb.copy_range(st["name"], top - 1, left - 1, bottom - 1, right - 1, r0 - 1, c0 - 1)
+    raws = {}
+    for i in range(reps_r):
+        for j in range(reps_c):
+            rr, cc = r0 + i * h, c0 + j * w
+            block = wb.copy_range(st["name"], top - 1, left - 1, bottom - 1, right - 1, rr - 1, cc - 1)
+            raws.update(block)
     src_cells = cells(store, st["id"])
-    positions = [(r0 + i, c0 + j) for i in range(h) for j in range(w)]
+    positions = [(r0 + i, c0 + j) for i in range(h * reps_r) for j in range(w * reps_c)]
     cleared = [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)
                if cut and (st["id"] != t["id"] or (r, c) not in positions)]
     with store.transaction():
         snap = _snapshot_cells(store, t["id"], positions) + _snapshot_cells(store, st["id"], cleared)
         _record(store, caller, book_id, "Cut and paste" if cut else "Paste", {"cells": snap})
-        formats = {(r, c): (src_cells.get((top + r - r0, left + c - c0)) or {}).get("format") or {}
+        formats = {(r, c): (src_cells.get((top + (r - r0) % h, left + (c - c0) % w)) or {}).get("format") or {}
                    for r, c in positions}
         for r, c in cleared:
             _put(store, caller.actor, st["id"], r, c, input=None, format={})

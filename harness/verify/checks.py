@@ -13,7 +13,8 @@ Each check is a mapping with one kind key:
 - ``tables_changed: [tables]`` — exactly the tables whose content the agent changed.
 - ``order: {table, by, sequence: [where, …]}`` — first matches appear in this order.
 - ``python: "module:function"`` — ``function(ctx) -> (bool, str)`` for what the
-  vocabulary can't say (module from the world's ``checks.py`` or importable).
+  vocabulary can't say (module from the world's ``checks.py`` or importable); it
+  may return ``(bool, str, {table: keys})`` to name the records it vouches for.
 
 Every check gives one line saying what was expected and what was found, and
 records which rows it matched (the collateral-damage guard allows changes to those).
@@ -188,8 +189,9 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
         return CheckResult(name, positions == sorted(positions), "items in the given order", str(positions))
     if kind == "python":
         fn = load_function(body, ctx.world_root)
-        ok, found = fn(ctx)
-        return CheckResult(name, bool(ok), spec.get("expected", "the check holds"), str(found))
+        ok, found, *rest = fn(ctx)
+        matched = {t: {str(k) for k in keys} for t, keys in (rest[0] if rest else {}).items()}
+        return CheckResult(name, bool(ok), spec.get("expected", "the check holds"), str(found), matched)
     raise CheckSpecError(f"unknown check {kind!r}")
 
 

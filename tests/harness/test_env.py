@@ -186,3 +186,20 @@ def test_random_agent_300_steps_causes_no_errors():
         for path in ("/mail/inbox", "/drive/my-drive"):
             assert e.page_call(lambda p: p.goto(server + path).status) == 200
     assert json.dumps(info["result"])
+
+
+def test_a_sheet_edit_is_one_action_and_one_settled_screenshot(store):
+    """Typing a figure and Enter recomputes the total on the server; the observation after that
+    single step already shows it (the settle waits for the request and the grid update)."""
+    with DeskEnv("meridian/damages-fix-port-calder") as e:
+        e.reset()
+        u = e.unwrapped
+        book = store.scalar("SELECT ref FROM drive_items WHERE name='Damages Model – Aurelia Dawn'")
+        e.step({"type": "navigate", "url": f"/sheets/s/{book}"})
+        box = u.page_call(lambda p: p.get_by_role("gridcell", name="$6,840,000.00").bounding_box())
+        e.step({"type": "click", "x": int(box["x"] + box["width"] / 2), "y": int(box["y"] + box["height"] / 2)})
+        obs, *_ = e.step({"type": "type", "text": "6480000\n"})
+        shown = u.page_call(lambda p: p.evaluate(
+            "() => Array.from(document.querySelectorAll('#grid td')).map(t => t.textContent)"))
+        assert "$122,755,000.00" in shown and "$123,115,000.00" not in shown
+        assert obs["screenshot"].shape == (800, 1280, 3)

@@ -299,6 +299,7 @@
       }
       return;
     }
+    if (row.closest("[data-open-on-click]")) return;       // app home lists: a click opens, as in Docs
     if (e.target.closest(".row-actions, button, input, select")) {
       if (row.getAttribute("aria-selected") !== "true") selectRow(row, null);
       return;
@@ -308,7 +309,7 @@
   });
   document.addEventListener("dblclick", (e) => {
     const row = e.target.closest("tr.frow");
-    if (row && !e.target.closest(".row-actions")) location.assign(row.dataset.open);
+    if (row && row.dataset.open && !e.target.closest(".row-actions")) location.assign(row.dataset.open);
   });
   document.addEventListener("keydown", (e) => {
     if (typing(document.activeElement) || document.querySelector("dialog[open]")) return;

@@ -66,6 +66,7 @@
   function run(cmd) {
     if (cmd === "link") return openLinkDialog();
     if (cmd === "comment") return startComment();
+    if (cmd === "findReplace") return openFindReplace();
     if (!editable && cmd !== "selectAll") return;
     restoreSelection();
     document.execCommand(cmd, false, null);
@@ -113,6 +114,7 @@
     else if (e.shiftKey && (k === "8" || k === "*")) { e.preventDefault(); run("insertUnorderedList"); }
     else if (e.shiftKey && (k === "7" || k === "&")) { e.preventDefault(); run("insertOrderedList"); }
     else if (k === "y") { e.preventDefault(); run("redo"); }
+    else if (k === "h") { e.preventDefault(); run("findReplace"); }
     else if (k === "s") { e.preventDefault(); if (timer) clearTimeout(timer); save(); }
   });
   // Pasted content arrives as plain text: the document keeps its own formatting.
@@ -122,6 +124,51 @@
     e.preventDefault();
     document.execCommand("insertText", false, text);
   });
+
+  /* ---------------------------------------------------------------- find and replace */
+  // The server replaces (so formatting and comment anchors follow the text) after any pending save.
+  function openFindReplace() {
+    if (!editable) { flash("You can only view this document."); return; }
+    const sel = getSelection();
+    const seed = sel && ed.contains(sel.anchorNode) && !sel.isCollapsed ? sel.toString().split("\n")[0] : "";
+    const d = document.createElement("dialog");
+    d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "fr-title");
+    d.innerHTML = '<form><h2 id="fr-title">Find and replace</h2>' +
+      '<label class="input-label" for="fr-find">Find</label><input class="input" id="fr-find" name="find" autocomplete="off">' +
+      '<label class="input-label" for="fr-replace">Replace with</label><input class="input" id="fr-replace" name="replace" autocomplete="off">' +
+      '<label class="radio-row"><input type="checkbox" name="match_case" value="1"> Match case</label>' +
+      '<p class="sub" id="fr-count" role="status"></p>' +
+      '<div class="actions"><button type="button" class="btn btn-text" data-close>Done</button>' +
+      '<button type="button" class="btn btn-outline" data-replace="one">Replace</button>' +
+      '<button type="button" class="btn btn-primary" data-replace="all">Replace all</button></div></form>';
+    document.getElementById("modal").appendChild(d);
+    d.showModal();
+    const find = $("#fr-find", d);
+    find.value = seed; find.focus(); find.select();
+    const count = () => {
+      const q = find.value; const el = $("#fr-count", d);
+      if (!q) { el.textContent = ""; return; }
+      const cs = $("[name=match_case]", d).checked;
+      const hay = cs ? ed.innerText : ed.innerText.toLowerCase();
+      const needle = cs ? q : q.toLowerCase();
+      let n = 0, i = hay.indexOf(needle);
+      while (i >= 0) { n++; i = hay.indexOf(needle, i + needle.length); }
+      el.textContent = n === 1 ? "1 match" : `${n} matches`;
+    };
+    find.addEventListener("input", count); $("[name=match_case]", d).addEventListener("change", count); count();
+    d.addEventListener("click", (e) => {
+      const b = e.target.closest("[data-replace]");
+      if (!b) return;
+      e.preventDefault();
+      if (!find.value) { $("#fr-count", d).textContent = "Enter the text to find."; return; }
+      const values = { find: find.value, replace: $("#fr-replace", d).value, all: b.dataset.replace === "all" ? "1" : "0",
+                       match_case: $("[name=match_case]", d).checked ? "1" : "0" };
+      const go = () => htmx.ajax("POST", app.dataset.replaceUrl, { values, target: "#save-status", swap: "outerHTML" }).then(count);
+      if (timer) { clearTimeout(timer); timer = null; htmx.ajax("POST", app.dataset.saveUrl, { values: { html: ed.innerHTML }, target: "#save-status", swap: "outerHTML" }).then(go); }
+      else go();
+    });
+    $("form", d).addEventListener("submit", (e) => { e.preventDefault(); d.querySelector("[data-replace=one]").click(); });
+  }
 
   /* ---------------------------------------------------------------- links */
   function openLinkDialog() {

@@ -134,14 +134,23 @@
   function post(path, body) {
     if (!editable) { say("You can only view this spreadsheet."); return Promise.resolve(null); }
     status.textContent = "Saving…";
-    const run = () => fetch(base + path, {
-      method: "POST", headers: { "Content-Type": "application/json", "Accept": "application/json" },
-      body: JSON.stringify(Object.assign({ tab: tabId }, body)), credentials: "same-origin",
-    }).then((res) => res.json().catch(() => ({ error: "Something went wrong." })).then((j) => {
-      if (!res.ok) { status.textContent = "All changes saved in Drive"; say(j.error || "Something went wrong."); return null; }
-      status.textContent = "All changes saved in Drive";
-      return j;
-    })).catch(() => { status.textContent = "Offline: changes not saved"; say("Couldn't reach the server."); return null; });
+    // XMLHttpRequest rather than fetch: the answer is applied inside the load event, so anything
+    // that waits for requests to finish (a harness settling the page) sees the updated grid.
+    const run = () => new Promise((resolve) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", base + path);
+      xhr.setRequestHeader("Content-Type", "application/json");
+      xhr.setRequestHeader("Accept", "application/json");
+      xhr.onload = () => {
+        let j = null;
+        try { j = JSON.parse(xhr.responseText); } catch (e) { j = { error: "Something went wrong." }; }
+        status.textContent = "All changes saved in Drive";
+        if (xhr.status >= 400) { say((j && j.error) || "Something went wrong."); resolve(null); return; }
+        resolve(j);
+      };
+      xhr.onerror = () => { status.textContent = "Offline: changes not saved"; say("Couldn't reach the server."); resolve(null); };
+      xhr.send(JSON.stringify(Object.assign({ tab: tabId }, body)));
+    });
     busy = busy.then(run);
     return busy;
   }
@@ -324,7 +333,7 @@
   }
   function paste(text) {
     if (clip && (text === clip.text || text === "" || text === undefined)) {
-      const body = { at: a1(act.r, act.c), source_tab: clip.tab, source: clip.range, cut: clip.cut };
+      const body = { at: rangeText(), source_tab: clip.tab, source: clip.range, cut: clip.cut };
       const wasCut = clip.cut;
       if (wasCut) clip = null;
       return post("/paste", body).then((j) => { apply(j); if (j) selectPasted(j); });
@@ -334,6 +343,8 @@
     return post("/paste", { at: a1(act.r, act.c), text }).then((j) => { apply(j); if (j) selectPasted(j); });
   }
   function selectPasted(j) {
+    const g = range();
+    act = { r: g.top, c: g.left };
     const cells = (j.cells || []).filter((c) => c.r >= act.r && c.c >= act.c);
     if (!cells.length) return;
     ext = { r: Math.max(...cells.map((c) => c.r)), c: Math.max(...cells.map((c) => c.c)) };
@@ -489,6 +500,7 @@
         if (top > last.r) { say("There's nothing below the frozen rows to sort."); return; }
         return post("/sort", { range: `A${top}:${colLetter(Math.max(last.c, act.c))}${last.r}`, col: act.c, order: opts.order }).then(apply);
       }
+      case "sort_dialog": return sortDialog();
       case "sort_range": {
         if (g.top === g.bottom) { say("Select the rows you want to sort."); return; }
         return post("/sort", { range: rt, col: act.c, order: opts.order }).then(apply);
@@ -549,6 +561,35 @@
     const tab = e.target.closest(".stab");
     if (tab && editable) { e.preventDefault(); renameDialog(tab); }
   });
+  // Data → Sort range…: which column, which order, and whether the first row is a header.
+  function sortDialog() {
+    const g = range();
+    if (g.top === g.bottom) { say("Select the rows you want to sort."); return; }
+    const d = document.createElement("dialog");
+    d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "sort-title");
+    const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+    let cols = "";
+    for (let c = g.left; c <= g.right; c++) {
+      const head = td(g.top, c) ? td(g.top, c).textContent : "";
+      cols += `<label class="radio-row"><input type="radio" name="col" value="${c}"${c === act.c ? " checked" : ""}> Column ${colLetter(c)}${head ? ` <span class="dim">(${esc(head)})</span>` : ""}</label>`;
+    }
+    d.innerHTML = `<form><h2 id="sort-title">Sort range ${esc(rangeText(g))}</h2>` +
+      `<label class="radio-row"><input type="checkbox" name="header"> Data has header row</label>` +
+      `<fieldset class="radio-group"><legend>Sort by</legend>${cols}</fieldset>` +
+      `<fieldset class="radio-group"><legend>Order</legend><label class="radio-row"><input type="radio" name="order" value="asc" checked> A → Z</label>` +
+      `<label class="radio-row"><input type="radio" name="order" value="desc"> Z → A</label></fieldset>` +
+      `<div class="actions"><button type="button" class="btn btn-text" data-close>Cancel</button><button type="submit" class="btn btn-primary">Sort</button></div></form>`;
+    document.getElementById("modal").appendChild(d);
+    d.showModal();
+    $("form", d).addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = new FormData(e.target);
+      const top = f.get("header") ? g.top + 1 : g.top;
+      d.close(); d.remove();
+      if (top >= g.bottom + 1) { say("There's nothing to sort below the header row."); return; }
+      post("/sort", { range: rangeText({ top, left: g.left, bottom: g.bottom, right: g.right }), col: +f.get("col"), order: f.get("order") }).then(apply);
+    });
+  }
   function renameDialog(tab) {
     const d = document.createElement("dialog");
     d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "rename-tab-title");

@@ -139,3 +139,23 @@ def test_exports(store):
     assert any("PORT CALDER ADMIRALTY COURT" in p.text for p in d.paragraphs)
     assert d.core_properties.title == V2
     assert docs.docx_bytes(store, "alex.chen", did) == data       # byte-stable: world time, no wall clock
+
+
+def test_find_and_replace_keeps_formatting_and_anchors(store, alex):
+    did = doc_id(store, V2)
+    assert docs.replace_text(store, alex, did, "$[__________]", "$160,600,000", every=False) == 1
+    assert docs.replace_text(store, alex, did, "$[__________]", "$8,760,000") == 2
+    assert docs.replace_text(store, alex, did, "[ac: insert rate]", "($2,750)") == 1          # any case
+    assert docs.replace_text(store, alex, did, "[AC: insert rate]", "x", match_case=True) == 0
+    blocks = docs.get(store, "alex.chen", did)["blocks"]
+    p12 = next(b for b in blocks if "The fund is inadequate" in b["text"])
+    assert "is $160,600,000. The fund deposited" in p12["text"]
+    assert "deficient by $8,760,000," in p12["text"] and "($2,750)" in p12["text"]
+    bold = [p12["text"][m[0]:m[1]] for m in p12["marks"] if m[2] == "bold"]
+    assert "$160,600,000" in bold and "$8,760,000" in bold                      # the blanks were bold
+    anchored = [p12["text"][m[0]:m[1]] for m in p12["marks"] if m[2] == "comment"]
+    assert anchored == ["The fund is therefore deficient by"]
+    with pytest.raises(Invalid):
+        docs.replace_text(store, alex, did, "", "x")
+    with pytest.raises(Forbidden):
+        docs.replace_text(store, Caller(user="henry.adeyemi"), did, "Corvane", "X")

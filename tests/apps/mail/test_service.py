@@ -21,8 +21,8 @@ def test_inbox_lists_conversations_newest_first_with_unread_and_labels(store):
     dates = [t["date"] for t in page.threads]
     assert dates == sorted(dates, reverse=True)
     first = page.threads[0]
-    assert first["subject"].startswith("Board pack") and first["unread"]
-    assert [lab["name"] for lab in first["labels"]] == ["Corvane / Aurelia Dawn"]
+    assert first["subject"].startswith("Live tracker") and first["unread"]
+    assert [lab["name"] for lab in first["labels"]] == ["Firm admin"]
     eleanor = next(t for t in page.threads if t["subject"].startswith("Before the 22nd"))
     assert eleanor["starred"] and eleanor["unread"]
     assert service.counts(store, "alex.chen")["inbox"] == sum(1 for t in _all_inbox(store) if t["unread"])

@@ -113,6 +113,7 @@ def test_insert_a_row_from_the_context_menu_then_sort(desk, live_slot):
     go(page, "D5")
     page.keyboard.type("1000")
     page.keyboard.press("Enter")
+    expect(grid(page).get_by_role("gridcell", name="$1,000.00")).to_be_visible()
     assert cell(live_slot, b, "Claims", "D5")["display"] == "$1,000.00"
     # sort the claims by amount, largest first, from the Data menu
     go(page, "D2:F9")

@@ -223,3 +223,12 @@ def test_exports(store):
     assert S.xlsx_bytes(store, "alex.chen", b) == data               # world time: byte-stable
     csv = S.csv_bytes(store, "alex.chen", b, tab_id(store, b, "Limit")).decode()
     assert "Shortfall,\"$8,760,000.00\"" in csv
+
+
+def test_one_cell_pasted_into_a_range_fills_it(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    S.set_cells(store, alex, b, claims, {(2, 7): "=D2/Limit!$B$5"})
+    S.paste_cells(store, alex, b, claims, (3, 7, 8, 7), claims, (2, 7, 2, 7))
+    assert [S.cell(store, b, "Claims", f"G{r}")["input"] for r in (3, 8)] == ["=D3/Limit!$B$5", "=D8/Limit!$B$5"]
+    assert val(store, b, "Claims", "G8") == pytest.approx(385000 / 160600000)

@@ -1,0 +1,449 @@
+"""Slides service layer: presentations, their slides, text boxes and speaker notes.
+
+A presentation is a Drive item of kind ``deck`` (name, owner, folder and
+sharing are Drive's) plus its slides (``slides_slides``, ordered by ``seq``)
+and one text-box row per box of each slide's layout (``slides_boxes``). The
+GUI routes, oracles and checks all go through here.
+
+Writes are minimal: saving a box unchanged writes nothing, moving a slide
+rewrites only the ``seq`` of the slides whose position changed, and changing
+a layout keeps the box rows (and their keys) that still have a place.
+
+Changing a layout never loses text. The title stays the title; the main text
+box of the old layout (subtitle, body or left column) becomes the main text
+box of the new one (subtitle, body or left column); a right column keeps its
+place in two-column layouts and is otherwise appended, after a line break,
+to the main box.
+"""
+from __future__ import annotations
+
+import io
+import re
+
+from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.store.db import Caller, Store
+from apps.drive import service as drive
+from apps.drive.service import RANK, Role
+
+DECK_MIME = "application/vnd.deskworld.deck"
+KIND = "deck"
+UNTITLED = "Untitled presentation"
+
+# Layouts: their text boxes, in reading order, and the name Google Slides gives them.
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    "title": ("title", "subtitle"),
+    "title_body": ("title", "body"),
+    "two_columns": ("title", "left", "right"),
+    "section": ("title", "subtitle"),
+}
+LAYOUT_NAMES = {"title": "Title slide", "title_body": "Title and body",
+                "two_columns": "Title and two columns", "section": "Section header"}
+ROLES = ("title", "subtitle", "body", "left", "right")
+ROLE_NAMES = {"title": "Title", "subtitle": "Subtitle", "body": "Body", "left": "Left column",
+              "right": "Right column"}
+BULLET_ROLES = ("body", "left", "right")           # where "- " lines are bullets
+MAIN = {"title": "subtitle", "title_body": "body", "two_columns": "left", "section": "subtitle"}
+DEFAULT_LAYOUT = "title_body"
+MAX_TEXT = 5_000                # characters in one text box
+MAX_NOTES = 20_000              # characters of speaker notes
+MAX_SLIDES = 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b\u200e\u200f\ufeff]")
+
+
+# ---------------------------------------------------------------- reading
+def _deck_row(store: Store, deck_id: int) -> dict:
+    row = store.get("slides_decks", deck_id)
+    if row is None:
+        raise NotFound("That presentation doesn't exist, or you don't have access to it.")
+    return row
+
+
+def deck(store: Store, user: str, deck_id: int) -> dict:
+    """A presentation the user can open (without its slides): Drive item, title, the user's role."""
+    row = _deck_row(store, deck_id)
+    item = drive.get(store, user, row["item"])
+    return {**row, "item": item, "title": item["name"], "role": item["role"]}
+
+
+def get(store: Store, user: str, deck_id: int) -> dict:
+    """A presentation the user can open, with its slides in order (see ``read_slides``)."""
+    d = deck(store, user, deck_id)
+    return {**d, "slides": read_slides(store, deck_id)}
+
+
+def by_item(store: Store, item_id: int) -> dict | None:
+    return store.decode("slides_decks", store.one("SELECT * FROM slides_decks WHERE item=?", (item_id,)))
+
+
+def read_slides(store: Store, deck_id: int) -> list[dict]:
+    """``[{id, seq, layout, notes, boxes: {role: text}}]`` in order; every box of the layout is present."""
+    slides = store.select("slides_slides", "deck=?", (deck_id,), order="seq, id")
+    boxes: dict[int, dict[str, str]] = {s["id"]: {} for s in slides}
+    for b in store.all("SELECT b.slide, b.role, b.text FROM slides_boxes b JOIN slides_slides s ON s.id=b.slide "
+                       "WHERE s.deck=? ORDER BY b.id", (deck_id,)):
+        boxes[b["slide"]][b["role"]] = b["text"] or ""
+    return [{"id": s["id"], "seq": s["seq"], "layout": s["layout"], "notes": s["notes"] or "",
+             "boxes": {r: boxes[s["id"]].get(r, "") for r in LAYOUTS.get(s["layout"], ("title",))}}
+            for s in slides]
+
+
+def slide(store: Store, user: str, slide_id: int) -> dict:
+    """One slide (with its deck's id) that the user can see."""
+    row = _slide_row(store, slide_id)
+    deck(store, user, row["deck"])
+    return next(s for s in read_slides(store, row["deck"]) if s["id"] == slide_id) | {"deck": row["deck"]}
+
+
+def slide_at(store: Store, deck_id: int, number: int) -> dict | None:
+    """The slide at a 1-based position (for checks), or None."""
+    slides = read_slides(store, deck_id)
+    return slides[number - 1] if 1 <= number <= len(slides) else None
+
+
+def decks(store: Store, user: str, q: str = "") -> list[dict]:
+    """Presentations the user can open, most recently modified first."""
+    return drive.app_items(store, user, KIND, q)
+
+
+def _slide_row(store: Store, slide_id: int, deck_id: int | None = None) -> dict:
+    row = store.get("slides_slides", slide_id)
+    if row is None or (deck_id is not None and row["deck"] != deck_id):
+        raise NotFound("That slide doesn't exist in this presentation.")
+    return row
+
+
+def _require(d: dict, need: Role = Role.EDITOR) -> None:
+    if RANK[d["role"]] < RANK[need]:
+        how = "comment on" if d["role"] == Role.COMMENTER else "view"
+        raise Forbidden(f"You can only {how} “{d['title']}”. Ask the owner for edit access.")
+
+
+def _editable(store: Store, caller: Caller, deck_id: int) -> dict:
+    d = deck(store, caller.user, deck_id)
+    _require(d)
+    return d
+
+
+def _editable_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | None = None) -> tuple[dict, dict]:
+    row = _slide_row(store, slide_id, deck_id)
+    return _editable(store, caller, row["deck"]), row
+
+
+def _bump(store: Store, caller: Caller, d: dict) -> None:
+    store.update("slides_decks", d["id"], caller.actor, revision=d["revision"] + 1)
+    drive.touch(store, caller, d["item"]["id"])
+
+
+# ---------------------------------------------------------------- text
+def clean_text(text: object, limit: int = MAX_TEXT, field: str = "text") -> str:
+    """Text as stored: plain, ``\\n`` line breaks, no control characters or trailing spaces,
+    no blank lines at either end. Raises Invalid past ``limit`` characters."""
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise Invalid("Text must be a string.", field)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ").replace("\u2028", "\n")
+    text = _CONTROL.sub("", text)
+    text = "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+    if len(text) > limit:
+        raise Invalid(f"That's too long: a text box can hold at most {limit:,} characters.", field)
+    return text
+
+
+def bullet_lines(text: str) -> list[tuple[bool, str]]:
+    """A body box's lines as (is_bullet, text)."""
+    if not text:
+        return []
+    return [(True, line[2:]) if line.startswith("- ") or line == "-" else (False, line)
+            for line in text.split("\n")]
+
+
+def _check_layout(layout: str) -> str:
+    if layout not in LAYOUTS:
+        raise Invalid(f"Unknown layout {layout!r}: choose one of {', '.join(LAYOUT_NAMES.values())}.", "layout")
+    return layout
+
+
+def _boxes(store: Store, slide_id: int) -> dict[str, dict]:
+    return {b["role"]: b for b in store.select("slides_boxes", "slide=?", (slide_id,))}
+
+
+# ---------------------------------------------------------------- slides
+def _order(store: Store, deck_id: int) -> list[int]:
+    return [r["id"] for r in store.all("SELECT id FROM slides_slides WHERE deck=? ORDER BY seq, id", (deck_id,))]
+
+
+def _renumber(store: Store, actor: str, ids: list[int]) -> None:
+    """Give the slides ``ids`` the positions 1..n, writing only the ones that move."""
+    for i, sid in enumerate(ids, start=1):
+        store.update("slides_slides", sid, actor, seq=i)
+
+
+def _insert_slide(store: Store, actor: str, deck_id: int, seq: int, layout: str,
+                  texts: dict[str, str] | None = None, notes: str = "") -> int:
+    sid = store.insert("slides_slides", actor, deck=deck_id, seq=seq, layout=layout, notes=notes)
+    for role in LAYOUTS[layout]:
+        store.insert("slides_boxes", actor, slide=sid, role=role, text=(texts or {}).get(role, ""))
+    return sid
+
+
+def add_slide(store: Store, caller: Caller, deck_id: int, after: int | None = None,
+              layout: str = DEFAULT_LAYOUT, texts: dict[str, str] | None = None, notes: str = "") -> int:
+    """A new slide after ``after`` (a slide of this deck; ``None``: at the end); returns its id."""
+    d = _editable(store, caller, deck_id)
+    layout = _check_layout(layout)
+    texts = {r: clean_text(t, field=r) for r, t in (texts or {}).items()}
+    for r in texts:
+        if r not in LAYOUTS[layout]:
+            raise Invalid(f"A “{LAYOUT_NAMES[layout]}” slide has no {ROLE_NAMES.get(r, r).lower()} box.", "role")
+    notes = clean_text(notes, MAX_NOTES, "notes")
+    order = _order(store, deck_id)
+    if len(order) >= MAX_SLIDES:
+        raise Invalid(f"A presentation can have at most {MAX_SLIDES} slides.", "after")
+    if after is None:
+        pos = len(order)
+    else:
+        _slide_row(store, after, deck_id)
+        pos = order.index(after) + 1
+    with store.transaction():
+        for i, sid in enumerate(order[pos:], start=pos + 2):
+            store.update("slides_slides", sid, caller.actor, seq=i)
+        new = _insert_slide(store, caller.actor, deck_id, pos + 1, layout, texts, notes)
+        _bump(store, caller, d)
+    return new
+
+
+def duplicate_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | None = None) -> int:
+    """A copy of the slide (layout, text, notes) right after it; returns the copy's id."""
+    row = _slide_row(store, slide_id, deck_id)
+    texts = {r: b["text"] or "" for r, b in _boxes(store, slide_id).items() if r in LAYOUTS[row["layout"]]}
+    return add_slide(store, caller, row["deck"], slide_id, row["layout"], texts, row["notes"] or "")
+
+
+def delete_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | None = None) -> int:
+    """Delete a slide (never the last one); returns the slide that takes its place in the editor."""
+    d, row = _editable_slide(store, caller, slide_id, deck_id)
+    order = _order(store, row["deck"])
+    if len(order) == 1:
+        raise Invalid("A presentation needs at least one slide.", "slide")
+    i = order.index(slide_id)
+    with store.transaction():
+        for b in store.select("slides_boxes", "slide=?", (slide_id,)):
+            store.delete("slides_boxes", b["id"], caller.actor)
+        store.delete("slides_slides", slide_id, caller.actor)
+        order.remove(slide_id)
+        _renumber(store, caller.actor, order)
+        _bump(store, caller, d)
+    return order[min(i, len(order) - 1)]
+
+
+def move_slide(store: Store, caller: Caller, slide_id: int, position: int, deck_id: int | None = None) -> bool:
+    """Move a slide to a 1-based position; returns whether anything moved."""
+    d, row = _editable_slide(store, caller, slide_id, deck_id)
+    order = _order(store, row["deck"])
+    if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= len(order):
+        raise Invalid(f"Choose a position from 1 to {len(order)}.", "position")
+    if order.index(slide_id) == position - 1:
+        return False
+    order.remove(slide_id)
+    order.insert(position - 1, slide_id)
+    with store.transaction():
+        _renumber(store, caller.actor, order)
+        _bump(store, caller, d)
+    return True
+
+
+def set_layout(store: Store, caller: Caller, slide_id: int, layout: str, deck_id: int | None = None) -> bool:
+    """Apply a layout to a slide, keeping its text (see the module's docstring). Returns whether it changed."""
+    d, row = _editable_slide(store, caller, slide_id, deck_id)
+    layout = _check_layout(layout)
+    old = row["layout"]
+    if layout == old:
+        return False
+    boxes = _boxes(store, slide_id)
+    want = LAYOUTS[layout]
+    with store.transaction():
+        store.update("slides_slides", slide_id, caller.actor, layout=layout)
+        if "title" not in boxes:
+            boxes["title"] = {"id": store.insert("slides_boxes", caller.actor, slide=slide_id, role="title", text=""),
+                              "text": ""}
+        main_old, main_new = boxes.get(MAIN.get(old, "")), MAIN[layout]
+        right = boxes.get("right")
+        main_text = (main_old or {}).get("text") or ""
+        if right is not None and "right" not in want and right["text"]:
+            main_text = f"{main_text}\n{right['text']}" if main_text else right["text"]
+        if main_old is not None:
+            store.update("slides_boxes", main_old["id"], caller.actor, role=main_new, text=main_text)
+        else:
+            store.insert("slides_boxes", caller.actor, slide=slide_id, role=main_new, text=main_text)
+        if "right" in want and right is None:
+            store.insert("slides_boxes", caller.actor, slide=slide_id, role="right", text="")
+        keep = {"title", "right"} & set(want)
+        for role, b in boxes.items():
+            if b is not main_old and role not in keep:
+                store.delete("slides_boxes", b["id"], caller.actor)
+        _bump(store, caller, d)
+    return True
+
+
+def set_text(store: Store, caller: Caller, slide_id: int, role: str, text: str, deck_id: int | None = None) -> bool:
+    """Save what a text box holds; returns whether anything changed (saving unchanged writes nothing)."""
+    d, row = _editable_slide(store, caller, slide_id, deck_id)
+    if role not in ROLES:
+        raise Invalid(f"Unknown text box {role!r}.", "role")
+    if role not in LAYOUTS[row["layout"]]:
+        raise Invalid(f"This slide ({LAYOUT_NAMES[row['layout']]}) has no {ROLE_NAMES[role].lower()} box.", "role")
+    text = clean_text(text, field="text")
+    box = _boxes(store, slide_id).get(role)
+    with store.transaction():
+        if box is None:
+            store.insert("slides_boxes", caller.actor, slide=slide_id, role=role, text=text)
+            changed = True
+        else:
+            changed = bool(store.update("slides_boxes", box["id"], caller.actor, text=text))
+        if changed:
+            _bump(store, caller, d)
+    return changed
+
+
+def set_notes(store: Store, caller: Caller, slide_id: int, text: str, deck_id: int | None = None) -> bool:
+    """Save a slide's speaker notes; returns whether they changed."""
+    d, row = _editable_slide(store, caller, slide_id, deck_id)
+    text = clean_text(text, MAX_NOTES, "notes")
+    with store.transaction():
+        changed = bool(store.update("slides_slides", slide_id, caller.actor, notes=text))
+        if changed:
+            _bump(store, caller, d)
+    return changed
+
+
+# ---------------------------------------------------------------- whole presentations
+def create(store: Store, caller: Caller, parent: int | None = None, title: str = UNTITLED,
+           slides: list[dict] | None = None) -> int:
+    """A new presentation in a folder (``None`` = My Drive); ``slides``: ``[{layout, title, body, …, notes}]``
+    (default: one empty title slide, as in Google Slides). Returns the presentation id."""
+    specs = slides or [{"layout": "title"}]
+    with store.transaction():
+        item = drive.create_app_item(store, caller, parent, title or UNTITLED, KIND, DECK_MIME)
+        deck_id = store.insert("slides_decks", caller.actor, item=item, revision=1)
+        store.update("drive_items", item, caller.actor, ref=deck_id)
+        for i, spec in enumerate(specs, start=1):
+            layout = _check_layout(spec.get("layout", DEFAULT_LAYOUT))
+            texts = {r: clean_text(spec.get(r, ""), field=r) for r in LAYOUTS[layout]}
+            _insert_slide(store, caller.actor, deck_id, i, layout, texts,
+                          clean_text(spec.get("notes", ""), MAX_NOTES, "notes"))
+    return deck_id
+
+
+def rename(store: Store, caller: Caller, deck_id: int, title: str) -> None:
+    d = deck(store, caller.user, deck_id)
+    drive.rename(store, caller, d["item"]["id"], title)
+
+
+def record_open(store: Store, caller: Caller, deck_id: int) -> None:
+    row = _deck_row(store, deck_id)
+    store.update("slides_decks", deck_id, caller.actor, opened_at=store.now_iso())
+    drive.record_view(store, caller, row["item"])
+
+
+# ---------------------------------------------------------------- export
+def _slide_text(s: dict) -> list[str]:
+    return [s["boxes"][r] for r in LAYOUTS[s["layout"]] if s["boxes"].get(r)]
+
+
+def plain_text(slides: list[dict]) -> str:
+    """Google Slides' "Plain text (.txt)" download: each slide's boxes in order, slides apart by a blank line."""
+    return "\n\n".join("\n".join(_slide_text(s)) for s in slides).strip("\n") + "\n"
+
+
+def text(store: Store, deck_id: int) -> str:
+    return plain_text(read_slides(store, deck_id))
+
+
+def text_export(store: Store, user: str, deck_id: int) -> str:
+    return plain_text(get(store, user, deck_id)["slides"])
+
+
+def markdown(store: Store, user: str, deck_id: int) -> str:
+    """The deck as Markdown: a heading per slide, its text, bullets as lists, notes quoted."""
+    d = get(store, user, deck_id)
+    out = [f"# {d['title']}"]
+    for n, s in enumerate(d["slides"], start=1):
+        b = s["boxes"]
+        out.append(f"## {n}. {b.get('title') or '(untitled)'}".replace("\n", " "))
+        for role in LAYOUTS[s["layout"]][1:]:
+            if not b.get(role):
+                continue
+            if role in ("left", "right"):
+                out.append(f"**{ROLE_NAMES[role]}**")
+            out.append(b[role])
+        if s["notes"]:
+            out.append("\n".join("> " + line if line else ">" for line in ("Notes: " + s["notes"]).split("\n")))
+    return "\n\n".join(out) + "\n"
+
+
+# Box positions in CSS pixels of a 960 × 540 slide (also used by the editor's stylesheet).
+GEOMETRY = {
+    "title": {"title": (60, 120, 840, 190), "subtitle": (60, 320, 840, 110)},
+    "title_body": {"title": (44, 36, 872, 74), "body": (44, 124, 872, 376)},
+    "two_columns": {"title": (44, 36, 872, 74), "left": (44, 124, 420, 376), "right": (496, 124, 420, 376)},
+    "section": {"title": (60, 170, 840, 130), "subtitle": (60, 310, 840, 90)},
+}
+_PPTX_LAYOUT = {"title": 0, "title_body": 1, "section": 2, "two_columns": 3}   # python-pptx default template
+_EMU = 12700                                                                   # per CSS pixel: 960 px = 13.333 in
+
+
+def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
+    """The presentation as PowerPoint: title and body placeholders, bullets as paragraphs,
+    speaker notes in notes slides. Byte-stable: times come from world time."""
+    import zipfile
+
+    from pptx import Presentation
+    from pptx.oxml.ns import qn
+    from pptx.util import Emu
+    d = get(store, user, deck_id)
+    prs = Presentation()
+    prs.slide_width, prs.slide_height = Emu(960 * _EMU), Emu(540 * _EMU)
+    for s in d["slides"]:
+        layout = prs.slide_layouts[_PPTX_LAYOUT[s["layout"]]]
+        sl = prs.slides.add_slide(layout)
+        holders = {ph.placeholder_format.idx: ph for ph in sl.placeholders}
+        slots = dict(zip(LAYOUTS[s["layout"]], sorted(holders)))
+        for role, idx in slots.items():
+            ph = holders[idx]
+            x, y, w, h = GEOMETRY[s["layout"]][role]
+            ph.left, ph.top, ph.width, ph.height = Emu(x * _EMU), Emu(y * _EMU), Emu(w * _EMU), Emu(h * _EMU)
+            value = s["boxes"].get(role, "")
+            tf = ph.text_frame
+            if role not in BULLET_ROLES:
+                tf.text = value
+                continue
+            lines = bullet_lines(value) or [(False, "")]
+            for i, (bullet, line) in enumerate(lines):
+                p = tf.paragraphs[0] if i == 0 else tf.add_paragraph()
+                p.text = line
+                if not bullet:
+                    ppr = p._p.get_or_add_pPr()
+                    ppr.set("marL", "0")
+                    ppr.set("indent", "0")
+                    ppr.insert(0, ppr.makeelement(qn("a:buNone"), {}))
+        for idx in set(holders) - set(slots.values()):
+            holders[idx]._element.getparent().remove(holders[idx]._element)
+        if s["notes"]:
+            sl.notes_slide.notes_text_frame.text = s["notes"]
+    props = prs.core_properties
+    stamp = store.now().replace(tzinfo=None)                  # world time: byte-stable downloads
+    props.title = d["title"]
+    props.author = props.last_modified_by = d["item"].get("owner_name") or d["item"]["owner"]
+    props.created = props.modified = props.last_printed = stamp
+    props.revision = int(d["revision"])
+    buf = io.BytesIO()
+    prs.save(buf)
+    # The zip entries carry the time they were written: rewrite them with world time.
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            entry = zipfile.ZipInfo(info.filename, date_time=stamp.timetuple()[:6])
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(entry, src.read(info.filename))
+    return out.getvalue()
