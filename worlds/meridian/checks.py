@@ -503,3 +503,129 @@ def _billing_yaml(ctx) -> list[list]:
 def priya_billed_amount(ctx) -> float:
     rows = _billing_yaml(ctx)[1:]
     return round(sum(r[5] * r[6] for r in rows if r and r[1] == "Priya Raman"), 2)
+
+
+# ---------------------------------------------------------------- Slides
+CLIENT_UPDATE = "Client Update – Aurelia Dawn (April 2026)"
+STRATEGY = "Case Strategy – Limitation and §9"
+
+
+def _deck_slides(export: dict, title: str) -> list[dict]:
+    """The deck's slides in order, each with its boxes' text by role: {"seq", "layout", "notes", "boxes", "key"}."""
+    t = export["tables"]
+    item = next((k for k, r in t["drive_items"]["records"].items()
+                 if r["name"] == title and r["kind"] == "deck" and not r.get("trashed")), None)
+    deck = next((k for k, r in t["slides_decks"]["records"].items() if str(r["item"]) == item), None)
+    slides = [{"key": k, **r, "boxes": {}} for k, r in t["slides_slides"]["records"].items() if str(r["deck"]) == deck]
+    by_key = {s["key"]: s for s in slides}
+    for b in t["slides_boxes"]["records"].values():
+        s = by_key.get(str(b["slide"]))
+        if s is not None:
+            s["boxes"][b["role"]] = b["text"] or ""
+    return sorted(slides, key=lambda s: s["seq"])
+
+
+def _deck_key(ctx, title: str) -> str | None:
+    return _app_ref(ctx, title, "deck", "slides_decks")
+
+
+def _deck_records(ctx, title: str) -> dict[str, set]:
+    """What a slides check vouches for: the deck and its slides (their boxes hang off them)."""
+    return {"slides_decks": {_deck_key(ctx, title)}, "slides_slides": {s["key"] for s in _deck_slides(ctx.final, title)}}
+
+
+def _titles(slides: list[dict]) -> list[str]:
+    return [s["boxes"].get("title", "").strip() for s in slides]
+
+
+def _unchanged_slides(ctx, title: str, *except_titles: str) -> str | None:
+    """None if every slide other than ``except_titles`` kept its text, layout and notes."""
+    before = {s["boxes"].get("title", ""): s for s in _deck_slides(ctx.initial, title)}
+    after = {s["boxes"].get("title", ""): s for s in _deck_slides(ctx.final, title)}
+    for name, s in before.items():
+        if name in except_titles:
+            continue
+        a = after.get(name)
+        if a is None:
+            return f"slide “{name}” is gone"
+        if a["boxes"] != s["boxes"] or a["layout"] != s["layout"] or a["notes"] != s["notes"]:
+            return f"slide “{name}” was changed"
+    return None
+
+
+def client_update_total_confirmed(ctx):
+    slides = _deck_slides(ctx.final, CLIENT_UPDATE)
+    s = next((s for s in slides if s["boxes"].get("title") == "The claims picture"), None)
+    if s is None:
+        return False, "the claims picture slide is gone"
+    left = s["boxes"].get("left", "")
+    want = third_party_total(ctx)
+    if "[to confirm]" in left:
+        return False, "still [to confirm]"
+    line = next((ln for ln in left.splitlines() if "third-party total" in ln.lower()), "")
+    if float(want) not in numbers_in(line):
+        return False, f"the total line reads {line!r}; want {want:,}"
+    other = _unchanged_slides(ctx, CLIENT_UPDATE, "The claims picture")
+    kept = [ln for ln in s["boxes"].get("left", "").splitlines() if "Port Calder" in ln]
+    if other or not kept:
+        return False, other or "the claim lines were removed"
+    return True, line, _deck_records(ctx, CLIENT_UPDATE)
+
+
+def shortfall_slide_added(ctx):
+    slides = _deck_slides(ctx.final, CLIENT_UPDATE)
+    titles = _titles(slides)
+    anchor = "Halcyon's limit vs. the fund it put up"
+    if anchor not in titles or titles.index(anchor) + 1 >= len(titles):
+        return False, f"titles {titles}"
+    new = slides[titles.index(anchor) + 1]
+    body = "\n".join(v for k, v in new["boxes"].items() if k != "title")
+    problems = []
+    if new["boxes"].get("title", "").strip().lower() != "the shortfall":
+        problems.append(f"the slide after “{anchor}” is titled {new['boxes'].get('title')!r}")
+    for label, amount in (("limit", copla_limit(ctx)), ("fund", fund_constituted(ctx)), ("shortfall", fund_shortfall(ctx))):
+        if float(amount) not in numbers_in(body):
+            problems.append(f"no {label} ({amount:,}) on it")
+    if len(slides) != len(_deck_slides(ctx.initial, CLIENT_UPDATE)) + 1:
+        problems.append(f"{len(slides)} slides")
+    other = _unchanged_slides(ctx, CLIENT_UPDATE)
+    if other:
+        problems.append(other)
+    if problems:
+        return False, "; ".join(problems)
+    return True, f"slide {new['seq']}", _deck_records(ctx, CLIENT_UPDATE)
+
+
+def strategy_owners_second(ctx):
+    before = _titles(_deck_slides(ctx.initial, STRATEGY))
+    after = _titles(_deck_slides(ctx.final, STRATEGY))
+    want = [before[0], "Sequencing and owners"] + [t for t in before[1:] if t != "Sequencing and owners"]
+    other = _unchanged_slides(ctx, STRATEGY)
+    ok = after == want and other is None
+    return ok, f"order {after}" + (f"; {other}" if other else ""), _deck_records(ctx, STRATEGY)
+
+
+def board_deck_without_s9(ctx):
+    slides = _deck_slides(ctx.final, CLIENT_UPDATE)
+    titles = _titles(slides)
+    problems = []
+    if any("§9" in t for t in titles):
+        problems.append("the §9 slide is still there")
+    if len(slides) != len(_deck_slides(ctx.initial, CLIENT_UPDATE)) - 1:
+        problems.append(f"{len(slides)} slides")
+    pos = next((s for s in slides if s["boxes"].get("title") == "Corvane's position"), None)
+    before = next((s for s in _deck_slides(ctx.initial, CLIENT_UPDATE) if s["boxes"].get("title") == "Corvane's position"), None)
+    if pos is None:
+        problems.append("“Corvane's position” is gone")
+    else:
+        notes = pos["notes"] or ""
+        if not (before["notes"].strip() in notes and "§9" in notes.replace("§ 9", "§9") and "oral" in notes.lower()):
+            problems.append(f"its notes don't keep the old note and add that §9 is covered orally: {notes[-140:]!r}")
+        if pos["boxes"] != before["boxes"]:
+            problems.append("its text changed")
+    other = _unchanged_slides(ctx, CLIENT_UPDATE, "Can Halcyon limit at all? COPLA §9", "Corvane's position")
+    if other:
+        problems.append(other)
+    if problems:
+        return False, "; ".join(problems)
+    return True, f"{len(slides)} slides", _deck_records(ctx, CLIENT_UPDATE)
