@@ -10,8 +10,8 @@ from types import ModuleType
 
 from apps.common.store.schema import CORE_TABLES, Table
 
-APP_NAMES = ("mail", "drive", "docs", "sheets", "slides")
-SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides")
+APP_NAMES = ("mail", "chat", "calendar", "drive", "docs", "sheets", "slides")
+SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides", "chat", "calendar")
 
 # World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
 APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed"),

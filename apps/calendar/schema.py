@@ -1,0 +1,2 @@
+"""Calendar tables (scaffold: filled in by the Calendar package)."""
+TABLES = ()

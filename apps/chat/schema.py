@@ -1,0 +1,2 @@
+"""Chat tables (scaffold: filled in by the Chat package)."""
+TABLES = ()
