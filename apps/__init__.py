@@ -9,6 +9,8 @@ meet. Config keys:
 - ``AUTO_LOGIN``  sign a visitor in as ``USER`` (``deskworld serve``); off in
                   agent mode, where the harness injects the session cookie
 - ``USER``        person id for ``AUTO_LOGIN`` (default: the world's user)
+- ``TICK_ON_REQUEST`` run ``world.tick()`` after every write request
+                  (``deskworld serve``); the harness ticks per agent step
 - ``SECRET_KEY``  signs sessions (random per process when absent)
 """
 from __future__ import annotations
@@ -30,7 +32,7 @@ def create_app(config: Mapping | None = None):
 
     app = Flask("apps.common", static_folder="static", static_url_path="/static",
                 template_folder="templates")
-    app.config.update(WORLD="meridian", AUTO_LOGIN=False, USER=None, SLOT=None, SLOT_PATH=None,
+    app.config.update(WORLD="meridian", AUTO_LOGIN=False, TICK_ON_REQUEST=False, USER=None, SLOT=None, SLOT_PATH=None,
                       SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="deskworld_session",
                       SESSION_COOKIE_SAMESITE="Lax", MAX_CONTENT_LENGTH=30 * 1024 * 1024)
     app.config.update(config or {})

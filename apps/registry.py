@@ -12,6 +12,8 @@ from apps.common.store.schema import CORE_TABLES, Table
 
 APP_NAMES = ("mail", "chat", "calendar", "drive", "docs", "sheets", "slides")
 SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides", "chat", "calendar")
+# Packages with tables and a seeder but no GUI; seeded after the apps.
+ENGINES = ("coworkers",)
 
 # World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
 APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed"),
@@ -24,13 +26,13 @@ def app_packages() -> list[ModuleType]:
 
 def all_tables() -> list[Table]:
     tables = list(CORE_TABLES)
-    for name in APP_NAMES:
+    for name in (*APP_NAMES, *ENGINES):
         tables += importlib.import_module(f"apps.{name}.schema").TABLES
     return tables
 
 
 def seeders():
-    return [importlib.import_module(f"apps.{name}.seed").seed for name in SEED_ORDER]
+    return [importlib.import_module(f"apps.{name}.seed").seed for name in (*SEED_ORDER, *ENGINES)]
 
 
 def compiler_sources() -> list[str]:
@@ -39,6 +41,8 @@ def compiler_sources() -> list[str]:
             "apps.common.store.compile", "apps.common.world", "apps.common.files",
             "apps.common.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service",
             "apps.slides.service"]
-    for name in APP_NAMES:
+    for name in (*APP_NAMES, *ENGINES):
         mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
+    mods += ["apps.coworkers.spec", "apps.coworkers.match", "apps.coworkers.engine", "apps.chat.service",
+             "apps.calendar.service"]
     return mods

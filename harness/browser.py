@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 VIEWPORT = {"width": 1280, "height": 800}
-APT_PACKAGES = ("chromium", "fonts-liberation", "fonts-dejavu-core")
+APT_PACKAGES = ("chromium", "fonts-liberation", "fonts-dejavu-core", "fonts-noto-color-emoji")
 SYSTEM_CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser",
                      "/snap/bin/chromium", "/usr/bin/google-chrome")
 # No request leaves the machine: everything but loopback goes to a proxy that
@@ -128,9 +128,11 @@ def _can_install() -> list[str] | None:
 
 
 def fonts_present() -> bool:
-    return any(Path(p).exists() for p in ("/usr/share/fonts/truetype/liberation",
+    """Text fonts and a colour emoji font (chat reactions) are installed."""
+    text = any(Path(p).exists() for p in ("/usr/share/fonts/truetype/liberation",
                                            "/usr/share/fonts/truetype/liberation2",
                                            "/usr/share/fonts/truetype/dejavu"))
+    return text and Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf").exists()
 
 
 def ensure() -> int:

@@ -3,7 +3,9 @@
 For each task: the file is valid; the oracle scores 1; doing nothing scores 0;
 junk answers (empty, "0", "N/A", a hedge listing several values) score 0; for
 an infeasible task, ``done(status=infeasible)`` scores 1 and ``complete`` 0.
-Across all tasks, at most 10% are infeasible.
+Across all tasks, at most 10% are infeasible. For each world: every
+co-worker text trigger accepts each phrasing it lists (and none of its
+counterexamples), and every scenario trigger a task names exists.
 """
 from __future__ import annotations
 
@@ -83,10 +85,44 @@ def check_task(env, task) -> TaskReport:
     return rep
 
 
+def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
+    """Problems with a world's co-workers (phrasings, references) and the tasks'
+    scenario triggers; plus a one-line summary."""
+    from apps.common.store.compile import template_for
+    from apps.common.store.slot import Slot
+    from apps.common.world import load_world
+    from apps.coworkers import engine
+    from apps.coworkers.seed import load
+    world = load_world(world_name)
+    spec = load(world)
+    slot = Slot(template_for(world))
+    try:
+        with slot.store() as st:
+            problems = [f"{world_name} co-workers: {p}" for p in engine.validate(st, spec)]
+    finally:
+        slot.close()
+    scenario = {f"{c.id}:{t.id}" for c in spec.coworkers for t in c.triggers if t.scenario}
+    for t in tasks:
+        for name in t.coworkers:
+            if name not in scenario:
+                problems.append(f"{t.id}: coworkers names {name!r}, which is not a scenario trigger "
+                                f"in {world_name}/coworkers.yaml")
+    text = [t for c in spec.coworkers for t in c.triggers if t.when == "message"]
+    summary = (f"{world_name}: {len(spec.coworkers)} co-workers, {len(text)} text triggers, "
+               f"{sum(len(t.examples) for t in text)} phrasings accepted, "
+               f"{sum(len(t.counterexamples) for t in text)} counterexamples refused")
+    return problems, summary
+
+
 def check(tasks, *, progress=None) -> tuple[list[TaskReport], list[str]]:
     from harness.env import DeskEnv
     reports = []
     overall = []
+    for world_name in sorted({t.world for t in tasks}):
+        problems, summary = coworker_problems(world_name, [t for t in tasks if t.world == world_name])
+        overall += problems
+        if progress and not problems:
+            progress(summary)
     infeasible = [t for t in tasks if t.infeasible]
     if tasks and len(infeasible) / len(tasks) > MAX_INFEASIBLE and len(tasks) >= 10:
         overall.append(f"{len(infeasible)} of {len(tasks)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")

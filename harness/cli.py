@@ -27,7 +27,8 @@ def serve(world: str, port: int, host: str, user: str | None, state: str | None)
     from apps.common.world import WorldError
 
     try:
-        app = create_app({"WORLD": world, "AUTO_LOGIN": True, "USER": user, "SLOT_PATH": state})
+        app = create_app({"WORLD": world, "AUTO_LOGIN": True, "USER": user, "SLOT_PATH": state,
+                          "TICK_ON_REQUEST": True})
     except WorldError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"deskworld: serving world '{world}' at http://{host}:{port}/  (Mail: /mail/  Drive: /drive/)")
@@ -145,7 +146,8 @@ def check(pattern: str | None) -> None:
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     console = Console()
-    reports, overall = run_check(chosen, progress=lambda t: console.print(f"checking {t.id} …", style="dim"))
+    reports, overall = run_check(chosen, progress=lambda t: console.print(
+        t if isinstance(t, str) else f"checking {t.id} …", style="dim"))
     table = Table(title=f"deskworld check ({len(reports)} tasks)")
     for col in ("task", "oracle", "noop", "steps", "result"):
         table.add_column(col)

@@ -23,6 +23,7 @@ from harness.browser import context_args
 from harness.containment import Fence
 from harness.observe import screenshot_png
 from harness.server import AppServer
+from apps.coworkers.engine import set_scenario
 from harness.settle import INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
 
 PUBLIC_ORIGIN = "http://desk.local"
@@ -58,6 +59,7 @@ class EpisodeRunner:
         self.net: NetworkWatch | None = None
         self.current: WorldSlot | None = None
         self.settle_timeouts = 0
+        self.refreshes = 0                      # ticks that changed the page's world
 
     # ------------------------------------------------------------------ slots
     def world_slot(self, name: str) -> WorldSlot:
@@ -129,6 +131,7 @@ class EpisodeRunner:
         ws.errors.clear()
         with ws.slot.store() as st:
             now = st.now()
+            set_scenario(st, task.coworkers)
             self.step_seconds = task.step_seconds or float(st.meta("step_seconds", "30"))
         if page is None:
             self._open_page(ws, now)
@@ -221,11 +224,21 @@ class EpisodeRunner:
             self.settle_timeouts += 1
 
     def advance_clock(self) -> None:
-        """World time moves a fixed step after each agent step (DESIGN.md, Time)."""
+        """After each agent step: world time moves a fixed step (DESIGN.md, Time),
+        then the world ticks (co-workers act on what the agent did). When a
+        co-worker wrote, the page hears ``deskworld:refresh`` and settles again,
+        so the next screenshot shows it; nothing polls."""
+        from apps.coworkers.engine import tick
         with self.current.slot.store() as st:
             st.advance(self.step_seconds)
             now = st.now()
+            wrote = tick(st)
         self.page.clock.set_fixed_time(now)
+        if wrote:
+            self.refreshes += 1
+            self.page.evaluate("() => document.body && document.body.dispatchEvent("
+                               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
+            self._settle()
 
     def check_health(self) -> None:
         errs = list(self.current.errors) + list(self.net.five_xx if self.net else [])

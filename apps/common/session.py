@@ -60,6 +60,18 @@ def init_app(app: Flask) -> None:
             cm.__exit__(None, None, None)
 
     @app.after_request
+    def _tick(resp):
+        # ``deskworld serve``: a person at the keyboard; the world ticks after
+        # each request that may have written, and htmx hears about it. (In
+        # agent mode the harness ticks once per agent step instead.)
+        if current_app.config["TICK_ON_REQUEST"] and request.method != "GET" and "store" in g \
+                and "user" in g:
+            from apps.coworkers.engine import tick
+            if tick(g.store):
+                resp.headers["HX-Trigger"] = "deskworld:refresh"
+        return resp
+
+    @app.after_request
     def _headers(resp):
         # Pages and fragments are never cached (state changes under them);
         # package assets (htmx, fonts, css, js) are the same for every episode.

@@ -135,6 +135,7 @@ class Task(_M):
     allow: list[str] = []                  # tables or table.field the agent may also change
     guard: bool = True                     # collateral-damage guard
     step_seconds: float | None = None
+    coworkers: list[str] = []              # scenario triggers this task turns on: "<person>:<trigger id>"
     oracle: list[OracleStep] = Field(min_length=1)
 
     # Set by the registry, not the file.

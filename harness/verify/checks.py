@@ -84,6 +84,14 @@ def _select(ctx: Ctx, spec: dict, which: str = "all") -> dict[str, dict]:
     for f in where:
         if f != "id" and f not in fields:
             raise CheckSpecError(f"{table} has no field {f!r}")
+    by = spec.get("by")
+    if by is not None:
+        # Who wrote it: the actor of the record's insert, or of any change to it, in this episode.
+        d = ctx.diff["tables"].get(table, {})
+        mine = {r["key"] for r in d.get("added", []) if r["actor"] == by}
+        mine |= {r["key"] for r in d.get("changed", [])
+                 if any(ch.get("actor") == by for ch in r.get("fields", {}).values())}
+        recs = {k: v for k, v in recs.items() if k in mine}
     out = {}
     for key, rec in recs.items():
         if all(match(key if f == "id" else rec.get(f), cond, lambda q: set(_select(ctx, q)))

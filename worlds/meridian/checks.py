@@ -629,3 +629,34 @@ def board_deck_without_s9(ctx):
     if problems:
         return False, "; ".join(problems)
     return True, f"{len(slides)} slides", _deck_records(ctx, CLIENT_UPDATE)
+
+
+# ---------------------------------------------------------------- Calendar
+def _events_titled(ctx, pattern: str, which: str = "new") -> dict[str, dict]:
+    return {k: e for k, e in ctx.records("cal_events", which=which).items()
+            if re.fullmatch(pattern, (e.get("title") or "").strip(), re.I)}
+
+
+def _guests(ctx, event_key: str) -> set[str]:
+    return {g["person"] for g in _recs(ctx, "cal_guests").values() if str(g["event"]) == event_key}
+
+
+def hearing_prep_series(ctx):
+    """One weekly series, Tue and Thu 16:00–16:45 world time, whose occurrences are
+    exactly 14, 16 and 21 April (an end date or a count both do), Priya and Daniel invited."""
+    from datetime import date
+
+    from apps.calendar.service import occurrence_dates
+    found = []
+    for key, e in _events_titled(ctx, r"hearing prep\s*[—–-]\s*fund adequacy").items():
+        rec = e.get("recurrence") or {}
+        days = occurrence_dates(rec, date(2026, 4, 14), date(2026, 12, 31)) if rec else []
+        ok = (e["start"] == "2026-04-14T20:00:00Z" and e["end"] == "2026-04-14T20:45:00Z"
+              and not e.get("all_day") and rec.get("freq") == "weekly"
+              and days == [date(2026, 4, 14), date(2026, 4, 16), date(2026, 4, 21)]
+              and {"priya.raman", "daniel.ortiz"} <= _guests(ctx, key))
+        found.append(f"{e['start']}–{e['end']} {rec} on {[d.isoformat() for d in days]} with "
+                     f"{sorted(_guests(ctx, key))}")
+        if ok:
+            return True, found[-1], {"cal_events": {key}}
+    return False, "; ".join(found) or "no new event titled “Hearing prep — fund adequacy”"

@@ -1,0 +1,247 @@
+"""Co-workers: triggers from the write log, actions through the services, determinism."""
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime
+
+import pytest
+
+from apps.chat import service as chat
+from apps.calendar import service as cal
+from apps.common.store.db import Caller
+from apps.common.store.export import export
+from apps.common.store.slot import Slot
+from apps.common.world import WorldError
+from apps.coworkers import brains, engine
+from apps.coworkers.match import matches
+from apps.coworkers.spec import CoworkersFile
+from apps.mail import compose
+
+ALEX = Caller(user="alex.chen")
+
+
+def dm(store, who, text):
+    conv = chat.open_dm(store, ALEX, [who])
+    return conv, chat.post_message(store, ALEX, conv, text)
+
+
+def replies_from(store, who, conv):
+    return store.select("chat_messages", "conversation=? AND author=?", (conv, who), order="id")
+
+
+def new_rows(store, table, where, params=()):
+    return store.select(table, where, params)
+
+
+# ------------------------------------------------------------------ matching
+def test_keyword_groups_need_one_word_from_every_group():
+    groups = [["survey", "dry dock"], ["latest", "send"]]
+    assert matches("Could you SEND me the survey?", groups)
+    assert matches("the latest dry dock report", groups)
+    assert not matches("the survey, please", groups)            # no word from group 2
+    assert not matches("send me the dry-docking schedule", [["dry dock"]])
+    assert not matches("thanks for the latest survey", groups, unless=["thanks for"])
+
+
+def test_every_world_phrasing_is_accepted_by_its_trigger(store):
+    spec = engine.spec_of(store)
+    assert len(spec.coworkers) >= 5
+    assert engine.validate(store, spec) == []
+
+
+def test_a_phrasing_taken_by_an_earlier_trigger_is_reported(store):
+    raw = json.loads(engine.spec_of(store).model_dump_json(by_alias=True))
+    sofia = next(c for c in raw["coworkers"] if c["id"] == "sofia.marchetti")
+    sofia["triggers"][1]["examples"].append("Could you send me the latest survey report?")  # trigger 0 takes it
+    problems = engine.validate(store, CoworkersFile.model_validate(raw))
+    assert any("is taken by trigger 'latest-survey'" in p for p in problems)
+
+
+def test_seed_refuses_a_trigger_that_rejects_its_own_example(tmp_path, world):
+    import shutil
+    from apps.common.store.compile import build
+    from apps.common.world import load_world
+    root = tmp_path / "meridian"
+    shutil.copytree(world.root, root, ignore=shutil.ignore_patterns("tasks"))
+    text = (root / "coworkers.yaml").read_text(encoding="utf-8")
+    text = text.replace('- "Hi Sofia, could you send me the latest survey report?"',
+                        '- "Hi Sofia, how was the weekend?"')
+    (root / "coworkers.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(WorldError, match="how was the weekend.*matches no trigger"):
+        build(load_world(str(root)), tmp_path / "t.sqlite")
+
+
+# ------------------------------------------------------------------ chat and mail
+def test_asking_sofia_in_chat_gets_a_reply_and_the_file_by_mail(store):
+    conv, mid = dm(store, "sofia.marchetti", "Hi Sofia, could you send me the latest survey report?")
+    assert engine.tick(store) is True
+    [reply] = replies_from(store, "sofia.marchetti", conv)[-1:]
+    assert reply["id"] > mid and "dry-dock addendum" in reply["text"] and reply["thread"] is None
+    actor = store.scalar("SELECT actor FROM _writes WHERE tbl='chat_messages' AND pk=?", (reply["id"],))
+    assert actor == "sofia.marchetti"
+    mail = store.select("mail_messages", "sender=? AND subject LIKE 'Addendum No. 1%'",
+                        ("sofia.marchetti@meridianshaw.com",))
+    assert len(mail) == 1 and mail[0]["to"] == ["alex.chen@meridianshaw.com"]
+    [att] = store.select("mail_attachments", "message=?", (mail[0]["id"],))
+    assert att["name"] == "Hull Inspection Addendum – Dry Dock (2026-04-03).pdf"
+    assert store.one("SELECT 1 FROM mail_boxes WHERE owner='alex.chen' AND message=? AND inbox=1",
+                     (mail[0]["id"],))
+    assert engine.tick(store) is False                        # nothing new: nobody speaks
+
+
+def test_asking_sofia_by_mail_gets_a_reply_in_the_thread_with_the_attachment(store):
+    mid = compose.send(store, ALEX, to="sofia.marchetti@meridianshaw.com", subject="Survey",
+                       body="Could you email me the hull inspection addendum?\n\nThanks, Alex")
+    engine.tick(store)
+    first = store.get("mail_messages", mid)
+    [reply] = store.select("mail_messages", "in_reply_to=?", (mid,))
+    assert reply["thread"] == first["thread"] and reply["sender"] == "sofia.marchetti@meridianshaw.com"
+    assert reply["subject"].startswith("Re:") and "17,950 bbl" in reply["body"]
+    assert len(store.select("mail_attachments", "message=?", (reply["id"],))) == 1
+    assert not store.select("chat_messages", "author='sofia.marchetti' AND at=?", (store.now_iso(),))
+
+
+def test_an_unmatched_question_gets_a_clarifying_reply_and_news_gets_a_thumbs_up(store):
+    conv, _ = dm(store, "henry.adeyemi", "Can you help me with something on the Pelagic file?")
+    engine.tick(store)
+    [r] = replies_from(store, "henry.adeyemi", conv)[-1:]
+    assert r["text"] == "Happy to help — which matter and which entries?"
+    conv, mid = dm(store, "henry.adeyemi", "Entries for March are all in now.")
+    n = len(replies_from(store, "henry.adeyemi", conv))
+    engine.tick(store)
+    assert len(replies_from(store, "henry.adeyemi", conv)) == n
+    assert store.select("chat_reactions", "message=? AND person='henry.adeyemi'", (mid,))[0]["emoji"] == "👍"
+
+
+def test_a_mention_in_a_channel_is_answered_in_its_thread(store):
+    conv = chat.conversation_by_name(store, "alex.chen", "corvane-aurelia-dawn")["id"]
+    mid = chat.post_message(store, ALEX, conv, "@eleanor.vance I've updated the damages model: third-party "
+                                               "total is now $122,755,000.")
+    engine.tick(store)
+    [r] = store.select("chat_messages", "thread=? AND author='eleanor.vance'", (mid,))
+    assert "122,755,000" in r["text"]
+
+
+def test_a_reply_in_a_coworkers_thread_reaches_them_without_a_mention(store):
+    conv = chat.conversation_by_name(store, "alex.chen", "corvane-client")["id"]
+    parent = store.select("chat_messages", "conversation=? AND author='laura.whitfield' AND thread IS NULL",
+                          (conv,), order="at DESC, id DESC")[0]
+    assert "deductible" in parent["text"]
+    chat.post_message(store, ALEX, conv, "Laura — the deductible is $2,500,000 per occurrence.",
+                      thread=parent["id"])
+    engine.tick(store)
+    [r] = store.select("chat_messages", "thread=? AND author='laura.whitfield'", (parent["id"],))
+    assert r["text"].startswith("Perfect, thank you")
+
+
+# ------------------------------------------------------------------ calendar
+def _invite(store, when, guests, title="Fund top-up strategy", minutes=60):
+    start = datetime.fromisoformat(when)
+    end = start.replace(hour=start.hour + minutes // 60, minute=start.minute + minutes % 60)
+    return cal.create_event(store, ALEX, title=title, start=start, end=end, guests=guests)
+
+
+def _responses(store, event):
+    return {g["person"]: g["response"] for g in store.select("cal_guests", "event=?", (event,))}
+
+
+def test_partners_accept_when_free_and_decline_when_busy(store):
+    ok = _invite(store, "2026-04-09T15:00", ["eleanor.vance", "marcus.okafor", "robert.hale"])
+    engine.tick(store)
+    assert _responses(store, ok) == {"alex.chen": "accepted", "eleanor.vance": "accepted",
+                                     "marcus.okafor": "accepted", "robert.hale": "accepted"}
+    clash = _invite(store, "2026-04-09T11:00", ["eleanor.vance"])     # the weekly client call
+    engine.tick(store)
+    g = store.select("cal_guests", "event=? AND person='eleanor.vance'", (clash,))[0]
+    assert g["response"] == "declined" and "another slot" in g["note"]
+
+
+def test_laura_declines_during_her_board_meeting_and_accepts_when_moved(store):
+    ev = _invite(store, "2026-04-14T13:00", ["laura.whitfield", "eleanor.vance"], title="Shortfall walk-through")
+    engine.tick(store)
+    g = store.select("cal_guests", "event=? AND person='laura.whitfield'", (ev,))[0]
+    assert g["response"] == "declined" and "3:00 pm" in g["note"]
+    cal.move_event(store, ALEX, ev, datetime(2026, 4, 14, 15, 0))
+    engine.tick(store)
+    assert _responses(store, ev)["laura.whitfield"] == "accepted"
+
+
+# ------------------------------------------------------------------ steps and scenarios
+def test_a_scenario_trigger_fires_only_in_the_task_that_turns_it_on(store):
+    for _ in range(4):
+        engine.tick(store)
+    assert not store.select("chat_messages", "author='eleanor.vance' AND text LIKE '%pin my Key dates%'")
+    engine.set_scenario(store, ["eleanor.vance:pin-key-dates"])
+    engine.tick(store)
+    [m] = store.select("chat_messages", "author='eleanor.vance' AND text LIKE '%pin my Key dates%'")
+    assert chat.conversation(store, "alex.chen", m["conversation"])["kind"] == "dm"
+    engine.tick(store)
+    assert len(store.select("chat_messages", "author='eleanor.vance' AND text LIKE '%pin my Key dates%'")) == 1
+
+
+# ------------------------------------------------------------------ determinism
+def _episode(template) -> bytes:
+    slot = Slot(template)
+    try:
+        with slot.store() as st:
+            st.advance(30)
+            dm(st, "sofia.marchetti", "Do you have the newest survey for the Aurelia Dawn?")
+            engine.tick(st)
+            st.advance(30)
+            _invite(st, "2026-04-14T13:00", ["laura.whitfield", "robert.hale"], title="Call")
+            engine.tick(st)
+            dm(st, "priya.raman", "Priya, which case should I cite for gross negligence under §9?")
+            engine.tick(st)
+            return json.dumps(export(st), sort_keys=True, ensure_ascii=False).encode()
+    finally:
+        slot.close()
+
+
+def test_the_same_agent_actions_give_byte_identical_final_state(template):
+    a, b = _episode(template), _episode(template)
+    assert a == b
+    assert b"Grayling" in a and b"board meeting" in a
+
+
+# ------------------------------------------------------------------ model brain
+def test_model_brain_reads_the_conversation_and_answers(store, monkeypatch):
+    spec = json.loads(engine.spec_of(store).model_dump_json(by_alias=True))
+    for c in spec["coworkers"]:
+        if c["id"] == "henry.adeyemi":
+            c["brain"] = "model"
+    engine.install(store, CoworkersFile.model_validate(spec))
+    seen = []
+    brains.set_backend(lambda messages: seen.append(messages) or "March closes on the 10th.")
+    try:
+        conv, _ = dm(store, "henry.adeyemi", "When does the March billing close?")
+        engine.tick(store)
+    finally:
+        brains.set_backend(None)
+    assert replies_from(store, "henry.adeyemi", conv)[-1]["text"] == "March closes on the 10th."
+    system, *turns = seen[0]
+    assert "Henry Adeyemi" in system["content"] and "Billing Manager" in system["content"]
+    assert turns[-1] == {"role": "user", "content": "Alex Chen: When does the March billing close?"}
+
+
+def test_http_backend_speaks_openai_chat_completions(monkeypatch):
+    from flask import Flask, request
+    from werkzeug.serving import make_server
+    got = []
+    fake = Flask("fake")
+
+    @fake.post("/v1/chat/completions")
+    def completions():
+        got.append(request.get_json())
+        return {"choices": [{"message": {"role": "assistant", "content": "On it."}}]}
+
+    server = make_server("127.0.0.1", 0, fake)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("DESKWORLD_COWORKER_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
+        monkeypatch.setenv("DESKWORLD_COWORKER_MODEL", "tiny")
+        assert brains.backend()([{"role": "user", "content": "hi"}]) == "On it."
+    finally:
+        server.shutdown()
+    assert got == [{"model": "tiny", "messages": [{"role": "user", "content": "hi"}], "temperature": 0,
+                    "max_tokens": 300}]
