@@ -64,6 +64,9 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
         click.echo(p)
     if not names or "episode-filmstrip.png" in names:
         click.echo(filmstrip(Path(out)))
+    if not names or "episode-coworker.png" in names:
+        # A client's question answered in her thread; her reply arrives within the episode.
+        click.echo(filmstrip(Path(out), "meridian/answer-laura-deductible", file="episode-coworker.png"))
 
 
 

@@ -126,6 +126,7 @@ class EpisodeRunner:
                 page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }")
             except Exception:
                 pass
+        self.refreshes = 0
         ws.slot.restore()                        # new generation: the old page's late requests get 409
         self.initial_state(ws)                   # the start state, exported once per world
         ws.errors.clear()

@@ -26,6 +26,13 @@ SHOTS = [
      [("dblclick_text", "Client Update – Aurelia Dawn (April 2026)"), ("wait_role", "listbox", "Slides"),
       ("click_role", "option", "Slide 3: Halcyon's limit vs. the fund it put up"), ("wait_role", "textbox", "Title"),
       ("click_role", "link", "Present slideshow"), ("wait_role", "region", "Slideshow: Client Update – Aurelia Dawn (April 2026)")]),
+    ("chat-channel.png", "meridian", "/chat/", [("click_role", "link", "# corvane-aurelia-dawn")]),
+    ("chat-thread.png", "meridian", "/chat/", [("click_role", "link", "# corvane-aurelia-dawn"),
+                                               ("click_role", "button", "3 replies Last reply Thursday, March 12th at 10:06 AM")]),
+    ("calendar-week.png", "meridian", "/calendar/week/2026-04-06", []),
+    ("calendar-event.png", "meridian", "/calendar/week/2026-04-20",
+     [("click_role", "link", "Moot hearing — limitation fund, 2"), ("wait_role", "button", "Yes")]),
+    ("calendar-month.png", "meridian", "/calendar/month/2026-04-06", []),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
 ]
 
@@ -58,7 +65,7 @@ def take(out_dir: Path, only: list[str] | None = None) -> list[Path]:
                 for act in actions:
                     _do(page, act)
                 page.wait_for_load_state("networkidle")
-                target = out_dir / name
+                target = out_dir / file
                 page.screenshot(path=str(target), animations="disabled", caret="hide")
                 written.append(target)
                 ctx.close()
@@ -91,7 +98,8 @@ def _do(page, act) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", columns: int = 4) -> Path:
+def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", columns: int = 4,
+              file: str = "episode-filmstrip.png") -> Path:
     """One oracle episode as a grid of the screens the agent saw, step by step."""
     import json
     import tempfile
@@ -107,7 +115,7 @@ def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", col
         steps = [json.loads(line) for line in (ep / "steps.jsonl").read_text().splitlines()]
         frames = [(0, "start", ep / "screens" / "0000.png")]
         frames += [(s["step"], _label(s["action"]), ep / s["screenshot"]) for s in steps if s.get("screenshot")]
-        picks = frames[:: max(1, len(frames) // (columns * 2))][: columns * 2]
+        picks = frames[:: max(1, len(frames) // (columns * 2))][: columns * 2 - 1] + frames[-1:]
         tw, th, pad, cap = 480, 300, 12, 26
         rows = -(-len(picks) // columns)
         sheet = Image.new("RGB", (columns * (tw + pad) + pad, rows * (th + cap + pad) + pad), (246, 248, 252))
@@ -119,7 +127,7 @@ def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", col
             y = pad + (i // columns) * (th + cap + pad)
             sheet.paste(Image.open(path).convert("RGB").resize((tw, th)), (x, y + cap))
             draw.text((x, y + 6), f"{n:>2}  {label}"[:78], fill=(31, 31, 31), font=font)
-        target = out_dir / "episode-filmstrip.png"
+        target = out_dir / file
         sheet.save(target, optimize=True)
         return target
 

@@ -198,8 +198,8 @@
   });
   function nextDay(iso) {
     const [y, m, d] = iso.split("-").map(Number);
-    const t = new Date(Date.UTC(y, m - 1, d + 1));
-    return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+    const t = new Date(0); t.setUTCFullYear(y, m - 1, d + 1);     // Date.UTC reads years 0–99 as 19xx
+    return `${String(t.getUTCFullYear()).padStart(4, "0")}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
   }
 
   /* ---------------------------------------------------------------- sidebar: add someone's calendar */
@@ -249,8 +249,8 @@
   }
   function addDays(iso, n) {
     const [y, m, d] = iso.split("-").map(Number);
-    const t = new Date(Date.UTC(y, m - 1, d + n));
-    return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+    const t = new Date(0); t.setUTCFullYear(y, m - 1, d + n);     // typing a year passes through 0002, 0020…
+    return `${String(t.getUTCFullYear()).padStart(4, "0")}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
   }
   const dayDiff = (a, b) => (Date.parse(b + "T00:00:00Z") - Date.parse(a + "T00:00:00Z")) / 86400000;
   document.addEventListener("change", (e) => {
