@@ -86,11 +86,10 @@ def _select(ctx: Ctx, spec: dict, which: str = "all") -> dict[str, dict]:
             raise CheckSpecError(f"{table} has no field {f!r}")
     by = spec.get("by")
     if by is not None:
-        # Who wrote it: the actor of the record's insert, or of any change to it, in this episode.
-        d = ctx.diff["tables"].get(table, {})
-        mine = {r["key"] for r in d.get("added", []) if r["actor"] == by}
-        mine |= {r["key"] for r in d.get("changed", [])
-                 if any(ch.get("actor") == by for ch in r.get("fields", {}).values())}
+        # Who wrote it: records this actor added or changed during the episode (the write log).
+        seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
+        mine = {w["key"] for w in ctx.final.get("writes", [])
+                if w["seq"] > seen and w["table"] == table and w["actor"] == by}
         recs = {k: v for k, v in recs.items() if k in mine}
     out = {}
     for key, rec in recs.items():

@@ -168,3 +168,25 @@ def test_conditions():
     assert match("x", {"not": "y"}) and match("b", {"one_of": ["a", "b"]})
     with pytest.raises(CheckSpecError):
         match("x", {"resembles": "y"})
+
+
+def test_by_names_who_wrote_a_record_even_when_a_coworker_changed_an_agent_row(store, alex, run):
+    from datetime import datetime
+
+    from apps.calendar import service as cal
+    from apps.coworkers import engine
+    ev = cal.create_event(store, alex, title="Fund top-up strategy", start=datetime(2026, 4, 9, 15),
+                          end=datetime(2026, 4, 9, 16), guests=["eleanor.vance"])
+    engine.tick(store)                                   # Eleanor is free: she accepts her (agent-made) row
+    guest = {"exists": {"table": "cal_guests", "where": {"person": "eleanor.vance", "response": "accepted",
+                                                         "event": ev}}}
+    ok = run(task(checks=[{**guest, "exists": {**guest["exists"], "by": "eleanor.vance"}}], allow=["cal_guests"],
+                  apps=["calendar"]))
+    assert ok.passed, ok.lines
+    nobody = run(task(checks=[{**guest, "exists": {**guest["exists"], "by": "robert.hale"}}], allow=["cal_guests"],
+                      apps=["calendar"]))
+    assert not nobody.passed
+    mine = run(task(checks=[{"exists": {"table": "cal_events", "by": "agent", "where": {"id": str(ev)}}},
+                            {"exists": {"table": "cal_events", "by": "eleanor.vance", "where": {"id": str(ev)}},
+                             "gate": True}], allow=["cal_guests"], apps=["calendar"]))
+    assert not mine.passed and mine.checks[0]["passed"] and not mine.checks[1]["passed"]
