@@ -20,16 +20,21 @@ EXPECT_TIMEOUT_S = 10.0
 
 FIND_SCROLLER_JS = """
 (el) => {
+  // The scroll container that hides the element's centre (a list inside a
+  // popover, a pane), or the window when it is off screen; null when visible.
+  const r = el.getBoundingClientRect();
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
   let n = el.parentElement;
   while (n && n !== document.body) {
     const cs = getComputedStyle(n);
     if (/(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight + 1) {
-      const r = n.getBoundingClientRect();
-      return [r.left, r.top, r.width, r.height];
+      const b = n.getBoundingClientRect();
+      if (cy < b.top || cy > b.bottom) return [b.left, b.top, b.width, b.height];
     }
     n = n.parentElement;
   }
-  return [0, 0, innerWidth, innerHeight];
+  if (cy < 0 || cy >= innerHeight || cx >= innerWidth) return [0, 0, innerWidth, innerHeight];
+  return null;
 }
 """
 
@@ -78,9 +83,9 @@ def _where(page, loc: Locator) -> dict:
     if box is None:
         raise OracleFailed(f"no box for {describe(loc)}")
     out = {"box": box, "checked": None}
-    cy = box["y"] + box["height"] / 2
-    if cy < 0 or cy >= VIEWPORT["height"] or box["x"] + box["width"] / 2 >= VIEWPORT["width"]:
-        out["scroller"] = el.evaluate(FIND_SCROLLER_JS)
+    scroller = el.evaluate(FIND_SCROLLER_JS)
+    if scroller is not None:
+        out["scroller"] = scroller
     try:
         out["checked"] = el.is_checked()
     except Exception:
