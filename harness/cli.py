@@ -31,7 +31,8 @@ def serve(world: str, port: int, host: str, user: str | None, state: str | None)
                           "TICK_ON_REQUEST": True})
     except WorldError as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"deskworld: serving world '{world}' at http://{host}:{port}/  (Mail: /mail/  Drive: /drive/)")
+    click.echo(f"deskworld: serving world '{world}' at http://{host}:{port}/  (Mail /mail/ · Chat /chat/ · "
+               "Calendar /calendar/ · Drive /drive/ · Docs /docs/ · Sheets /sheets/ · Slides /slides/)")
     run_simple(host, port, app, threaded=True, use_reloader=False)
 
 

@@ -245,3 +245,18 @@ def test_http_backend_speaks_openai_chat_completions(monkeypatch):
         server.shutdown()
     assert got == [{"model": "tiny", "messages": [{"role": "user", "content": "hi"}], "temperature": 0,
                     "max_tokens": 300}]
+
+
+def test_a_record_trigger_fires_once_on_a_matching_agent_write(store):
+    lit = chat.conversation_by_name(store, "alex.chen", "litigation-support")["id"]
+    before = len(replies_from(store, "tom.becker", lit))
+    _invite(store, "2026-04-15T15:00", [], title="Lunch")                    # no match
+    engine.tick(store)
+    assert len(replies_from(store, "tom.becker", lit)) == before
+    ev = _invite(store, "2026-04-15T15:00", [], title="File objection to the fund")
+    engine.tick(store)
+    [m] = replies_from(store, "tom.becker", lit)[before:]
+    assert "e-filing bundle" in m["text"]
+    cal.update_event(store, ALEX, ev, title="File the objection (final)")   # matches again, but once: true
+    engine.tick(store)
+    assert len(replies_from(store, "tom.becker", lit)) == before + 1
