@@ -19,8 +19,8 @@ from apps.common.errors import Invalid, NotFound
 from apps.common.store.db import AGENT, Caller, Store
 from apps.coworkers import brains
 from apps.coworkers.match import matches
-from apps.coworkers.spec import (Coworker, CoworkersFile, MailAction, PostAction, ReactAction, ReplyAction,
-                                 RespondAction, ShareAction, Trigger)
+from apps.coworkers.spec import (CallAction, Coworker, CoworkersFile, MailAction, PostAction, ReactAction,
+                                 ReplyAction, RespondAction, ShareAction, Trigger)
 
 log = logging.getLogger(__name__)
 
@@ -383,6 +383,50 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
         from apps.drive import service as drive
         drive.share(store, caller, resolve_item(store, action["share"]),
                     _people_ids(store, action["with"], ctx), action.get("role") or "viewer")
+    elif "call" in action:
+        fn = service_function(action["call"])
+        args = {k: _arg(store, cw.id, v, ctx) for k, v in (action.get("args") or {}).items()}
+        fn(store, caller, **args)
+
+
+def service_function(path: str):
+    """``apps.<app>.service.<function>``: only an app's service layer, never a route."""
+    import importlib
+    mod, _, name = path.rpartition(".")
+    if not mod.startswith("apps.") or not mod.endswith(".service"):
+        raise LookupError(f"{path}: co-workers call apps.<app>.service functions only")
+    try:
+        fn = getattr(importlib.import_module(mod), name)
+    except (ImportError, AttributeError):
+        raise LookupError(f"{path}: no such service function") from None
+    if name.startswith("_") or not callable(fn):
+        raise LookupError(f"{path}: not a public service function")
+    return fn
+
+
+def _arg(store: Store, cw: str, value: object, ctx: dict):
+    if value == "$event":
+        return ctx["event"]
+    if value == "$message":
+        return ctx["message"]
+    if isinstance(value, dict) and len(value) == 1:
+        (kind, name), = value.items()
+        if kind == "channel":
+            from apps.chat import service as chat
+            conv = chat.conversation_by_name(store, cw, name)
+            if conv is None:
+                raise LookupError(f"no channel {name!r} visible to {cw}")
+            return conv["id"]
+        if kind == "drive":
+            return resolve_item(store, name)
+        if kind == "event_titled":
+            row = store.one("SELECT id FROM cal_events WHERE title=? ORDER BY id", (name,))
+            if row is None:
+                raise LookupError(f"no event titled {name!r}")
+            return row["id"]
+    if isinstance(value, str):
+        return _text(store, cw, value, ctx)
+    return value
 
 
 def _reply(store: Store, caller: Caller, text: str, items: list[int], ctx: dict) -> None:
@@ -438,6 +482,17 @@ def validate(store: Store, spec: CoworkersFile) -> list[str]:
                             problems.append(f"{tw}: mail to unknown person {p!r}")
                 if isinstance(a, ShareAction):
                     paths.append(a.share)
+                if isinstance(a, CallAction):
+                    try:
+                        service_function(a.call)
+                    except LookupError as e:
+                        problems.append(f"{tw}: {e}")
+                    for v in a.args.values():
+                        if isinstance(v, dict) and set(v) == {"channel"} and store.scalar(
+                                "SELECT 1 FROM chat_conversations WHERE name=?", (v["channel"],)) is None:
+                            problems.append(f"{tw}: no channel {v['channel']!r}")
+                        if isinstance(v, dict) and set(v) == {"drive"}:
+                            paths.append(v["drive"])
                 if isinstance(a, PostAction):
                     if a.channel and store.scalar("SELECT 1 FROM chat_conversations WHERE name=?",
                                                   (a.channel,)) is None:

@@ -107,7 +107,18 @@ class ShareAction(_Model):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-Action = Union[ReplyAction, PostAction, MailAction, ReactAction, RespondAction, ShareAction]
+class CallAction(_Model):
+    """Update a record through an app's service layer: ``call: apps.chat.service.set_topic``
+    with ``args``. An argument may name a record instead of its key: ``{channel: name}``,
+    ``{drive: "drive/<owner>/<path>"}``, ``{event_titled: "…"}``, or ``$event`` /
+    ``$message`` (what triggered it)."""
+    call: str = Field(pattern=r"^apps\.[a-z_]+\.service\.[a-z_]+$")
+    args: dict[str, object] = {}
+    via: Via | None = None
+    delay_steps: int = Field(0, ge=0, le=100)
+
+
+Action = Union[ReplyAction, PostAction, MailAction, ReactAction, RespondAction, ShareAction, CallAction]
 
 
 class Trigger(_Model):

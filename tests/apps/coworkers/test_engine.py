@@ -257,6 +257,21 @@ def test_a_record_trigger_fires_once_on_a_matching_agent_write(store):
     engine.tick(store)
     [m] = replies_from(store, "tom.becker", lit)[before:]
     assert "e-filing bundle" in m["text"]
+    assert chat.conversation(store, "alex.chen", lit)["topic"].startswith("Objection to the fund: e-filing")
+    actor = store.scalar("SELECT actor FROM _writes WHERE tbl='chat_conversations' AND pk=? ORDER BY seq DESC", (lit,))
+    assert actor == "tom.becker"
     cal.update_event(store, ALEX, ev, title="File the objection (final)")   # matches again, but once: true
     engine.tick(store)
     assert len(replies_from(store, "tom.becker", lit)) == before + 1
+
+
+def test_a_call_action_reaches_only_service_functions(store):
+    with pytest.raises(LookupError, match="service functions only"):
+        engine.service_function("apps.chat.routes.index")
+    with pytest.raises(LookupError, match="no such service function"):
+        engine.service_function("apps.chat.service.nope")
+    raw = json.loads(engine.spec_of(store).model_dump_json(by_alias=True))
+    tom = next(c for c in raw["coworkers"] if c["id"] == "tom.becker")
+    tom["triggers"][-1]["do"][-1]["args"]["conv_id"] = {"channel": "no-such-channel"}
+    problems = engine.validate(store, CoworkersFile.model_validate(raw))
+    assert any("no channel 'no-such-channel'" in p for p in problems)
