@@ -10,8 +10,8 @@ from types import ModuleType
 
 from apps.common.store.schema import CORE_TABLES, Table
 
-APP_NAMES = ("mail", "chat", "calendar", "drive", "docs", "sheets", "slides")
-SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides", "chat", "calendar")
+APP_NAMES = ("mail", "chat", "calendar", "drive", "docs", "sheets", "slides", "crm", "tickets")
+SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides", "chat", "calendar", "crm", "tickets")
 # Packages with tables and a seeder but no GUI; seeded after the apps.
 ENGINES = ("coworkers",)
 

@@ -1,0 +1,2 @@
+"""crm tables (scaffold)."""
+TABLES = ()

@@ -1,0 +1,2 @@
+"""tickets tables (scaffold)."""
+TABLES = ()
