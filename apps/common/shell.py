@@ -51,7 +51,7 @@ def search_all(q: str, limit: int = 5) -> dict:
     from apps.mail import service as mail
     from apps.mail.search import SearchError
     store, user = g.store, g.caller.user
-    results = {"q": q, "mail": [], "mail_total": 0, "drive": [], "people": [], "error": None}
+    results = {"q": q, "mail": [], "mail_total": 0, "drive": [], "people": [], "records": [], "error": None}
     if not q.strip():
         return results
     try:
@@ -61,7 +61,27 @@ def search_all(q: str, limit: int = 5) -> dict:
         results["error"] = str(e)
     results["drive"] = drive.search(store, user, q)[:limit]
     results["people"] = addresses.suggestions(store, "", q, limit=limit)
+    results["records"] = record_hits(store, user, q, limit)
     return results
+
+
+# Apps whose records the workspace search lists: each has ``service.search(store, user, q, limit)``
+# returning ``[{title, subtitle, url, kind}]``.
+RECORD_APPS = (("crm", "CRM", "briefcase"), ("tickets", "Service Desk", "lifebuoy"))
+
+
+def record_hits(store, user: str, q: str, limit: int) -> list[dict]:
+    import importlib
+    from flask import current_app
+    out = []
+    names = {a.name for a in current_app.extensions.get("deskworld.apps", [])}
+    for name, title, icon_name in RECORD_APPS:
+        if name not in names:
+            continue
+        hits = importlib.import_module(f"apps.{name}.service").search(store, user, q, limit=limit)
+        if hits:
+            out.append({"app": name, "title": title, "icon": icon_name, "hits": hits})
+    return out
 
 
 @bp.get("/search")

@@ -79,7 +79,8 @@ def _coworker_ids(spec: CoworkersFile) -> set[str]:
     return {c.id for c in spec.coworkers}
 
 
-def _message_events(store: Store, pk: int, ids: set[str]) -> list[Event]:
+def _message_events(store: Store, pk: int, spec: CoworkersFile) -> list[Event]:
+    ids = _coworker_ids(spec)
     msg = store.get("chat_messages", pk)
     if msg is None or msg.get("deleted"):
         return []
@@ -100,12 +101,24 @@ def _message_events(store: Store, pk: int, ids: set[str]) -> list[Event]:
         for p in msg.get("mentions") or []:
             if p != author and p in ids:
                 out[p] = Event("message", p, "chat", msg["text"], direct=True, sender=author, context=ctx)
+        for p in _watchers(spec, conv.get("name")):
+            if p != author and p not in out and p in members:
+                out[p] = Event("message", p, "chat", msg["text"], direct=False, sender=author, context=ctx)
         if msg.get("thread"):
             parent = store.get("chat_messages", msg["thread"])
             p = parent and parent["author"]
             if p and p != author and p in ids and p not in out:
                 out[p] = Event("message", p, "chat", msg["text"], direct=False, sender=author, context=ctx)
     return list(out.values())
+
+
+def _watchers(spec: CoworkersFile, channel: str | None) -> list[str]:
+    """Co-workers with a message trigger bound to this channel read everything posted in it
+    (the on-call watches #support-oncall), not only messages that mention them."""
+    if not channel:
+        return []
+    return [c.id for c in spec.coworkers if any(t.when == "message" and t.channel == channel
+                                                for t in c.triggers)]
 
 
 def _mail_events(store: Store, pk: int, ids: set[str]) -> list[Event]:
@@ -167,7 +180,7 @@ def tick(store: Store, *, step: bool = True) -> bool:
         tbl, pk, op, fields = r["tbl"], r["pk"], r["op"], json.loads(r["fields"])
         events: list[Event] = []
         if tbl == "chat_messages" and op == "insert":
-            events = _message_events(store, pk, ids)
+            events = _message_events(store, pk, spec)
         elif tbl == "mail_messages" and op == "insert":
             events = _mail_events(store, pk, ids)
         elif (tbl == "cal_guests" and op == "insert") or (tbl == "cal_events" and op == "update"):

@@ -1,0 +1,70 @@
+"""Service desk fixtures: a store, a Flask client and a live server on the ``lumen`` world (user jordan.blake)."""
+from __future__ import annotations
+
+import pytest
+
+from apps import create_app
+from apps.common.store.compile import template_for
+from apps.common.store.db import Caller
+from apps.common.store.slot import Slot
+from tests.conftest import make_client
+
+USER = "jordan.blake"
+
+
+@pytest.fixture(scope="session")
+def lumen_template():
+    return template_for("lumen")
+
+
+@pytest.fixture
+def tslot(lumen_template):
+    s = Slot(lumen_template)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def st(tslot):
+    with tslot.store() as store:
+        yield store
+
+
+@pytest.fixture
+def jordan():
+    return Caller(USER)
+
+
+@pytest.fixture
+def tapp(tslot):
+    return create_app({"SLOT": tslot, "TESTING": True, "SECRET_KEY": "test-secret"})
+
+
+@pytest.fixture
+def tclient(tapp):
+    return make_client(tapp, USER)
+
+
+@pytest.fixture(scope="session")
+def tk_live(lumen_template):
+    from harness.server import AppServer
+    slot = Slot(lumen_template)
+    server = AppServer(create_app({"SLOT": slot, "SECRET_KEY": "test-secret"})).start()
+    yield server
+    server.stop()
+    slot.close()
+
+
+@pytest.fixture
+def tk_desk(page, tk_live):
+    """A browser page signed in as Jordan on a freshly restored lumen world."""
+    slot = tk_live.app.config["SLOT"]
+    slot.restore()
+    page.context.add_cookies([tk_live.cookie(USER)])
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.slot = slot
+    page.base = tk_live.url
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
