@@ -105,20 +105,42 @@ def converted_opportunities(ctx):
     return True, ", ".join(found)
 
 
-def _view_rows(view: dict) -> str:
-    return str(view.get("filters"))
+class _Clock:
+    """Just enough of a store for the CRM's filter semantics (relative dates like THIS_QUARTER)."""
+
+    def __init__(self, ctx):
+        from zoneinfo import ZoneInfo
+
+        from apps.common.store.db import parse_iso
+        self._now = parse_iso(ctx.final["clock"])
+        self.tz = ZoneInfo("America/Chicago")
+
+    def now(self):
+        return self._now
+
+    def local(self, value):
+        from apps.common.store.db import parse_iso
+        dt = parse_iso(value) if isinstance(value, str) else value
+        return dt.astimezone(self.tz)
 
 
 def q2_renewals_view(ctx):
+    """A saved "Q2 renewals" view whose filters (applied as the CRM applies them) keep exactly the
+    Renewal opportunities closing in Q2."""
     from apps.crm import service as crm
-    views = [v for k, v in _recs(ctx, "crm_views", "new").items() if v["name"].strip().lower() == "q2 renewals"]
+    views = [(k, v) for k, v in _recs(ctx, "crm_views", "new").items() if v["name"].strip().lower() == "q2 renewals"]
     if not views:
         return False, "no saved view named “Q2 renewals”"
-    want = sorted(o["name"] for o in _yaml(ctx, "crm/opportunities.yaml")["opportunities"]
+    key, view = views[-1]
+    if view["object"] != "opportunities":
+        return False, f"the view is on {view['object']}, not opportunities"
+    want = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
                   if o["type"] == "Renewal" and Q2[0] <= str(o["close_date"]) <= Q2[1])
-    opps = list(_recs(ctx, "crm_opportunities").values())
-    got = sorted(o["name"] for o in opps if crm.matches_filters(o, views[-1]["filters"], ctx.final))
-    return got == want, f"the view shows {len(got)} opportunities (want the {len(want)} Q2 renewals)"
+    clock = _Clock(ctx)
+    got = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
+                 if all(crm._match(clock, "jordan.blake", "opportunities", o, f) for f in view["filters"]))
+    return got == want, f"the view keeps {len(got)} opportunities (want the {len(want)} Q2 renewals)", \
+        {"crm_views": {key}}
 
 
 # ---------------------------------------------------------------- Service desk
