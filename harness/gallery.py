@@ -33,6 +33,11 @@ SHOTS = [
     ("calendar-event.png", "meridian", "/calendar/week/2026-04-20",
      [("click_role", "link", "Moot hearing — limitation fund, 2"), ("wait_role", "button", "Yes")]),
     ("calendar-month.png", "meridian", "/calendar/month/2026-04-06", []),
+    ("crm-pipeline.png", "lumen", "/crm/pipeline", []),
+    ("crm-opportunity.png", "lumen", "/crm/search?q=FY27+Renewal", [("click_role", "link", "Harrowgate – FY27 Renewal")]),
+    ("crm-list.png", "lumen", "/crm/o/opportunities", []),
+    ("tickets-incident.png", "lumen", "/tickets/incident/INC0010421", []),
+    ("tickets-list.png", "lumen", "/tickets/incident?quick=open", []),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
 ]
 
@@ -65,7 +70,7 @@ def take(out_dir: Path, only: list[str] | None = None) -> list[Path]:
                 for act in actions:
                     _do(page, act)
                 page.wait_for_load_state("networkidle")
-                target = out_dir / file
+                target = out_dir / name
                 page.screenshot(path=str(target), animations="disabled", caret="hide")
                 written.append(target)
                 ctx.close()

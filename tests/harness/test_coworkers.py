@@ -78,3 +78,9 @@ def test_serve_mode_ticks_after_a_write_and_tells_htmx(template):
     resp = client.get("/chat/")                                       # reads never tick
     assert "HX-Trigger" not in resp.headers
     slot.close()
+
+
+def test_gallery_takes_a_named_shot(tmp_path):
+    from harness.gallery import take
+    [path] = take(tmp_path, ["tickets-list.png"])
+    assert path.name == "tickets-list.png" and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
