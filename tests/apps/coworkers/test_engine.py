@@ -275,3 +275,36 @@ def test_a_call_action_reaches_only_service_functions(store):
     tom["triggers"][-1]["do"][-1]["args"]["conv_id"] = {"channel": "no-such-channel"}
     problems = engine.validate(store, CoworkersFile.model_validate(raw))
     assert any("no channel 'no-such-channel'" in p for p in problems)
+
+
+# ------------------------------------------------------------------ lumen: a watched channel, a record trigger
+@pytest.fixture
+def lumen():
+    from apps.common.store.compile import template_for
+    slot = Slot(template_for("lumen"))
+    with slot.store() as st:
+        yield st
+    slot.close()
+
+
+def test_the_on_call_acknowledges_a_p1_page_in_its_thread_without_a_mention(lumen):
+    jordan = Caller(user="jordan.blake")
+    conv = chat.conversation_by_name(lumen, "jordan.blake", "support-oncall")["id"]
+    other = chat.post_message(lumen, jordan, conv, "P2 INC0010442 — Northloop — login resets")
+    engine.tick(lumen)
+    assert not lumen.select("chat_messages", "thread=?", (other,))             # not a P1: no ack
+    page = chat.post_message(lumen, jordan, conv, "P1 INC0010441 — Stratus Freight — freshness checks stopped")
+    engine.tick(lumen)
+    [ack] = lumen.select("chat_messages", "thread=?", (page,))
+    assert ack["author"] == "wei.zhang" and ack["text"].startswith("Ack")
+
+
+def test_assigning_a_crm_task_to_the_csm_gets_her_acknowledgement(lumen):
+    from apps.crm import service as crm
+    jordan = Caller(user="jordan.blake")
+    opp = crm.by_slug(lumen, "jordan.blake", "opportunities", "harrowgate-fy27-renewal")
+    crm.log_activity(lumen, jordan, "opportunity", opp["id"], "task", "Send remediation plan to Nadia",
+                     due="2026-06-10", status="Open", who="dana.whitaker")
+    engine.tick(lumen)
+    [m] = lumen.select("chat_messages", "author='dana.whitaker' AND text LIKE '%remediation plan%'")
+    assert chat.conversation(lumen, "jordan.blake", m["conversation"])["kind"] == "dm"
