@@ -330,3 +330,40 @@ def owners_no_work_notes(ctx):
         if key in _agent_keys(ctx, "tk_incidents"):
             return False, f"{num} (closed) was changed"
     return True, "comments only, closed incidents untouched"
+
+
+# ---------------------------------------------------------------- onboarding Nico
+def _requests_for(ctx, person: str, item_name: str) -> list[tuple[str, dict]]:
+    item = _catalog_item(ctx, item_name)
+    return [(k, r) for k, r in _recs(ctx, "tk_requests", "new").items()
+            if str(r.get("item")) == item and r.get("requested_for") == person]
+
+
+def nico_laptop(ctx):
+    for key, r in _requests_for(ctx, "nico.alvarez", "New laptop"):
+        if (r.get("variables") or {}).get("model") == "MacBook Pro 14":
+            return True, f"request {r['number']}", {"tk_requests": {key}}
+    return False, "no New laptop request for Nico with a MacBook Pro 14"
+
+
+def _access(ctx, tool: str, role: str):
+    for key, r in _requests_for(ctx, "nico.alvarez", "Access to a tool"):
+        v = r.get("variables") or {}
+        if v.get("tool") == tool and v.get("role") == role:
+            return True, f"request {r['number']}", {"tk_requests": {key}}
+    return False, f"no access request for Nico: {tool} as {role}"
+
+
+def nico_access_crm(ctx):
+    return _access(ctx, "CRM", "Editor")
+
+
+def nico_access_sheets(ctx):
+    return _access(ctx, "Sheets (Finance workspace)", "Viewer")
+
+
+def nico_no_other_access(ctx):
+    extra = [(r.get("variables") or {}).get("tool") for _, r in _requests_for(ctx, "nico.alvarez", "Access to a tool")
+             if ((r.get("variables") or {}).get("tool"), (r.get("variables") or {}).get("role"))
+             not in {("CRM", "Editor"), ("Sheets (Finance workspace)", "Viewer")}]
+    return not extra, "only the two asked for" if not extra else f"also requested: {extra}"
