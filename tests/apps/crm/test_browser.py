@@ -141,3 +141,22 @@ def test_closed_lost_on_the_path_requires_a_reason(desk, live_slot):
     page.get_by_role("button", name="Mark Stage as Complete").click()
     expect(page.locator(".chev.current")).to_have_text("Negotiation")
     assert get(live_slot, "opportunities", h["id"])["stage"] == "Negotiation"
+
+
+def test_save_filters_as_a_list_view(desk, live_slot):
+    """"Save as new list view" opens its dialog with the panel's filters (it used to throw in htmx:
+    its hx-include selector found nothing) and saves them as a view of the user's."""
+    page = desk
+    page.goto("/crm/o/opportunities?view=all&f=type|equals|Renewal&f=close_date|ge|2026-04-01&filters=1")
+    page.get_by_role("button", name="Save as new list view").click()
+    dlg = page.get_by_role("dialog", name="New List View")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("List Name").fill("My renewals")
+    dlg.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", name="My renewals", level=1)).to_be_visible()
+    with live_slot.store() as st:
+        v = st.one("SELECT * FROM crm_views WHERE name=? AND owner=?", ("My renewals", USER))
+    assert v is not None and v["object"] == "opportunities"
+    filters = v["filters"] if isinstance(v["filters"], list) else __import__("json").loads(v["filters"])
+    assert filters == [{"field": "type", "op": "equals", "value": "Renewal"},
+                       {"field": "close_date", "op": "ge", "value": "2026-04-01"}]
