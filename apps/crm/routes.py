@@ -390,7 +390,7 @@ def _record_ctx(obj: str, rid: int) -> dict:
                           "opportunities": S.opportunities_of(store, user, rid)}
     elif obj == "contacts":
         ctx["related"] = {"opportunities": [o for o in S.opportunities_of(store, user, r["account"])
-                                            if o["contact"] == rid or True]}
+                                            if o["contact"] == rid]}
     elif obj == "opportunities":
         ctx["history"] = S.stage_history(store, user, rid)
         ctx["contact"] = S.get(store, user, "contacts", r["contact"]) if r["contact"] else None

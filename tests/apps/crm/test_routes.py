@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from apps.common.store.db import Caller
 from apps.crm import service as S
 from tests.conftest import make_client
 
@@ -262,3 +263,13 @@ def test_refresh_fragments(hx, ids):
                         ("/crm/pipeline", 'id="crm-board"')]:
         html = hx.get(url).data.decode()
         assert marker in html and "<html" not in html, url
+
+
+def test_a_contacts_related_opportunities_are_the_ones_naming_them(client, slot, ids):
+    with slot.store() as st:
+        opps = S.opportunities_of(st, USER, ids["acc"])
+        S.update(st, Caller(user=USER), "opportunities", ids["opp"], contact=ids["contact"])
+    page = client.get(f"/crm/o/contacts/{ids['contact']}").get_data(as_text=True)
+    assert "Harrowgate – FY27 Renewal" in page
+    others = [o["name"] for o in opps if o["id"] != ids["opp"] and o.get("contact") != ids["contact"]]
+    assert others and not any(f">{name}<" in page for name in others)
