@@ -74,3 +74,15 @@ def desk(page, live_server, live_slot):
     page.errors = errors
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    # Overridden with the live server: the shared one is cached for the first (meridian) server.
+    return live_server.url
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, live_server):
+    # pytest-playwright caches the context arguments (base_url included) for the session.
+    return {**browser_context_args, "base_url": live_server.url}
