@@ -182,6 +182,65 @@ def view(run_dir: str, port: int, host: str) -> None:
 
 
 @main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def qc(run_dir: str, as_json: bool) -> None:
+    """Verifier QC: agreement between the verifier and human labels (labels.json) over a run."""
+    import json
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from harness.qc import compute
+    rep = compute(Path(run_dir))
+    if as_json:
+        click.echo(json.dumps(rep, indent=2, ensure_ascii=False, default=str))
+        return
+
+    def pct(x):
+        return "—" if x is None else f"{x:.0%}"
+
+    def rho(x):
+        return "—" if x is None else f"{x:.2f}"
+    console = Console()
+    o = rep["overall"]
+    if not rep["labelled"]:
+        console.print(f"No human labels in {run_dir} (grade episodes in `deskworld view {run_dir}`).")
+        return
+    table = Table(title=f"Verifier QC · {rep['labelled']} labelled episodes")
+    for col in ("task", "labelled", "accuracy", "false pass", "false fail", "spearman"):
+        table.add_column(col, justify="left" if col == "task" else "right", overflow="fold")
+    for tid, a in rep["per_task"].items():
+        table.add_row(tid, str(a["n"]), pct(a["accuracy"]), str(a["false_pass"]), str(a["false_fail"]),
+                      rho(a["spearman"]))
+    table.add_section()
+    table.add_row("[bold]all[/bold]", str(o["n"]), pct(o["accuracy"]), str(o["false_pass"]), str(o["false_fail"]),
+                  rho(o["spearman"]))
+    console.print(table)
+    if rep["per_criterion"]:
+        ct = Table(title="Per rubric criterion")
+        for col in ("task", "criterion", "kind", "graded", "human mean", "accuracy", "false pass", "false fail"):
+            ct.add_column(col)
+        for c in rep["per_criterion"]:
+            ct.add_row(c["task"], c["criterion"], c["kind"], str(c["graded"]), f"{c['human_mean']:.2f}",
+                       pct(c["accuracy"]) if c["n"] else "pending", str(c["false_pass"]), str(c["false_fail"]))
+        console.print(ct)
+    if rep["disagreements"]:
+        dt = Table(title="Review first")
+        for col in ("kind", "episode", "verifier", "human", "gap", "note"):
+            dt.add_column(col)
+        for d in rep["disagreements"]:
+            dt.add_row(("[red]" if d["severity"] < 2 else "[yellow]") + d["kind"], f"{d['task']} #{d['sample']}",
+                       f"{'pass' if d['verifier_passed'] else 'fail'} {d['verifier_score']:.2f}",
+                       f"{'pass' if d['human_passed'] else 'fail'} {d['human_score']:.2f}", f"{d['gap']:.2f}",
+                       d["note"][:60])
+        console.print(dt)
+    for s in rep["skipped"]:
+        console.print(f"[dim]left out {s['task']} #{s['sample']}: {s['reason']}[/dim]")
+
+
+@main.command()
 @click.option("-n", "n", default=20, show_default=True, type=int, help="Repetitions per latency.")
 @click.option("--steps", default=40, show_default=True, type=int, help="Steps per worker for throughput.")
 @click.option("--workers", default="1,2,4", show_default=True, help="Worker counts for throughput.")
