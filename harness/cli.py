@@ -60,7 +60,7 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
     """Regenerate the screenshot gallery (screenshots/*.png)."""
     from pathlib import Path
 
-    from harness.gallery import filmstrip, take
+    from harness.gallery import filmstrip, take, viewer_shots
     for p in take(Path(out), list(names) or None):
         click.echo(p)
     if not names or "episode-filmstrip.png" in names:
@@ -68,6 +68,9 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
     if not names or "episode-coworker.png" in names:
         # A client's question answered in her thread; her reply arrives within the episode.
         click.echo(filmstrip(Path(out), "meridian/answer-laura-deductible", file="episode-coworker.png"))
+    if not names or {"viewer-run.png", "viewer-episode.png"} & set(names):
+        for p in viewer_shots(Path(out)):
+            click.echo(p)
 
 
 

@@ -148,3 +148,35 @@ def _label(action: dict) -> str:
     if kind == "navigate":
         return f"navigate {action['url']}"
     return kind
+
+
+def viewer_shots(out_dir: Path, task_id: str = "meridian/answer-laura-deductible") -> list[Path]:
+    """The viewer over a one-episode oracle run: the run page and the episode page mid-scrub."""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from harness.browser import launch_args
+    from harness.runner import run
+    from harness.server import AppServer
+    from harness.tasks.registry import load_task
+    from harness.viewer import create_viewer
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        others = ["meridian/gross-tonnage", "meridian/hearing-date", "meridian/eleanor-pin-request"]
+        run("oracle", [load_task(t) for t in [task_id, *others]], out=tmp, progress=False)
+        world, name = task_id.split("/", 1)
+        with AppServer(create_viewer(tmp)) as srv, sync_playwright() as pw:
+            browser = pw.chromium.launch(**launch_args())
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                for file, path in (("viewer-run.png", "/"),
+                                   ("viewer-episode.png", f"/episode/{world}/{name}/0#step=8")):
+                    page.goto(srv.url + path)
+                    page.wait_for_load_state("networkidle")
+                    target = out_dir / file
+                    page.screenshot(path=str(target), animations="disabled", caret="hide")
+                    written.append(target)
+            finally:
+                browser.close()
+    return written
