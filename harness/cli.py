@@ -170,6 +170,21 @@ def check(pattern: str | None) -> None:
 
 
 
+@main.command("export-media")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--overwrite", is_flag=True, help="Rewrite media that already exist.")
+def export_media_cmd(run_dir: str, overwrite: bool) -> None:
+    """Write each episode's animated preview (GIF/WebP, with the actions drawn) and contact sheet."""
+    from harness.media import export_media
+    written = export_media(run_dir, overwrite=overwrite)
+    for p in written:
+        click.echo(p)
+    for w in written.warnings:
+        click.echo(f"skipped: {w}", err=True)
+    click.echo(f"{len(written)} files written, {len(written.unchanged)} episodes already had media, "
+               f"{len(written.warnings)} skipped")
+
+
 @main.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--port", default=8780, show_default=True, type=int)

@@ -109,7 +109,7 @@ def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", col
     import json
     import tempfile
 
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     from harness.runner import run
     from harness.tasks.registry import load_task
@@ -125,8 +125,8 @@ def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", col
         rows = -(-len(picks) // columns)
         sheet = Image.new("RGB", (columns * (tw + pad) + pad, rows * (th + cap + pad) + pad), (246, 248, 252))
         draw = ImageDraw.Draw(sheet)
-        import font_roboto
-        font = ImageFont.truetype(str(Path(font_roboto.__file__).parent / "files" / "Roboto-Regular.ttf"), 15)
+        from harness.media import roboto
+        font = roboto(15)
         for i, (n, label, path) in enumerate(picks):
             x = pad + (i % columns) * (tw + pad)
             y = pad + (i // columns) * (th + cap + pad)
@@ -138,16 +138,8 @@ def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", col
 
 
 def _label(action: dict) -> str:
-    kind = action.get("type", "?")
-    if kind in ("click", "double_click"):
-        return f"{kind} ({action['x']}, {action['y']})"
-    if kind == "type":
-        return f"type {action['text'][:40]!r}"
-    if kind == "key":
-        return f"key {action['keys']}"
-    if kind == "navigate":
-        return f"navigate {action['url']}"
-    return kind
+    from harness.media import action_label
+    return action_label(action)
 
 
 def viewer_shots(out_dir: Path, task_id: str = "meridian/answer-laura-deductible") -> list[Path]:

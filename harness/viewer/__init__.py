@@ -22,6 +22,7 @@ from pathlib import Path
 from flask import Flask, abort, render_template, request, send_from_directory
 
 from harness import qc as QC
+from harness.media import media_links
 from harness.metrics import summarize
 from harness.recorder import read_results
 
@@ -270,6 +271,7 @@ def create_viewer(run_dir: str | Path) -> Flask:
                            "extras": extras})
         ctx.update(steps=steps, frames=frames, result=result, diff=diff,
                    trace=(ep / "trace.zip").is_file(), trace_path=str(ep / "trace.zip"),
+                   media=media_links(ep),
                    labels=QC.read_labels(ep), rubric=result.get("rubric") or ctx["info"].get("rubric") or [])
         return ctx
 
