@@ -170,6 +170,24 @@ def check(pattern: str | None) -> None:
 
 
 
+@main.command("export")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["imagefolder", "messages"]), required=True)
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False), help="Folder to write.")
+@click.option("--images", type=click.Choice(["inline", "files"]), default="inline", show_default=True,
+              help="messages: images as data URLs or as copied files.")
+def export_cmd(run_dir: str, fmt: str, out: str, images: str) -> None:
+    """Export a run as a Hugging Face ImageFolder (one row per step) or as chat messages for SFT."""
+    from harness.export import ExportError, export_run
+    try:
+        rep = export_run(run_dir, out, fmt, images=images)
+    except ExportError as e:
+        raise click.ClickException(str(e)) from None
+    for s in rep["skipped"]:
+        click.echo(f"skipped {s['episode']}: {s['reason']}", err=True)
+    click.echo(f"{rep['format']}: {rep['episodes']} episodes, {rep['rows']} rows → {rep['out']}")
+
+
 @main.command("export-media")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.option("--overwrite", is_flag=True, help="Rewrite media that already exist.")
