@@ -19,7 +19,7 @@ import struct
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Flask, abort, render_template, request, send_from_directory
+from flask import Flask, abort, g, render_template, request, send_from_directory
 
 from harness import qc as QC
 from harness.media import media_links
@@ -156,15 +156,57 @@ def default_grader() -> str:
         return ""
 
 
+def is_run_dir(path: Path) -> bool:
+    """A run folder: has run.json, results.jsonl or episodes/."""
+    return (path / "run.json").exists() or (path / "results.jsonl").exists() or (path / "episodes").is_dir()
+
+
+def _child_runs(base: Path) -> list[Path]:
+    try:
+        return sorted(p for p in base.iterdir() if p.is_dir() and _SEG.match(p.name) and is_run_dir(p))
+    except OSError:
+        return []
+
+
 def create_viewer(run_dir: str | Path) -> Flask:
-    root = Path(run_dir).resolve()
+    """DIR is either one run folder, or a folder of run folders (each a subfolder with run.json):
+    then ``/`` lists the runs, ``/leaderboard`` and ``/compare`` compare them, and each run's pages
+    live under ``/run/<name>/…``."""
+    base = Path(run_dir).resolve()
+    multi = not is_run_dir(base) and bool(_child_runs(base))
     app = Flask(__name__, template_folder="templates", static_folder="static", static_url_path="/_static")
     app.config["GRADER"] = default_grader()
+    app.config["MULTI"] = multi
+    prefix = "/run/<run>" if multi else ""
+    RUN_ENDPOINTS = {"index", "episode", "grade", "qc_page", "files"}
+
+    @app.url_value_preprocessor
+    def _pull_run(endpoint, values):
+        g.run_name = None
+        g.run_root = base
+        if multi and values is not None and "run" in values:
+            name = values.pop("run")
+            if not _SEG.match(str(name)) or not is_run_dir(base / name):
+                abort(404)
+            g.run_name = name
+            g.run_root = base / name
+
+    @app.url_defaults
+    def _add_run(endpoint, values):
+        if multi and endpoint in RUN_ENDPOINTS and "run" not in values and g.get("run_name"):
+            values["run"] = g.run_name
+
+    @app.context_processor
+    def _ctx():
+        return {"multi": multi, "run_name": g.get("run_name")}
+
+    def cur_root() -> Path:
+        return g.get("run_root") or base
 
     def ep_dir(world: str, task: str, sample: int) -> Path:
         if not (_SEG.match(world) and _SEG.match(task)):
             abort(404)
-        return root / "episodes" / world / task / str(sample)
+        return cur_root() / "episodes" / world / task / str(sample)
 
     def check_episode(ep: Path) -> str | None:
         """None when the episode can be shown, else why not."""
@@ -184,8 +226,8 @@ def create_viewer(run_dir: str | Path) -> Flask:
         from apps.common.shell import HTMX_DIR
         return send_from_directory(HTMX_DIR, "htmx.min.js", mimetype="text/javascript", max_age=3600)
 
-    @app.get("/")
     def index():
+        root = cur_root()
         rows = read_results(root)
         try:
             run = json.loads((root / "run.json").read_text(encoding="utf-8"))
@@ -207,7 +249,7 @@ def create_viewer(run_dir: str | Path) -> Flask:
                 sample = int(r.get("sample", 0))
             except (TypeError, ValueError):
                 continue
-            ep = root / "episodes" / world / task / str(sample)
+            ep = ep_dir(world, task, sample) if (_SEG.match(world) and _SEG.match(task)) else root
             why = check_episode(ep) if (_SEG.match(world) and _SEG.match(task)) else "bad task id"
             info = _task_info(r["task"])
             failures = []
@@ -230,6 +272,8 @@ def create_viewer(run_dir: str | Path) -> Flask:
                 facets["app"][a] = facets["app"].get(a, 0) + 1
         return render_template("viewer/index.html", rows=episodes, run=run, summary=summary, k=k, root=root,
                                facets=facets)
+
+    app.add_url_rule(prefix + "/", "index", index)
 
     def episode_context(world: str, task: str, sample: int) -> dict:
         ep = ep_dir(world, task, sample)
@@ -275,12 +319,12 @@ def create_viewer(run_dir: str | Path) -> Flask:
                    labels=QC.read_labels(ep), rubric=result.get("rubric") or ctx["info"].get("rubric") or [])
         return ctx
 
-    @app.get("/episode/<world>/<task>/<int:sample>")
+    @app.get(prefix + "/episode/<world>/<task>/<int:sample>")
     def episode(world: str, task: str, sample: int):
         ctx = episode_context(world, task, sample)
         return render_template("viewer/episode.html", **ctx)
 
-    @app.post("/episode/<world>/<task>/<int:sample>/grade")
+    @app.post(prefix + "/episode/<world>/<task>/<int:sample>/grade")
     def grade(world: str, task: str, sample: int):
         ctx = episode_context(world, task, sample)
         if ctx.get("unreadable"):
@@ -295,16 +339,21 @@ def create_viewer(run_dir: str | Path) -> Flask:
         ctx["grader"] = label["grader"]
         return render_template("viewer/_grading.html", saved=True, **ctx)
 
-    @app.get("/qc")
+    @app.get(prefix + "/qc")
     def qc_page():
+        root = cur_root()
         report = QC.compute(root)
         return render_template("viewer/qc.html", r=report, root=root)
 
-    @app.get("/files/<path:rel>")
+    @app.get(prefix + "/files/<path:rel>")
     def files(rel: str):
+        root = cur_root()
         target = (root / "episodes" / rel).resolve()
         if root not in target.parents or not target.is_file():
             abort(404)
         return send_from_directory(target.parent, target.name)
 
+    if multi:
+        from harness.viewer.runs import register_runs
+        register_runs(app, base)
     return app

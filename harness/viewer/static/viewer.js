@@ -41,6 +41,30 @@
     apply();
   }
 
+  // Runs, leaderboard and compare tables: click a header to sort by its data-key (read from data-<key> on rows).
+  function sortableTables() {
+    document.querySelectorAll("table.sortable-table").forEach(function (table) {
+      var body = table.tBodies[0];
+      if (!body) return;
+      var rows = Array.prototype.slice.call(body.rows);
+      table.querySelectorAll("th.sortable").forEach(function (th) {
+        th.addEventListener("click", function () {
+          var attr = "data-" + th.dataset.key, num = th.dataset.type === "num";
+          var dir = th.getAttribute("aria-sort") === "descending" ? 1 : -1;
+          if (!num) dir = -dir;
+          table.querySelectorAll("th").forEach(function (o) { o.removeAttribute("aria-sort"); });
+          th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+          rows.sort(function (a, b) {
+            var x = a.getAttribute(attr) || "", y = b.getAttribute(attr) || "";
+            if (num) { x = parseFloat(x); y = parseFloat(y); return ((isNaN(x) ? -1 : x) - (isNaN(y) ? -1 : y)) * dir; }
+            return x.localeCompare(y) * dir;
+          });
+          rows.forEach(function (r) { body.appendChild(r); });
+        });
+      });
+    });
+  }
+
   function scrubber() {
     var root = document.getElementById("scrubber");
     if (!root) return;
@@ -89,5 +113,5 @@
     if (st === 422 || st === 409) { e.detail.shouldSwap = true; e.detail.isError = false; }
   });
 
-  ready(function () { runTable(); scrubber(); });
+  ready(function () { runTable(); sortableTables(); scrubber(); });
 })();
