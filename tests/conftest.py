@@ -9,6 +9,8 @@
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from apps import create_app
@@ -92,14 +94,33 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, **context_args()}
 
 
-@pytest.fixture(scope="session")
-def live_server(template):
+@contextmanager
+def live_server_on(template):
+    """An app server in this process on a slot of ``template`` (for browser tests)."""
     from harness.server import AppServer
     slot = Slot(template)
     server = AppServer(create_app({"SLOT": slot, "SECRET_KEY": "test-secret"})).start()
-    yield server
-    server.stop()
-    slot.close()
+    try:
+        yield server
+    finally:
+        server.stop()
+        slot.close()
+
+
+def signed_in(page, server, user: str) -> list[str]:
+    """Sign ``page`` in as ``user`` on ``server``; returns the list its JavaScript errors go to."""
+    page.context.add_cookies([server.cookie(user)])
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return errors
+
+
+@pytest.fixture(scope="session")
+def live_server(template):
+    with live_server_on(template) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
@@ -118,10 +139,6 @@ def live_slot(live_server):
 @pytest.fixture
 def desk(page, live_server, live_slot):
     """A browser page signed in as Alex on a freshly restored world."""
-    page.context.add_cookies([live_server.cookie(USER)])
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
+    errors = signed_in(page, live_server, USER)
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 from apps.calendar import bp, service
 from apps.common import people as directory
 from apps.common.errors import Invalid, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast
+from apps.common.render import flash_toast, go, is_htmx, render, service_error_page, toast
 
 VIEWS = ("day", "week", "month")
 HOUR_PX = 48
@@ -29,8 +29,7 @@ BACK = re.compile(r"^/calendar/(day|week|month)/(\d{4}-\d{2}-\d{2})$")
 
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "You can't do that", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e, forbidden="You can't do that")
 
 
 # ---------------------------------------------------------------- formatting (Google Calendar, en-US)
@@ -491,7 +490,7 @@ def create():
         return _after_change("Event saved")
     flash_toast("Event saved")
     target = view_url(*_back()) if request.form.get("back") else view_url("week", ev["start"].date())
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 @bp.get("/quick")
@@ -544,7 +543,7 @@ def save(event_id: int):
     saved = service.get_event(g.store, g.caller.user, new_id)
     target = request.form.get("back") if BACK.match(request.form.get("back", "")) else \
         view_url("week", saved["start"].date())
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 @bp.get("/availability")
@@ -651,7 +650,7 @@ def delete(event_id: int):
     if request.form.get("page") == "1" or not BACK.match(request.form.get("back", "")):
         flash_toast("Event deleted")
         target = view_url(*_back())
-        return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+        return go(target)
     return _after_change("Event deleted")
 
 
@@ -687,14 +686,14 @@ def add_calendar():
     slug = service.add_calendar(g.store, g.caller, request.form.get("person", ""))
     flash_toast(f"Added {service.person_name(g.store, slug)}'s calendar")
     target = view_url(*_back())
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 @bp.post("/calendars/<person>/remove")
 def remove_calendar(person: str):
     service.remove_calendar(g.store, g.caller, person)
     target = view_url(*_back())
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 @bp.post("/calendars/<person>/toggle")
@@ -702,4 +701,4 @@ def toggle_calendar(person: str):
     shown = request.form.get("shown") in ("1", "on", "true")
     service.set_shown(g.store, g.caller, person, shown)
     target = view_url(*_back())
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)

@@ -17,12 +17,12 @@ occurrences before ``exdates`` are taken out; ``until`` is an inclusive date.
 """
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, time, timedelta, timezone
 
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller, Store, parse_iso, utc_iso
+from apps.common.store.db import Caller, Store, utc_iso
+from apps.common.text import bounded, tidy
 
 RESPONSES = ("needs_action", "accepted", "declined", "tentative")
 RSVP = ("accepted", "declined", "tentative")
@@ -43,7 +43,6 @@ EVENT_COLORS = {"tomato": "#d50000", "flamingo": "#e67c73", "tangerine": "#f4511
                 "lavender": "#7986cb", "grape": "#8e24aa", "graphite": "#616161"}
 OTHER_COLORS = ("#33b679", "#8e24aa", "#e67c73", "#f4511e", "#3f51b5", "#0b8043", "#d50000", "#f6bf26",
                 "#7986cb", "#616161")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
 _MAX_STEPS = 20_000
 
 
@@ -97,14 +96,7 @@ def _text(value: object, field: str, limit: int, one_line: bool = False) -> str:
         return ""
     if not isinstance(value, str):
         raise Invalid("Text must be a string.", field)
-    value = _CONTROL.sub("", value.replace("\r\n", "\n").replace("\r", "\n"))
-    if one_line:
-        value = " ".join(value.split())
-    else:
-        value = "\n".join(line.rstrip() for line in value.split("\n")).strip("\n")
-    if len(value) > limit:
-        raise Invalid(f"That's too long: at most {limit:,} characters.", field)
-    return value
+    return bounded(tidy(value, one_line=one_line), limit, field)
 
 
 def person_id(store: Store, who: str, field: str = "guests") -> str:

@@ -18,24 +18,13 @@ from markupsafe import Markup, escape
 from apps.chat import bp, service
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast
+from apps.common.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast
 
 
 # ---------------------------------------------------------------- helpers
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "Not allowed", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
-
-
-def _int(name: str, default: int | None = None) -> int | None:
-    v = request.values.get(name)
-    if v in (None, ""):
-        return default
-    try:
-        return int(v)
-    except ValueError:
-        raise Invalid(f"“{v}” is not a valid {name}.", name) from None
+    return service_error_page(e)
 
 
 def _frag(template: str, status: int = 200, headers: dict | None = None, **ctx):
@@ -47,11 +36,6 @@ def _frag(template: str, status: int = 200, headers: dict | None = None, **ctx):
         resp.headers[k] = v
     return resp
 
-
-def _go(url: str):
-    if is_htmx():
-        return "", 204, {"HX-Redirect": url}
-    return redirect(url)
 
 
 def _trigger(*events: str) -> dict:
@@ -106,7 +90,6 @@ def clock_time(iso: str) -> str:
 
 
 def full_time(iso: str) -> str:
-    dt = _local(iso)
     return f"{day_label(iso)} at {clock_time(iso)}"
 
 
@@ -278,8 +261,8 @@ def _conv_ctx(conv_id: int, *, since: int | None, highlight: int | None) -> dict
 
 @bp.get("/c/<int:conv_id>")
 def channel(conv_id: int):
-    highlight = _int("m")
-    thread_id = _int("thread")
+    highlight = int_arg("m")
+    thread_id = int_arg("thread")
     service.conversation(g.store, g.caller.user, conv_id)          # 404 before anything is written
     t = None
     if thread_id is not None:
@@ -295,7 +278,7 @@ def channel(conv_id: int):
 @bp.get("/c/<int:conv_id>/messages")
 def messages(conv_id: int):
     """The timeline, re-fetched after a change (the "New messages" line stays where it was)."""
-    since = _int("since")
+    since = int_arg("since")
     service.mark_read(g.store, g.caller, conv_id)
     return _frag("chat/_messages.html", **_conv_ctx(conv_id, since=since, highlight=None))
 
@@ -307,7 +290,7 @@ def header(conv_id: int):
 
 @bp.get("/nav")
 def nav():
-    return _frag("chat/_nav.html", **_nav(_int("current")))
+    return _frag("chat/_nav.html", **_nav(int_arg("current")))
 
 
 def _drive_ids() -> list[int]:
@@ -325,7 +308,7 @@ def post(conv_id: int):
     service.post_message(g.store, g.caller, conv_id, request.form.get("text", ""), drive_items=_drive_ids())
     if not is_htmx():
         return redirect(url_for("chat.channel", conv_id=conv_id))
-    since = _int("since")
+    since = int_arg("since")
     service.mark_read(g.store, g.caller, conv_id)
     return _frag("chat/_messages.html", **_conv_ctx(conv_id, since=since, highlight=None),
                  headers=_trigger("chat-nav"))
@@ -343,7 +326,7 @@ def thread(message_id: int):
     if not is_htmx():
         return redirect(url_for("chat.channel", conv_id=t["conversation"]["id"], thread=t["parent"]["id"]))
     # Opened by a click: focus its reply box; a refresh of the open pane leaves the focus alone.
-    return _frag("chat/_thread.html", t=t, thread_highlight=_int("m"),
+    return _frag("chat/_thread.html", t=t, thread_highlight=int_arg("m"),
                  focus=request.headers.get("HX-Trigger") != "thread-pane")
 
 
@@ -513,7 +496,7 @@ def join(conv_id: int):
     service.join(g.store, g.caller, conv_id)
     conv = service.conversation(g.store, g.caller.user, conv_id)
     flash_toast(f"You joined #{conv['name']}.")
-    return _go(url_for("chat.channel", conv_id=conv_id))
+    return go(url_for("chat.channel", conv_id=conv_id))
 
 
 @bp.get("/c/<int:conv_id>/leave")
@@ -530,7 +513,7 @@ def leave(conv_id: int):
     conv = service.conversation(g.store, g.caller.user, conv_id)
     service.leave(g.store, g.caller, conv_id)
     flash_toast(f"You left #{conv['name']}.")
-    return _go(url_for("chat.index"))
+    return go(url_for("chat.index"))
 
 
 @bp.get("/channels/new")
@@ -548,7 +531,7 @@ def create_channel():
     except Invalid as e:
         return _frag("chat/_new_channel.html", status=422, errors=e.errors, values=values)
     flash_toast(f"#{values['name'].strip().lstrip('#')} created.")
-    return _go(url_for("chat.channel", conv_id=cid))
+    return go(url_for("chat.channel", conv_id=cid))
 
 
 @bp.get("/browse")
@@ -582,7 +565,7 @@ def open_dm():
         cid = service.open_dm(g.store, g.caller, people)
     except Invalid as e:
         return _frag("chat/_new_dm.html", status=422, errors=e.errors, people=people)
-    return _go(url_for("chat.channel", conv_id=cid))
+    return go(url_for("chat.channel", conv_id=cid))
 
 
 # ---------------------------------------------------------------- attach from Drive

@@ -20,6 +20,7 @@ from datetime import date, datetime, time, timedelta
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound
 from apps.common.store.db import Caller, Store, utc_iso
+from apps.common.text import tidy
 
 CHANNEL, DM, GROUP = "channel", "dm", "group"
 KINDS = (CHANNEL, DM, GROUP)
@@ -64,8 +65,7 @@ def mentions_in(store: Store, text: str) -> list[str]:
 
 
 def _clean_text(text: str | None) -> str:
-    text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
-    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+    return tidy(text or "")
 
 
 def _people(store: Store) -> dict[str, dict]:

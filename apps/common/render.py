@@ -58,3 +58,46 @@ def error_page(status: int, title: str, detail: str = ""):
     resp = make_response(render_template("error.html", status=status, title=title, detail=detail), status)
     resp.vary.add("HX-Request")
     return resp
+
+
+ERROR_TITLES = {404: "Not found", 403: "Not allowed", 422: "Check your input"}
+
+
+def service_error_page(e, **titles: str):
+    """The page (or toast) for a service-layer error; apps may rename a status's title
+    (``forbidden="You need access"``, ``not_found="Record not found"``)."""
+    names = {404: titles.get("not_found"), 403: titles.get("forbidden"), 422: titles.get("invalid")}
+    title = names.get(e.status) or ERROR_TITLES.get(e.status, "Something went wrong")
+    return error_page(e.status, title, e.message)
+
+
+def int_arg(name: str, default: int | None = None) -> int | None:
+    """An integer request value; a malformed one is a 422 naming the field."""
+    from flask import request
+
+    from apps.common.errors import Invalid
+    v = request.values.get(name)
+    if v in (None, ""):
+        return default
+    try:
+        return int(v)
+    except ValueError:
+        raise Invalid(f"“{v}” is not a valid {name}.", name) from None
+
+
+def go(url: str):
+    """Navigate: an HX-Redirect for htmx, a plain redirect otherwise."""
+    from flask import redirect
+    if is_htmx():
+        return "", 204, {"HX-Redirect": url}
+    return redirect(url)
+
+
+def attachment(data: bytes, mime: str, filename: str):
+    """A download, with the file name encoded for any characters (RFC 5987)."""
+    from urllib.parse import quote
+
+    from flask import Response
+    resp = Response(data, mimetype=mime)
+    resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(filename)}"
+    return resp

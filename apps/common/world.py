@@ -124,6 +124,14 @@ def load_yaml(path: Path) -> object:
         raise WorldError(f"{path}: invalid YAML: {e}") from None
 
 
+def load_spec(path: Path, model):
+    """A world file validated against a pydantic model; errors name the file and the field."""
+    try:
+        return model.model_validate(load_yaml(path) or {})
+    except ValidationError as e:
+        raise WorldError(validation_message(path, e)) from None
+
+
 def validation_message(path: Path, err: ValidationError) -> str:
     lines = []
     for e in err.errors():

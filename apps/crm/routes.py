@@ -14,7 +14,8 @@ from flask import abort, g, make_response, redirect, render_template, request, u
 from markupsafe import Markup
 
 from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast
+from apps.common.render import error_page, flash_toast, is_htmx, render, service_error_page, toast
+from apps.common.render import go as navigate
 from apps.crm import bp, service as S
 
 ICONS = {"accounts": "building-office-2", "contacts": "user", "leads": "star", "opportunities": "trophy"}
@@ -23,8 +24,7 @@ COLORS = {"accounts": "#5867e8", "contacts": "#a094ed", "leads": "#f88962", "opp
 
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "Not allowed", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e)
 
 
 @bp.before_request
@@ -113,12 +113,10 @@ def fmt_value(obj: str, r: dict, name: str) -> str:
     return v or ""
 
 
-def _go(url: str, message: str | None = None):
+def go(url: str, message: str | None = None):
     if message:
         flash_toast(message)
-    if is_htmx():
-        return "", 204, {"HX-Redirect": url}
-    return redirect(url)
+    return navigate(url)
 
 
 def _frag(template: str, status: int = 200, headers: dict | None = None, **ctx):
@@ -222,14 +220,14 @@ def save_view(obj: str):
     except Invalid as e:
         return _frag("crm/_save_view.html", status=422, obj=obj, name=name, error=e.message, filters=raw, sort=sort,
                      base_view=request.form.get("base_view", ""))
-    return _go(url_for("crm.list_view", obj=obj, view=vid), f"List view “{' '.join(name.split())}” was saved.")
+    return go(url_for("crm.list_view", obj=obj, view=vid), f"List view “{' '.join(name.split())}” was saved.")
 
 
 @bp.post("/views/<int:view_id>/delete")
 def delete_view(view_id: int):
     v = g.store.get("crm_views", view_id)
     S.delete_view(g.store, g.caller, view_id)
-    return _go(url_for("crm.list_view", obj=v["object"]), "List view deleted.")
+    return go(url_for("crm.list_view", obj=v["object"]), "List view deleted.")
 
 
 @bp.get("/o/<obj>/owner")
@@ -251,7 +249,7 @@ def change_owner(obj: str):
     except Invalid as e:
         return _frag("crm/_owner.html", status=422, obj=obj, ids=ids, error=e.message, back=back)
     target = back if back.startswith("/crm/") else url_for("crm.list_view", obj=obj)
-    return _go(target, f"Changed the owner of {n} record{'s' if n != 1 else ''}.")
+    return go(target, f"Changed the owner of {n} record{'s' if n != 1 else ''}.")
 
 
 # ---------------------------------------------------------------- forms: new / edit / clone
@@ -323,7 +321,7 @@ def create(obj: str):
                      mode=request.form.get("mode", "new"), errors=e.errors or {"_": e.message}, message=e.message,
                      status=422)
     r = S.get(g.store, g.caller.user, obj, rid)
-    return _go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was created.")
+    return go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was created.")
 
 
 @bp.get("/o/<obj>/<int:rid>/edit")
@@ -355,7 +353,7 @@ def update(obj: str, rid: int):
         return _form(obj, {**values, "_title": r["name"]}, mode="edit", rid=rid, errors=e.errors or {"_": e.message},
                      message=e.message, status=422)
     r = S.get(g.store, g.caller.user, obj, rid)
-    return _go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was saved.")
+    return go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was saved.")
 
 
 @bp.get("/o/<obj>/<int:rid>/delete")
@@ -377,7 +375,7 @@ def delete(obj: str, rid: int):
     obj = _obj(obj)
     r = S.get(g.store, g.caller.user, obj, rid)
     S.delete(g.store, g.caller, obj, rid)
-    return _go(url_for("crm.list_view", obj=obj), f"{S.LABEL[obj]} “{r['name']}” was deleted.")
+    return go(url_for("crm.list_view", obj=obj), f"{S.LABEL[obj]} “{r['name']}” was deleted.")
 
 
 # ---------------------------------------------------------------- record page
@@ -389,8 +387,7 @@ def _record_ctx(obj: str, rid: int) -> dict:
         ctx["related"] = {"contacts": S.contacts_of(store, user, rid),
                           "opportunities": S.opportunities_of(store, user, rid)}
     elif obj == "contacts":
-        ctx["related"] = {"opportunities": [o for o in S.opportunities_of(store, user, r["account"])
-                                            if o["contact"] == rid]}
+        ctx["related"] = {"opportunities": S.opportunities_of_contact(store, user, rid)}
     elif obj == "opportunities":
         ctx["history"] = S.stage_history(store, user, rid)
         ctx["contact"] = S.get(store, user, "contacts", r["contact"]) if r["contact"] else None
@@ -456,7 +453,7 @@ def save_details(obj: str, rid: int):
                      errors=e.errors or {"_": e.message}, v=values, labels=_display(obj, values), message=e.message,
                      focus="")
     r = S.get(g.store, g.caller.user, obj, rid)
-    return _go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was saved." if changed else "No changes to save.")
+    return go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was saved." if changed else "No changes to save.")
 
 
 # ---------------------------------------------------------------- opportunity stage, lead conversion
@@ -479,7 +476,7 @@ def set_stage(rid: int):
         ("Congratulations — you won “" + r["name"] + "”!" if stage == "Closed Won" else f"“{r['name']}” was closed as lost.")
     if back == "pipeline":
         return _board_response(msg)
-    return _go(r["url"], msg)
+    return go(r["url"], msg)
 
 
 def _close_dialog(r: dict, stage: str, back: str, errors=None, message=None, status=200, reason=""):
@@ -582,7 +579,7 @@ def task_status(aid: int):
     msg = "Task completed." if status == "Completed" else "Task reopened."
     if obj in S.OBJECTS and rid:
         return _timeline_response(obj, rid, msg)
-    return _go(url_for("crm.index"), msg)
+    return go(url_for("crm.index"), msg)
 
 
 @bp.post("/activities/<int:aid>/delete")
@@ -591,7 +588,7 @@ def delete_activity(aid: int):
     obj, rid = request.form.get("obj", ""), request.form.get("rid", type=int)
     if obj in S.OBJECTS and rid:
         return _timeline_response(obj, rid, "Activity deleted.")
-    return _go(url_for("crm.index"), "Activity deleted.")
+    return go(url_for("crm.index"), "Activity deleted.")
 
 
 @bp.post("/notes/<int:nid>/delete")
@@ -600,7 +597,7 @@ def delete_note(nid: int):
     obj, rid = request.form.get("obj", ""), request.form.get("rid", type=int)
     if obj in S.OBJECTS and rid:
         return _timeline_response(obj, rid, "Note deleted.")
-    return _go(url_for("crm.index"), "Note deleted.")
+    return go(url_for("crm.index"), "Note deleted.")
 
 
 # ---------------------------------------------------------------- pipeline

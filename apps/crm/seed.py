@@ -13,10 +13,10 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_yaml, validation_message
+from apps.common.world import World, WorldError, load_spec
 from apps.crm.schema import (ACCOUNT_TYPES, EMAIL_RE, INDUSTRIES, LEAD_SOURCES, LEAD_STATUSES, LOSS_REASONS,
                              OPP_TYPES, STAGE_PROBABILITY, STAGES, TASK_STATUSES)
 
@@ -151,10 +151,7 @@ def load(world: World) -> dict[str, tuple[Path, BaseModel]]:
         if not path.is_file():
             out[name] = (path, model())
             continue
-        try:
-            out[name] = (path, model.model_validate(load_yaml(path) or {}))
-        except ValidationError as e:
-            raise WorldError(validation_message(path, e)) from None
+        out[name] = (path, load_spec(path, model))
     return out
 
 

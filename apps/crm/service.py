@@ -806,6 +806,13 @@ def opportunities_of(store: Store, user: str, account_id) -> list[dict]:
                                                                        order="close_date DESC, id")]
 
 
+def opportunities_of_contact(store: Store, user: str, contact_id) -> list[dict]:
+    """The opportunities that name this contact as their primary contact."""
+    c = get(store, user, "contacts", contact_id)
+    return [_decorate(store, "opportunities", r) for r in store.select("crm_opportunities", "contact=?", (c["id"],),
+                                                                       order="close_date DESC, id")]
+
+
 def stage_history(store: Store, user: str, opp_id) -> list[dict]:
     """Stage changes, newest first: from_stage, to_stage, amount, close_date, by (+by_name), at."""
     opp = get(store, user, "opportunities", opp_id)

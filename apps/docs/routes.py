@@ -1,12 +1,11 @@
 """Docs GUI: the document list and the editor, thin over ``apps.docs.service``."""
 from __future__ import annotations
 
-from urllib.parse import quote
 
-from flask import Response, g, redirect, render_template, request, url_for
+from flask import g, redirect, render_template, request, url_for
 
 from apps.common.errors import Invalid, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast, toast_response
+from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
 from apps.docs import bp, service
 from apps.docs import blocks as B
 from apps.drive import service as drive
@@ -14,8 +13,7 @@ from apps.drive import service as drive
 
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "You need access", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e, forbidden="You need access")
 
 
 def _ctx(**extra) -> dict:
@@ -37,9 +35,7 @@ def new():
     parent = request.form.get("parent", "")
     doc_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
     target = url_for("docs.editor", doc_id=doc_id)
-    if is_htmx():
-        return "", 204, {"HX-Redirect": target}
-    return redirect(target)
+    return go(target)
 
 
 def _editor_ctx(doc: dict) -> dict:
@@ -154,9 +150,7 @@ def download(doc_id: int):
         mime, ext = "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "docx"
     else:
         raise Invalid("Download as .docx, .md or .html.", "format")
-    resp = Response(data, mimetype=mime)
-    resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(doc['title'] + '.' + ext)}"
-    return resp
+    return attachment(data, mime, f"{doc['title']}.{ext}")
 
 
 @bp.post("/d/<int:doc_id>/trash")
@@ -165,4 +159,4 @@ def trash(doc_id: int):
     drive.set_trashed(g.store, g.caller, [doc["item"]["id"]], True)
     flash_toast(f"“{doc['title']}” moved to trash.")
     target = url_for("docs.index")
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)

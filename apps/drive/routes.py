@@ -1,12 +1,12 @@
 """Drive GUI: thin routes over ``apps.drive.service``."""
 from __future__ import annotations
 
-from flask import Response, abort, g, redirect, render_template, request, url_for
+from flask import Response, abort, g, redirect, request, url_for
 
 from apps.common import preview
 from apps.common.errors import Invalid, ServiceError
 from apps.common.files import blob_bytes
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast, toast_response
+from apps.common.render import flash_toast, is_htmx, render, service_error_page, toast, toast_response
 from apps.drive import bp, service
 from apps.drive.service import FOLDER, Role
 from apps.mail.routes_files import send_bytes
@@ -16,8 +16,7 @@ CHANGED = {"HX-Trigger": "drive-changed"}
 
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "You need access", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e, forbidden="You need access")
 
 
 def _ids() -> list[int]:

@@ -5,7 +5,7 @@ from flask import abort, g, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast, toast_response
+from apps.common.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast, toast_response
 from apps.mail import bp, service
 from apps.mail.search import SearchError
 from apps.mail.service import FOLDER_TITLES, Action, Folder
@@ -14,18 +14,7 @@ from apps.mail.service import FOLDER_TITLES, Action, Folder
 # ---------------------------------------------------------------- helpers
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "Not allowed", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
-
-
-def _int(name: str, default: int | None = None) -> int | None:
-    v = request.values.get(name)
-    if v in (None, ""):
-        return default
-    try:
-        return int(v)
-    except ValueError:
-        raise Invalid(f"“{v}” is not a valid {name}.", name) from None
+    return service_error_page(e)
 
 
 def _ids(name: str = "t") -> list[int]:
@@ -124,14 +113,14 @@ def folder(folder: str):
         from apps.mail import compose
         return render("mail/drafts.html", "threads", drafts=compose.list_drafts(g.store, g.caller.user),
                       view="drafts", view_title="Drafts", **_ctx(current="drafts"))
-    page = service.list_folder(g.store, g.caller.user, f, page=_int("page", 1))
+    page = service.list_folder(g.store, g.caller.user, f, page=int_arg("page", 1))
     return _list_page(page, view=f.value, title=FOLDER_TITLES[f], current=f.value)
 
 
 @bp.get("/label/<int:label_id>")
 def label_view(label_id: int):
     lab = service.label(g.store, g.caller.user, label_id)
-    page = service.list_folder(g.store, g.caller.user, label=label_id, page=_int("page", 1))
+    page = service.list_folder(g.store, g.caller.user, label=label_id, page=int_arg("page", 1))
     return _list_page(page, view=f"label:{label_id}", title=lab["name"], current=f"label:{label_id}",
                       current_label=lab)
 
@@ -142,7 +131,7 @@ def search():
     if not q:
         return redirect(url_for("mail.folder", folder="inbox"))
     try:
-        page = service.search(g.store, g.caller.user, q, page=_int("page", 1))
+        page = service.search(g.store, g.caller.user, q, page=int_arg("page", 1))
         error = None
     except SearchError as e:
         page, error = service.Page([], 0, 1, 1, 0, 0), str(e)
@@ -155,7 +144,7 @@ def act():
     """Bulk actions from the list toolbar (and the thread view)."""
     view = _view()
     action = request.form.get("action", "")
-    label_id = _int("label")
+    label_id = int_arg("label")
     if "op" in request.form:          # menu items carry "action:label" in one value
         action, _, lab = request.form["op"].partition(":")
         label_id = int(lab) if lab.isdigit() else label_id
@@ -180,7 +169,7 @@ def act():
 
 
 def _rerender(view: str, note: str | None = None):
-    page_no = _int("page", 1)
+    page_no = int_arg("page", 1)
     store, user = g.store, g.caller.user
     if view.startswith("label:"):
         lid = int(view[6:])
@@ -287,7 +276,7 @@ def label_create():
     if ids:
         service.apply(g.store, g.caller, ids, Action.ADD_LABEL, lid)
     flash_toast(f"Label “{name.strip()}” created.")
-    return _go(url_for("mail.label_view", label_id=lid) if not ids else view_url(_view()))
+    return go(url_for("mail.label_view", label_id=lid) if not ids else view_url(_view()))
 
 
 @bp.get("/labels/<int:label_id>/edit")
@@ -305,7 +294,7 @@ def label_rename(label_id: int):
     except Invalid as e:
         return render("mail/_label_dialog.html", status=422, label=lab, errors=e.errors, name=name)
     flash_toast(f"Label renamed to “{name.strip()}”.")
-    return _go(url_for("mail.label_view", label_id=label_id))
+    return go(url_for("mail.label_view", label_id=label_id))
 
 
 @bp.get("/labels/<int:label_id>/delete")
@@ -321,14 +310,8 @@ def label_delete(label_id: int):
     lab = service.label(g.store, g.caller.user, label_id)
     service.delete_label(g.store, g.caller, label_id)
     flash_toast(f"Label “{lab['name']}” removed.")
-    return _go(url_for("mail.folder", folder="inbox"))
+    return go(url_for("mail.folder", folder="inbox"))
 
-
-def _go(url: str):
-    """Navigate: HX-Redirect for htmx, a plain redirect otherwise."""
-    if is_htmx():
-        return "", 204, {"HX-Redirect": url}
-    return redirect(url)
 
 
 @bp.get("/trash/empty")
@@ -348,7 +331,7 @@ def empty_trash():
         ids = [t["id"] for t in service.list_folder(g.store, g.caller.user, Folder.TRASH, page=1).threads]
     flash_toast(f"{total} conversation{'s' if total != 1 else ''} deleted forever." if total
                 else "Trash is already empty.")
-    return _go(url_for("mail.folder", folder="trash"))
+    return go(url_for("mail.folder", folder="trash"))
 
 
 @bp.post("/threads/delete-forever")
@@ -357,7 +340,7 @@ def delete_forever():
     ids = _ids()
     service.apply(g.store, g.caller, ids, Action.DELETE_FOREVER)
     flash_toast(f"{len(ids)} conversation{'s' if len(ids) != 1 else ''} deleted forever.")
-    return _go(view_url(_view()))
+    return go(view_url(_view()))
 
 
 @bp.post("/threads/delete-forever/confirm")
@@ -375,7 +358,7 @@ def delete_forever_confirm():
 @bp.post("/thread/<int:thread_id>/labels/<int:label_id>/remove")
 def remove_label(thread_id: int, label_id: int):
     service.apply(g.store, g.caller, [thread_id], Action.REMOVE_LABEL, label_id)
-    return _go(url_for("mail.thread", thread_id=thread_id, v=_view()))
+    return go(url_for("mail.thread", thread_id=thread_id, v=_view()))
 
 
 @bp.get("/search/options")

@@ -4,10 +4,11 @@ from __future__ import annotations
 from flask import g, render_template, request, url_for
 
 from apps.common.errors import Invalid, NotFound
-from apps.common.render import flash_toast, is_htmx, render, toast, toast_response
+from apps.common.render import flash_toast, go, is_htmx, render, toast, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, compose, service
-from apps.mail.routes import _go, _int, _view, view_url
+from apps.common.render import int_arg
+from apps.mail.routes import _view, view_url
 
 PANEL = "c"       # the floating compose window
 REPLY = "r"       # the reply box under a conversation
@@ -26,7 +27,7 @@ def _form_fields() -> dict:
 
 def _save() -> int:
     """Create or update the draft behind the submitted form; return its id."""
-    draft_id = _int("draft_id")
+    draft_id = int_arg("draft_id")
     fields = _form_fields()
     if draft_id is None:
         return compose.create_draft(g.store, g.caller, **{k: v or "" for k, v in fields.items()})
@@ -48,7 +49,7 @@ def _names(d: dict) -> dict:
 @bp.get("/compose")
 def compose_page():
     """Compose as a page of its own (links, no JavaScript, ``?draft=`` to resume)."""
-    draft_id = _int("draft")
+    draft_id = int_arg("draft")
     if draft_id is not None:
         d = compose.get_draft(g.store, g.caller.user, draft_id)
     else:
@@ -63,14 +64,14 @@ def compose_page():
 @bp.post("/compose")
 def compose_open():
     """The Compose button: a new draft in the floating window (or an existing one, ``draft``)."""
-    draft_id = _int("draft")
+    draft_id = int_arg("draft")
     if draft_id is None:
         draft_id = compose.create_draft(g.store, g.caller, to=request.values.getlist("to"),
                                         subject=request.values.get("subject", ""))
     else:
         compose.get_draft(g.store, g.caller.user, draft_id)
     if not is_htmx():
-        return _go(url_for("mail.compose_page", draft=draft_id))
+        return go(url_for("mail.compose_page", draft=draft_id))
     return _panel(draft_id, PANEL)
 
 
@@ -79,7 +80,7 @@ def reply(message_id: int):
     mode = request.values.get("mode", compose.REPLY)
     draft_id = compose.start_reply(g.store, g.caller, message_id, mode)
     if not is_htmx():
-        return _go(url_for("mail.compose_page", draft=draft_id, v=_view()))
+        return go(url_for("mail.compose_page", draft=draft_id, v=_view()))
     return _panel(draft_id, REPLY)
 
 
@@ -108,7 +109,7 @@ def compose_send():
     link = ("View message", url_for("mail.thread", thread_id=m["thread"], v=_view()))
     if fk == REPLY or not is_htmx():
         flash_toast("Message sent.", link=link if fk != REPLY else None)
-        return _go(url_for("mail.thread", thread_id=m["thread"], v=_view()) if fk == REPLY
+        return go(url_for("mail.thread", thread_id=m["thread"], v=_view()) if fk == REPLY
                    else view_url(_view()))
     return render("mail/_compose_closed.html", oob=[toast("Message sent.", link=link)],
                   headers={"HX-Trigger": "mail-changed"})
@@ -116,7 +117,7 @@ def compose_send():
 
 @bp.post("/compose/discard")
 def compose_discard():
-    draft_id = _int("draft_id")
+    draft_id = int_arg("draft_id")
     if draft_id is not None:
         try:
             compose.discard_draft(g.store, g.caller, draft_id)
@@ -124,7 +125,7 @@ def compose_discard():
             pass
     if not is_htmx():
         flash_toast("Draft discarded.")
-        return _go(view_url(_view()))
+        return go(view_url(_view()))
     return render("mail/_compose_closed.html", oob=[toast("Draft discarded.")],
                   headers={"HX-Trigger": "mail-changed"})
 
@@ -150,9 +151,9 @@ def pick_drive_start():
 
 @bp.get("/compose/pick/drive")
 def pick_drive():
-    draft_id = _int("draft_id")
+    draft_id = int_arg("draft_id")
     compose.get_draft(g.store, g.caller.user, draft_id)
-    return _drive_picker(draft_id, _fk(), _int("folder"), request.args.get("tab", "my-drive"))
+    return _drive_picker(draft_id, _fk(), int_arg("folder"), request.args.get("tab", "my-drive"))
 
 
 def _drive_picker(draft_id: int, fk: str, folder: int | None, tab: str, oob: bool = False):
@@ -192,7 +193,7 @@ def pick_local_start():
 @bp.post("/compose/attach")
 def attach():
     """Attach Drive files (``drive``) or files from the computer (``local``, or an upload)."""
-    draft_id = _int("draft_id")
+    draft_id = int_arg("draft_id")
     fk = _fk()
     drive_ids = [int(x) for x in request.form.getlist("drive") if x.isdigit()]
     local_ids = [int(x) for x in request.form.getlist("local") if x.isdigit()]
@@ -212,7 +213,7 @@ def attach():
             compose.attach_bytes(g.store, g.caller, draft_id, f.filename, f.read(), f.mimetype or None)
     d = compose.get_draft(g.store, g.caller.user, draft_id)
     if not is_htmx():
-        return _go(url_for("mail.compose_page", draft=draft_id))
+        return go(url_for("mail.compose_page", draft=draft_id))
     # The dialog goes away; the draft's file list updates.
     return render("mail/_compose_closed.html",
                   oob=[render_template("mail/_files.html", d=d, fk=fk, oob=True)])
@@ -220,7 +221,7 @@ def attach():
 
 @bp.post("/compose/attachments/<int:file_id>/remove")
 def remove_attachment(file_id: int):
-    draft_id = _int("draft_id")
+    draft_id = int_arg("draft_id")
     compose.remove_attachment(g.store, g.caller, draft_id, file_id)
     d = compose.get_draft(g.store, g.caller.user, draft_id)
     return render("mail/_files.html", d=d, fk=_fk())

@@ -1,11 +1,11 @@
 """Mail GUI: attachments — download, preview rendered by the server, save to Drive."""
 from __future__ import annotations
 
-from flask import Response, abort, g, redirect, url_for
+from flask import Response, abort, g, url_for
 
 from apps.common import preview
 from apps.common.files import blob_bytes
-from apps.common.render import is_htmx, render, toast_response
+from apps.common.render import go, render, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, service
 from apps.mail.routes import _ctx
@@ -21,7 +21,7 @@ class _DriveLink(Exception):
 @bp.errorhandler(_DriveLink)
 def _open_in_drive(e: _DriveLink):
     target = url_for("drive.open_item", item_id=e.item_id)
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 def _file(attachment_id: int) -> tuple[dict, bytes]:

@@ -8,13 +8,12 @@ grid.
 from __future__ import annotations
 
 import json
-from urllib.parse import quote
 
-from flask import Response, g, jsonify, redirect, render_template, request, url_for
+from flask import g, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from apps.common.errors import Invalid, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast, toast_response
+from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
 from apps.drive import service as drive
 from apps.sheets import bp, service
 from apps.sheets import formula as F
@@ -24,8 +23,7 @@ from apps.sheets import formula as F
 def _service_error(e: ServiceError):
     if request.is_json or request.headers.get("Accept", "").startswith("application/json"):
         return jsonify(error=e.message, field=getattr(e, "field", None)), e.status
-    titles = {404: "Not found", 403: "You need access", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e, forbidden="You need access")
 
 
 def _ctx(**extra) -> dict:
@@ -46,14 +44,14 @@ def new():
     parent = request.form.get("parent", "")
     book_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
     target = url_for("sheets.editor", book_id=book_id)
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 @bp.post("/from-drive/<int:item_id>")
 def from_drive(item_id: int):
     book_id = service.open_file_in_sheets(g.store, g.caller, item_id)
     target = url_for("sheets.editor", book_id=book_id)
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 def _grid_ctx(book: dict, tab_id: int | None) -> dict:
@@ -315,7 +313,7 @@ def redo(book_id: int):
 def _to_tab(book_id: int, tab_id: int | None, message: str):
     flash_toast(message)
     target = url_for("sheets.editor", book_id=book_id, tab=tab_id) if tab_id else url_for("sheets.editor", book_id=book_id)
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 @bp.post("/s/<int:book_id>/tabs")
@@ -373,9 +371,7 @@ def download(book_id: int):
         mime, name = "text/csv", f"{book['title']} - {t['name']}.csv"
     else:
         raise Invalid("Download as .xlsx or .csv.", "format")
-    resp = Response(data, mimetype=mime)
-    resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(name)}"
-    return resp
+    return attachment(data, mime, name)
 
 
 @bp.post("/s/<int:book_id>/trash")
@@ -384,4 +380,4 @@ def trash(book_id: int):
     drive.set_trashed(g.store, g.caller, [book["item"]["id"]], True)
     flash_toast(f"“{book['title']}” moved to trash.")
     target = url_for("sheets.index")
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)

@@ -7,13 +7,12 @@ Saving a text box answers with that slide's re-rendered filmstrip thumbnail.
 """
 from __future__ import annotations
 
-from urllib.parse import quote
 
-from flask import Response, g, redirect, render_template, request, url_for
+from flask import g, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from apps.common.errors import Invalid, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast, toast_response
+from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
 from apps.drive import service as drive
 from apps.slides import bp, service
 from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES
@@ -23,8 +22,7 @@ PLACEHOLDERS = {"title": "Click to add title", "subtitle": "Click to add subtitl
 
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Not found", 403: "You need access", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e, forbidden="You need access")
 
 
 def _ctx(**extra) -> dict:
@@ -119,7 +117,7 @@ def new():
     parent = request.form.get("parent", "")
     deck_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
     target = url_for("slides.editor", deck_id=deck_id)
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 # ---------------------------------------------------------------- editor
@@ -215,9 +213,7 @@ def download(deck_id: int):
         data, mime = service.markdown(g.store, g.caller.user, deck_id).encode(), "text/markdown; charset=utf-8"
     else:
         raise Invalid("Download as .pptx, .txt or .md.", "format")
-    resp = Response(data, mimetype=mime)
-    resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(d['title'] + '.' + fmt)}"
-    return resp
+    return attachment(data, mime, f"{d['title']}.{fmt}")
 
 
 @bp.post("/p/<int:deck_id>/trash")
@@ -226,7 +222,7 @@ def trash(deck_id: int):
     drive.set_trashed(g.store, g.caller, [d["item"]["id"]], True)
     flash_toast(f"“{d['title']}” moved to trash.")
     target = url_for("slides.index")
-    return ("", 204, {"HX-Redirect": target}) if is_htmx() else redirect(target)
+    return go(target)
 
 
 # ---------------------------------------------------------------- present mode

@@ -12,12 +12,12 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import nh3
-from flask import abort, g, make_response, redirect, render_template, request, url_for
+from flask import abort, g, redirect, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, toast
+from apps.common.render import flash_toast, go, render, service_error_page, toast
 from apps.tickets import bp
 from apps.tickets import service as S
 
@@ -31,8 +31,7 @@ KB_TAGS = {"p", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "strong", "em", 
 # ---------------------------------------------------------------- helpers
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
-    titles = {404: "Record not found", 403: "Not allowed", 422: "Check your input"}
-    return error_page(e.status, titles.get(e.status, "Something went wrong"), e.message)
+    return service_error_page(e, not_found="Record not found")
 
 
 def _kind(kind: str) -> str:
@@ -55,11 +54,6 @@ def _ctx(**extra) -> dict:
         **extra,
     }
 
-
-def _go(url: str):
-    if is_htmx():
-        return "", 204, {"HX-Redirect": url}
-    return redirect(url)
 
 
 @bp.app_template_filter("pair")
@@ -322,7 +316,7 @@ def create_record(kind: str):
                       **_record_ctx(kind, blank, errors=e.errors or {"form": e.message}, error=e.message,
                                     values=request.form))
     flash_toast(f"{S.KINDS[kind][2]} {rec['number']} created")
-    return _go(url_for("tickets.record", kind=kind, number=rec["number"]))
+    return go(url_for("tickets.record", kind=kind, number=rec["number"]))
 
 
 @bp.get("/<kind>/<number>")
@@ -352,7 +346,7 @@ def save_record(kind: str, number: str):
         msg = "No changes to save"
     if request.form.get("then") == "list":
         flash_toast(msg)
-        return _go(url_for("tickets.records", kind=kind, quick="open"))
+        return go(url_for("tickets.records", kind=kind, quick="open"))
     return render("tickets/record.html", "record", oob=[toast(msg)],
                   **_record_ctx(kind, out["record"], saved=True))
 
@@ -515,7 +509,7 @@ def order(item_id: int):
                       **_ctx(nav_current="catalog", item=item, values=values, errors=e.errors or {"form": e.message},
                              error=e.message, requested_for=rf))
     flash_toast(f"Thank you, your request has been submitted: {req['number']}")
-    return _go(url_for("tickets.record", kind="request", number=req["number"], submitted=1))
+    return go(url_for("tickets.record", kind="request", number=req["number"], submitted=1))
 
 
 # ---------------------------------------------------------------- search

@@ -44,11 +44,11 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from apps.common.errors import Invalid
 from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_yaml, validation_message
+from apps.common.world import World, WorldError, load_spec
 from apps.tickets import service as S
 
 Level = Literal["High", "Medium", "Low"]
@@ -192,10 +192,7 @@ def load(world: World) -> dict[str, tuple[Path, BaseModel]]:
         path = folder / name
         if not path.is_file():
             continue
-        try:
-            out[name] = (path, model.model_validate(load_yaml(path) or {}))
-        except ValidationError as e:
-            raise WorldError(validation_message(path, e)) from None
+        out[name] = (path, load_spec(path, model))
     return out
 
 

@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound
 from apps.common.store.db import Caller, Store, parse_iso, utc_iso
+from apps.common.text import CONTROL, bounded, tidy
 
 KINDS = {"incident": ("tk_incidents", "INC", "Incident"),
          "request": ("tk_requests", "REQ", "Request"),
@@ -116,7 +117,6 @@ EDITABLE = {
 }
 MAX_LINE = 160
 MAX_TEXT = 20_000
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
 NUMBER_RE = re.compile(r"^(INC|REQ|CHG|KB)\d{4,}$", re.I)
 
 
@@ -368,16 +368,7 @@ def user_groups(store: Store, user: str) -> list[int]:
 def _text(value: object, field: str, limit: int = MAX_TEXT, one_line: bool = False) -> str:
     if value is None:
         return ""
-    if not isinstance(value, str):
-        value = str(value)
-    value = _CONTROL.sub("", value.replace("\r\n", "\n").replace("\r", "\n"))
-    if one_line:
-        value = " ".join(value.split())
-    else:
-        value = "\n".join(line.rstrip() for line in value.split("\n")).strip("\n")
-    if len(value) > limit:
-        raise Invalid(f"{LABELS.get(field, field)} is too long: at most {limit:,} characters.", field)
-    return value
+    return bounded(tidy(str(value), one_line=one_line), limit, field, LABELS.get(field, field))
 
 
 def _choice(value: object, choices, field: str, aliases: dict | None = None) -> str:
@@ -944,7 +935,7 @@ def clean_variables(item: dict, values: dict) -> dict:
             out[name] = str(raw).lower() in ("1", "true", "on", "yes") if raw not in (None, "") else False
             continue
         val = "" if raw is None else (raw if isinstance(raw, str) else str(raw))
-        val = _CONTROL.sub("", val).strip()
+        val = CONTROL.sub("", val).strip()
         if typ != "text":
             val = " ".join(val.split())
         if not val:

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from apps import create_app
 from apps.common.store.compile import template_for
 from apps.common.store.db import Caller
-from apps.common.store.slot import Slot
 from apps.common.world import load_world
-from tests.conftest import make_client
+from tests.conftest import live_server_on, make_client, signed_in
 
 WORLD = "lumen"
 USER = "jordan.blake"
@@ -43,35 +41,16 @@ def client(app):
     return make_client(app, USER)
 
 
-@pytest.fixture
-def hx(client):
-    class HX:
-        def get(self, url, **kw):
-            return client.get(url, headers={"HX-Request": "true"}, **kw)
-
-        def post(self, url, **kw):
-            return client.post(url, headers={"HX-Request": "true"}, **kw)
-    return HX()
-
-
 @pytest.fixture(scope="session")
 def live_server(template):
-    from harness.server import AppServer
-    slot = Slot(template)
-    server = AppServer(create_app({"SLOT": slot, "SECRET_KEY": "test-secret"})).start()
-    yield server
-    server.stop()
-    slot.close()
+    with live_server_on(template) as server:
+        yield server
 
 
 @pytest.fixture
 def desk(page, live_server, live_slot):
     """A browser page signed in as Jordan on a freshly restored lumen world."""
-    page.context.add_cookies([live_server.cookie(USER)])
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
+    errors = signed_in(page, live_server, USER)
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
 

@@ -2,7 +2,6 @@
 file is a WorldError naming the file and the field."""
 from __future__ import annotations
 
-import shutil
 import textwrap
 
 import pytest

@@ -7,7 +7,7 @@ from apps import create_app
 from apps.common.store.compile import template_for
 from apps.common.store.db import Caller
 from apps.common.store.slot import Slot
-from tests.conftest import make_client
+from tests.conftest import live_server_on, make_client, signed_in
 
 USER = "jordan.blake"
 
@@ -47,12 +47,8 @@ def tclient(tapp):
 
 @pytest.fixture(scope="session")
 def tk_live(lumen_template):
-    from harness.server import AppServer
-    slot = Slot(lumen_template)
-    server = AppServer(create_app({"SLOT": slot, "SECRET_KEY": "test-secret"})).start()
-    yield server
-    server.stop()
-    slot.close()
+    with live_server_on(lumen_template) as server:
+        yield server
 
 
 @pytest.fixture
@@ -60,10 +56,7 @@ def tk_desk(page, tk_live):
     """A browser page signed in as Jordan on a freshly restored lumen world."""
     slot = tk_live.app.config["SLOT"]
     slot.restore()
-    page.context.add_cookies([tk_live.cookie(USER)])
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    errors = signed_in(page, tk_live, USER)
     page.slot = slot
     page.base = tk_live.url
     yield page
