@@ -247,6 +247,22 @@ def normalize_keys(keys: str) -> list[str]:
 PW_MODIFIERS = {"shift": "Shift", "ctrl": "Control", "alt": "Alt", "meta": "Meta"}
 
 
+def _type_name(ann) -> str:
+    """``Literal['left', 'right']`` → ``"left"|"right"``; ``list[Literal[…]]`` → ``list of "shift"|…``."""
+    from typing import get_args, get_origin
+    origin = get_origin(ann)
+    if origin is Literal:
+        return "|".join(json.dumps(a) for a in get_args(ann))
+    if origin is list:
+        (inner,) = get_args(ann) or (object,)
+        if isinstance(inner, type) and issubclass(inner, _Point):
+            return "list of {x, y}"
+        return "list of " + _type_name(inner)
+    if origin is Union or str(origin) == "<class 'types.UnionType'>":
+        return " or ".join(_type_name(a) for a in get_args(ann) if a is not type(None)) + " (optional)"
+    return getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
+
+
 def describe() -> str:
     """The action space in words, generated from the schemas (for model prompts)."""
     lines = ["Send one action per step as a JSON object with a \"type\":"]
@@ -256,8 +272,7 @@ def describe() -> str:
         for name, f in model.model_fields.items():
             if name == "type":
                 continue
-            ann = f.annotation
-            t = getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
+            t = _type_name(f.annotation)
             req = "" if f.is_required() else f" = {json.dumps(f.default) if f.default is not None else 'null'}"
             fields.append(f"{name}: {t}{req}")
         kind = model.model_fields["type"].default

@@ -137,6 +137,8 @@ def from_openai(action: dict, *, scale: tuple[float, float] = (1.0, 1.0)) -> lis
         if isinstance(keys, str):
             keys = [keys]
         mapped = [_OPENAI_KEYS.get(str(k).upper(), str(k)) for k in keys]
+        if len(mapped) > 1:              # a chord names the key, not the character: CTRL+A is ctrl+a
+            mapped = [m.lower() if len(m) == 1 else m for m in mapped]
         return [{"type": "key", "keys": "+".join(mapped)}]
     if t == "wait":
         return [{"type": "wait", "ms": int(action.get("ms", OPENAI_WAIT_MS))}]

@@ -104,7 +104,8 @@ def tasks(world: str | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--agent", "agent", required=True, help="oracle, noop, random or replay:<run dir>.")
+@click.option("--agent", "agent", required=True,
+              help="oracle, noop, random, replay:<run dir>, or a model agent: anthropic, openai, vlm.")
 @click.option("--tasks", "pattern", default=None, help="Task ids or globs (meridian/*, a world name), comma-separated.")
 @click.option("-k", "k", default=1, show_default=True, type=int, help="Samples per task.")
 @click.option("--workers", default=1, show_default=True, type=int, help="Worker processes (each owns a browser).")
@@ -112,30 +113,59 @@ def tasks(world: str | None, as_json: bool) -> None:
 @click.option("--resume", is_flag=True, help="Skip episodes already in --out.")
 @click.option("--trace", is_flag=True, help="Save a Playwright trace per episode.")
 @click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--model", default=None, help="Model agents: the model id (claude-sonnet-5-5, gpt-5.4, Qwen/…).")
+@click.option("--base-url", default=None,
+              help="Model agents: API base URL (default: the SDK's, or ANTHROPIC_BASE_URL / OPENAI_BASE_URL).")
+@click.option("--screen-size", default=None, help="Model agents: resize screenshots for the model, e.g. 1024x640.")
+@click.option("--history-images", default=None, type=int, help="Model agents: screenshots kept in the context (3).")
+@click.option("--max-tokens", default=None, type=int, help="anthropic, vlm: max tokens per reply.")
+@click.option("--computer-tool", default=None, type=click.Choice(["computer_toolset_20260801", "computer_20251124"]),
+              help="anthropic: the computer tool version (default the current toolset).")
+@click.option("--safety", default=None, type=click.Choice(["acknowledge", "stop"]),
+              help="openai: what to do with pending safety checks (default acknowledge).")
+@click.option("--coords", default=None, type=click.Choice(["pixel", "norm1000"]),
+              help="vlm: coordinates in screenshot pixels or on a 0-1000 grid.")
+@click.option("--max-retries", default=None, type=int, help="Model agents: SDK retries on 429/5xx/timeouts (4).")
+@click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
 def run(agent: str, pattern: str | None, k: int, workers: int, out: str | None, resume: bool, trace: bool,
-        seed: int) -> None:
-    """Run episodes, record them, print pass@1 / pass@k / mean score."""
+        seed: int, **model_opts) -> None:
+    """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
     import json
     from datetime import datetime
     from pathlib import Path
 
+    from harness.agents import MODEL_AGENTS, make
     from harness.metrics import summarize
     from harness.recorder import read_results
-    from harness.report import print_summary
+    from harness.report import print_summary, print_usage
     from harness.runner import run as run_all
     from harness.tasks.registry import TaskError, select
     try:
         chosen = select(pattern)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
-    if agent not in ("oracle", "noop", "random") and not agent.startswith("replay:"):
-        raise click.ClickException(f"unknown agent {agent!r}; use oracle, noop, random or replay:<run dir>")
+    known = ("oracle", "noop", "random") + MODEL_AGENTS
+    if agent not in known and not agent.startswith("replay:"):
+        raise click.ClickException(f"unknown agent {agent!r}; use oracle, noop, random, replay:<run dir>, "
+                                   "anthropic, openai or vlm")
+    opts = {k2: v for k2, v in model_opts.items() if v is not None}
+    if agent in MODEL_AGENTS:
+        try:
+            make(agent, **opts)             # option and credential errors now, not in every episode
+        except Exception as e:
+            raise click.ClickException(str(e)) from None
+    elif opts:
+        raise click.ClickException(f"--{next(iter(opts)).replace('_', '-')} is for model agents "
+                                   f"({', '.join(MODEL_AGENTS)}), not {agent}")
     out_dir = Path(out or f"runs/{datetime.now().strftime('%Y%m%d-%H%M%S')}-{agent.split(':')[0]}")
-    run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed)
+    run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
+            agent_opts=opts or None)
     rows = read_results(out_dir)
     summary = summarize(rows, k, {t.id: t for t in chosen})
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=str))
     print_summary(summary)
+    if summary.get("usage"):
+        print_usage(summary["usage"])
     click.echo(f"Recorded in {out_dir}/  ·  view it: .venv/bin/deskworld view {out_dir}")
 
 
@@ -168,6 +198,37 @@ def check(pattern: str | None) -> None:
     if overall or not all(r.ok for r in reports):
         raise SystemExit(1)
 
+
+
+@main.command("grade")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--judge", "judges", multiple=True, required=True,
+              help="provider:model[@base_url] — anthropic, openai or vlm (OpenAI-compatible); twice for a second vote.")
+@click.option("--base-url", default=None, help="Base URL for judges that don't name one.")
+@click.option("--regrade", is_flag=True, help="Grade judge criteria again, not only pending ones.")
+def grade_cmd(run_dir: str, judges: tuple[str, ...], base_url: str | None, regrade: bool) -> None:
+    """Grade a finished run's rubric ``judge`` criteria with a model judge (cached; changes score, not passed)."""
+    from rich.console import Console
+
+    from harness.judge import Judge, JudgeError, grade_run
+    from harness.report import print_usage
+    console = Console()
+    try:
+        chosen = [Judge.parse(j, base_url=base_url) for j in judges]
+        rep = grade_run(run_dir, chosen, regrade=regrade, progress=lambda t: console.print(f"graded {t}", style="dim"))
+    except JudgeError as e:
+        raise click.ClickException(str(e)) from None
+    for err in rep["errors"]:
+        console.print(f"[red]not graded: {err}[/red]")
+    console.print(f"{rep['criteria']} criteria graded in {rep['episodes']} episodes "
+                  f"({rep['cached']} judge answers from the cache) by {', '.join(j.label for j in chosen)}")
+    if rep["usage"]:
+        n = rep["episodes"] or 1
+        print_usage({k: {**u, "episodes": rep["episodes"], "cost_per_episode_usd":
+                         None if u["cost_usd"] is None else u["cost_usd"] / n} for k, u in rep["usage"].items()},
+                    console)
+    if rep["errors"]:
+        raise SystemExit(1)
 
 
 @main.command("export")

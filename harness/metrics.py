@@ -64,7 +64,9 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
             groups["tag"][tag].append(tid)
     episodes = len(rows)
     errors = sum(1 for r in rows if r["status"] == "error")
+    usage = usage_totals(rows)
     return {
+        **({"usage": usage} if usage else {}),
         "k": k,
         "overall": {**agg(per_task), "episodes": episodes, "errors": errors,
                     "error_rate": errors / episodes if episodes else 0.0},
@@ -73,3 +75,29 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
         "per_task": per_task,
         "trainable": sorted(t for t, v in per_task.items() if v["trainable"]),
     }
+
+
+USAGE_FIELDS = ("calls", "input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens",
+                "reasoning_tokens", "retries")
+
+
+def usage_totals(rows: list[dict]) -> dict | None:
+    """Tokens and cost of a run's model agent, summed per model over episodes (``None``: no model agent)."""
+    per: dict[str, dict] = {}
+    for r in rows:
+        u = r.get("usage")
+        if not isinstance(u, dict):
+            continue
+        m = per.setdefault(u.get("model") or "?", {f: 0 for f in USAGE_FIELDS} | {"episodes": 0, "cost_usd": 0.0})
+        m["episodes"] += 1
+        for f in USAGE_FIELDS:
+            m[f] += int(u.get(f) or 0)
+        if u.get("cost_usd") is None or m["cost_usd"] is None:
+            m["cost_usd"] = None
+        else:
+            m["cost_usd"] += float(u["cost_usd"])
+    for m in per.values():
+        if m["cost_usd"] is not None:
+            m["cost_usd"] = round(m["cost_usd"], 4)
+            m["cost_per_episode_usd"] = round(m["cost_usd"] / m["episodes"], 4) if m["episodes"] else None
+    return per or None

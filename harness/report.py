@@ -34,3 +34,21 @@ def print_summary(summary: dict, console: Console | None = None) -> None:
                       f"({o['error_rate']:.1%}); they are excluded from pass@k.[/yellow]")
     if summary["trainable"]:
         console.print(f"Trainable band (some samples pass, not all): {', '.join(summary['trainable'])}")
+
+
+def print_usage(usage: dict, console: Console | None = None) -> None:
+    """The tokens-and-cost table of a model agent's run (``summary["usage"]``)."""
+    console = console or Console()
+    t = Table(title="model usage")
+    for col in ("model", "episodes", "calls", "input", "cached", "cache write", "output", "reasoning", "retries",
+                "cost", "per episode"):
+        t.add_column(col, justify="left" if col == "model" else "right")
+    for model, u in sorted(usage.items()):
+        cost = u.get("cost_usd")
+        t.add_row(model, str(u["episodes"]), str(u["calls"]), f"{u['input_tokens']:,}", f"{u['cache_read_tokens']:,}",
+                  f"{u['cache_write_tokens']:,}", f"{u['output_tokens']:,}", f"{u['reasoning_tokens']:,}",
+                  str(u["retries"]), "—" if cost is None else f"${cost:,.4f}",
+                  "—" if cost is None else f"${u.get('cost_per_episode_usd') or 0:,.4f}")
+    console.print(t)
+    if any(u.get("cost_usd") is None for u in usage.values()):
+        console.print("[dim]— : no price known for that model (set DESKWORLD_PRICES to a JSON price file).[/dim]")

@@ -55,6 +55,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
                 status_override, error = "error", f"oracle failed: {e}"
                 break
             act_ms = (time.perf_counter() - t_act) * 1000
+            said = agent.take_record() if hasattr(agent, "take_record") else {}
             for a in (out if isinstance(out, list) else [out]):
                 t_env = time.perf_counter()
                 obs, reward, terminated, truncated, info = env.step(a)
@@ -64,13 +65,15 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
                     recorder.step({"step": steps, "action": _action_record(a), "url": obs["url"],
                                    "error": obs["last_action_error"], "screenshot": shot,
                                    "ms": {"agent": round(act_ms, 1), "env": round((time.perf_counter() - t_env) * 1000, 1)},
-                                   "reward": reward, "terminated": terminated, "truncated": truncated})
-                act_ms = 0.0
+                                   "reward": reward, "terminated": terminated, "truncated": truncated,
+                                   **said})
+                act_ms, said = 0.0, {}
                 if terminated or truncated:
                     ended = True
                     break
-    except Exception as e:                       # the environment broke outside step()
+    except Exception as e:                       # the environment (or the model's API) broke outside step()
         status_override, error = "error", f"{type(e).__name__}: {e}".splitlines()[0]
+    usage = agent.episode_usage() if hasattr(agent, "episode_usage") else None
     env_u = env.unwrapped
     result = env_u.result.to_dict() if env_u.result is not None else None
     if status_override == "error" or result is None:
@@ -90,18 +93,22 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
     seconds = time.perf_counter() - t0
     result.update({"task": task.id, "revision": task.revision, "sample": sample, "steps": steps,
                    "answer": env_u.answer, "seconds": round(seconds, 2)})
+    if usage is not None:
+        result["usage"] = usage
     if recorder:
         recorder.finish(result, diff)
     return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
             "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
-            "status": result["status"], **({"error": result.get("error")} if result.get("error") else {})}
+            "status": result["status"], **({"error": result.get("error")} if result.get("error") else {}),
+            **({"usage": usage} if usage is not None else {})}
 
 
 # ---------------------------------------------------------------- worker processes
 _ENV = None
 
 
-def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int) -> dict:
+def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
+                    agent_opts: dict | None = None) -> dict:
     """Runs in a worker process: one env per process, reused; an error is retried once."""
     global _ENV
     from harness.agents import make
@@ -112,7 +119,7 @@ def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None,
     for attempt in range(2):
         if _ENV is None:
             _ENV = DeskEnv(task, trace=trace)
-        agent = make(agent_name, env=_ENV, seed=seed + sample)
+        agent = make(agent_name, env=_ENV, seed=seed + sample, **(agent_opts or {}))
         rec = EpisodeRecorder(Path(out), task_id, sample) if out else None
         try:
             row = run_episode(_ENV, agent, task, sample=sample, recorder=rec, trace=trace)
@@ -141,7 +148,10 @@ def _close_worker_env() -> None:
 
 
 def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str | Path | None = None,
-        resume: bool = False, trace: bool = False, seed: int = 0, progress: bool = True) -> list[dict]:
+        resume: bool = False, trace: bool = False, seed: int = 0, progress: bool = True,
+        agent_opts: dict | None = None) -> list[dict]:
+    """Run ``k`` samples of each task. ``agent_opts`` go to ``harness.agents.make`` (model agents:
+    ``model``, ``base_url``…; never an API key — the SDKs read those from the environment)."""
     out = Path(out) if out else None
     done_keys = set()
     if out:
@@ -150,7 +160,7 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
             done_keys = {(r["task"], r["sample"]) for r in read_results(out)}
         elif (out / "results.jsonl").exists():
             (out / "results.jsonl").unlink()
-        _write_run_json(out, agent_name, tasks, k, workers, started=True)
+        _write_run_json(out, agent_name, tasks, k, workers, started=True, agent_opts=agent_opts)
     items = [(t.id, s) for t in tasks for s in range(k) if (t.id, s) not in done_keys]
     rows: list[dict] = []
 
@@ -164,14 +174,15 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
         try:
             for tid, s in items:
                 bar.describe(tid)
-                record(_worker_episode(agent_name, tid, s, str(out) if out else None, trace, seed))
+                record(_worker_episode(agent_name, tid, s, str(out) if out else None, trace, seed, agent_opts))
                 bar.advance(rows[-1])
         finally:
             _close_worker_env()
     else:
         ctx = mp.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futs = {pool.submit(_worker_episode, agent_name, tid, s, str(out) if out else None, trace, seed): (tid, s)
+            futs = {pool.submit(_worker_episode, agent_name, tid, s, str(out) if out else None, trace, seed,
+                                agent_opts): (tid, s)
                     for tid, s in items}
             for fut in as_completed(futs):
                 tid, s = futs[fut]
@@ -188,7 +199,8 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
     return rows
 
 
-def _write_run_json(out: Path, agent: str, tasks: list, k: int, workers: int, *, started: bool) -> None:
+def _write_run_json(out: Path, agent: str, tasks: list, k: int, workers: int, *, started: bool,
+                    agent_opts: dict | None = None) -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     from apps.common.store.compile import world_hash
@@ -201,7 +213,9 @@ def _write_run_json(out: Path, agent: str, tasks: list, k: int, workers: int, *,
         except PackageNotFoundError:
             ver = "dev"
         worlds = sorted({t.world for t in tasks})
-        data = {"schema": SCHEMA_VERSION, "agent": agent, "model": None, "deskworld": ver, "k": k, "workers": workers,
+        opts = {k2: v for k2, v in (agent_opts or {}).items() if v is not None and k2 != "model"}
+        data = {"schema": SCHEMA_VERSION, "agent": agent, "model": (agent_opts or {}).get("model"),
+                "agent_options": opts, "deskworld": ver, "k": k, "workers": workers,
                 "worlds": {w: world_hash(load_world(w)) for w in worlds},
                 "tasks": {t.id: t.revision for t in tasks}, "start": now, "end": None,
                 "host": {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}}

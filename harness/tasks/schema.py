@@ -110,11 +110,18 @@ class Criterion(_M):
     weight: float = Field(1.0, gt=0)
     check: dict | None = None
     judge: str | None = None
+    # For a judge: the records it is shown (queries in the checks' language, on the final state).
+    evidence: list[dict] = []
 
     @model_validator(mode="after")
     def _one(self):
         if (self.check is None) == (self.judge is None):
             raise ValueError("a criterion has either check or judge")
+        if self.evidence and self.judge is None:
+            raise ValueError("evidence is for judge criteria")
+        for q in self.evidence:
+            if not isinstance(q, dict) or not q.get("table"):
+                raise ValueError("each evidence query needs a table (and optionally where, new, changed, by)")
         return self
 
 

@@ -18,7 +18,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from harness.verify.answer import match_answer
-from harness.verify.checks import CheckResult, Ctx, load_function, run_check
+from harness.verify.checks import CheckResult, Ctx, _select, load_function, run_check
+
+MAX_EVIDENCE_RECORDS = 20
 from harness.verify.guard import collateral, describe
 
 
@@ -40,6 +42,7 @@ class Result:
     collateral: list[dict] = field(default_factory=list)
     done_status: str | None = None
     error: str | None = None
+    zeroed: bool = False             # the score was set to 0 (collateral damage, a failed gate, a wrong infeasible)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -116,7 +119,8 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
             else:
                 criteria.append((crit.name, crit.weight, None))
                 rubric_out.append({"name": crit.name, "weight": crit.weight, "kind": "judge", "passed": None,
-                                   "pending": True, "instruction": crit.judge})
+                                   "pending": True, "instruction": crit.judge,
+                                   "evidence": [evidence(ctx, q) for q in crit.evidence]})
                 lines.append(f"… {crit.name}: pending judge")
 
     damage = collateral(final, diff, matched, task.allow) if task.guard else []
@@ -131,7 +135,8 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     graded = [(w, p) for _, w, p in criteria if p is not None]
     total = sum(w for w, _ in graded)
     score = (sum(w for w, p in graded if p) / total) if total else 0.0
-    if damage or gave_up or not gates_ok:
+    zeroed = bool(damage or gave_up or not gates_ok)
+    if zeroed:
         score = 0.0
     passed = all(c.passed for c in checks) and not damage and not gave_up and (ans is None or ans.passed)
     if task.rubric:
@@ -139,4 +144,12 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     return Result(Status.PASSED if passed else Status.FAILED, passed, round(score, 4), lines,
                   checks=[{"name": c.name, "passed": c.passed, "expected": c.expected, "found": c.found} for c in checks],
                   answer=None if ans is None else {"passed": ans.passed, "expected": ans.expected, "found": ans.found},
-                  rubric=rubric_out, collateral=damage, done_status=done_status)
+                  rubric=rubric_out, collateral=damage, done_status=done_status, zeroed=zeroed)
+
+
+def evidence(ctx: Ctx, query: dict) -> dict:
+    """The final-state records a judge is shown for one evidence query (at most 20)."""
+    found = _select(ctx, query)
+    keys = list(found)[:MAX_EVIDENCE_RECORDS]
+    return {"table": query["table"], "query": {k: v for k, v in query.items() if k != "table"},
+            "records": {k: found[k] for k in keys}, **({"more": len(found) - len(keys)} if len(found) > len(keys) else {})}

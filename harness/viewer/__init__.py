@@ -86,6 +86,11 @@ def _pt(p) -> tuple[float, float] | None:
     return None
 
 
+# What model agents record on a step, shown under it (harness.agents.model).
+EXTRA_KEYS = ("thought", "reasoning", "raw", "model", "output", "message", "text", "usage", "model_calls",
+              "safety_checks", "invalid_actions")
+
+
 def overlay(action, last_xy: tuple[float, float] | None, size: tuple[int, int]) -> dict:
     """What to draw for one action, in screenshot pixels (the template turns it into SVG)."""
     a = action if isinstance(action, dict) else {"type": str(action)}
@@ -309,8 +314,7 @@ def create_viewer(run_dir: str | Path) -> Flask:
                 last_xy = ov["point"]
             elif ov.get("path"):
                 last_xy = ov["path"][-1]
-            extras = {k: v for k, v in s.items() if k in ("thought", "reasoning", "raw", "model", "output",
-                                                             "message", "text", "usage")}
+            extras = {k: v for k, v in s.items() if k in EXTRA_KEYS}
             frames.append({"n": i, "step": s, "before": before, "after": shots.get(i), "ov": ov, "size": size,
                            "extras": extras})
         ctx.update(steps=steps, frames=frames, result=result, diff=diff,

@@ -87,7 +87,7 @@ def test_openai_adapter():
         [{"type": "click", "x": 1, "y": 2, "button": "left", "modifiers": []}]
     assert from_openai({"type": "click", "x": 1, "y": 2, "button": "wheel"})[0]["button"] == "middle"
     assert from_openai({"type": "drag", "path": [{"x": 1, "y": 2}, {"x": 3, "y": 4}]})[0]["path"][1] == {"x": 3, "y": 4}
-    assert from_openai({"type": "keypress", "keys": ["CTRL", "A"]}) == [{"type": "key", "keys": "ctrl+A"}]
+    assert from_openai({"type": "keypress", "keys": ["CTRL", "A"]}) == [{"type": "key", "keys": "ctrl+a"}]
     assert from_openai({"type": "keypress", "keys": ["ENTER"]}) == [{"type": "key", "keys": "Enter"}]
     assert from_openai({"type": "scroll", "x": 5, "y": 6, "scroll_x": 0, "scroll_y": -120}) == \
         [{"type": "scroll", "x": 5, "y": 6, "dx": 0, "dy": -120}]
