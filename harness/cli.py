@@ -127,8 +127,10 @@ def tasks(world: str | None, as_json: bool) -> None:
               help="vlm: coordinates in screenshot pixels or on a 0-1000 grid.")
 @click.option("--max-retries", default=None, type=int, help="Model agents: SDK retries on 429/5xx/timeouts (4).")
 @click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
+@click.option("--judge", "judges", multiple=True,
+              help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
 def run(agent: str, pattern: str | None, k: int, workers: int, out: str | None, resume: bool, trace: bool,
-        seed: int, **model_opts) -> None:
+        seed: int, judges: tuple[str, ...], **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
     import json
     from datetime import datetime
@@ -157,9 +159,18 @@ def run(agent: str, pattern: str | None, k: int, workers: int, out: str | None, 
     elif opts:
         raise click.ClickException(f"--{next(iter(opts)).replace('_', '-')} is for model agents "
                                    f"({', '.join(MODEL_AGENTS)}), not {agent}")
+    from harness.judge import Judge, JudgeError, grade_run
+    try:
+        chosen_judges = [Judge.parse(j) for j in judges]
+    except JudgeError as e:
+        raise click.ClickException(str(e)) from None
     out_dir = Path(out or f"runs/{datetime.now().strftime('%Y%m%d-%H%M%S')}-{agent.split(':')[0]}")
     run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
             agent_opts=opts or None)
+    if chosen_judges:
+        rep = grade_run(out_dir, chosen_judges)
+        click.echo(f"judged {rep['criteria']} criteria in {rep['episodes']} episodes"
+                   + (f"; not graded: {'; '.join(rep['errors'])}" if rep["errors"] else ""))
     rows = read_results(out_dir)
     summary = summarize(rows, k, {t.id: t for t in chosen})
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=str))

@@ -255,6 +255,12 @@ class AnthropicAgent(ModelAgentBase):
                 inp["duration"] = min(float(inp["duration"]), 10.0)
             except (TypeError, ValueError):
                 raise ActionError(f"duration must be a number of seconds, got {inp['duration']!r}") from None
+        if act == "key" and inp.get("repeat") is not None:
+            try:
+                n = max(1, min(int(inp.pop("repeat")), 50))
+            except (TypeError, ValueError):
+                raise ActionError("repeat must be a whole number") from None
+            inp["text"] = " ".join([str(inp.get("text", ""))] * n)
         actions = from_anthropic(inp, scale=self.screen.scale)
         for a in actions:
             from harness.actions import parse

@@ -7,7 +7,7 @@ The Responses API loop of OpenAI's computer-use guide:
    model answers with a ``computer_call`` holding a batch of ``actions``),
    or for ``computer-use-preview`` models ``computer_use_preview`` with the
    display size and ``environment: "browser"`` (one ``action`` per call;
-   ``truncation: "auto"`` as that model requires).
+   ``truncation: "auto"``, which bounds the server-side history).
 2. Each action of a ``computer_call`` is one env step (a ``screenshot``
    action needs none); after the batch, the call is answered with a
    ``computer_call_output`` carrying the current screenshot.
@@ -91,8 +91,9 @@ class OpenAIAgent(ModelAgentBase):
         req = {"model": self.model, "instructions": system_prompt(), "tools": [self._tool()], "input": self.input}
         if self.previous_id:
             req["previous_response_id"] = self.previous_id
-        if is_preview(self.model):
-            req["truncation"] = "auto"
+        # The conversation lives on the server; "auto" drops its oldest items when the context is full
+        # (and computer-use-preview requires it).
+        req["truncation"] = "auto"
         if self.reasoning_summary:
             req["reasoning"] = {"summary": self.reasoning_summary}
         return req

@@ -231,7 +231,7 @@ def test_openai_batched_actions_chain_with_previous_response_id(fake):
                     {"type": "double_click", "x": 400, "y": 300, "modifiers": []},
                     {"type": "done", "status": "complete", "answer": "ANSWER: $2,500,000"}]
     c1, c2, c3 = fake.calls("responses")
-    assert c1["tools"] == [{"type": "computer"}] and "truncation" not in c1
+    assert c1["tools"] == [{"type": "computer"}] and c1["truncation"] == "auto"
     assert c1["input"][0]["content"][1]["detail"] == "original"
     assert "previous_response_id" not in c1
     r1 = next(iter(fake.responses))

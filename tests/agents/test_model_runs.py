@@ -65,3 +65,31 @@ def test_model_agent_option_errors_are_reported_before_any_episode(tmp_path):
                                     "http://127.0.0.1:9/v1", "--tasks", TASK])
     assert res.exit_code != 0 and "WIDTHxHEIGHT" in res.output
     assert not (tmp_path / "r").exists()
+
+
+def test_run_with_a_judge_grades_a_real_rubric_task(tmp_path, monkeypatch):
+    """The oracle on a long lumen task; its judge criterion is graded after the run from the real evidence."""
+    from tests.agents.fakes import anthropic_message
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["ANTHROPIC_API_KEY"])
+    fake = FakeVendor().start()
+
+    def judge(body):
+        evidence = json.loads(body["messages"][0]["content"].split("\n\n", 1)[1])
+        (crit,) = evidence["criteria"]
+        chat = [r for q in crit["records"] if q["table"] == "chat_messages" for r in q["records"].values()]
+        incidents = [r for q in crit["records"] if q["table"] == "tk_incidents" for r in q["records"].values()]
+        ok = len(chat) == 1 and "INC0010421" in chat[0]["text"] and len(incidents) == 5
+        return anthropic_message([{"type": "text", "text": json.dumps({"verdicts": [
+            {"criterion": crit["criterion"], "passed": ok, "reason": f"{len(incidents)} incidents checked"}]})}])
+    fake.script("anthropic", judge)
+    try:
+        out = tmp_path / "run"
+        res = CliRunner().invoke(main, ["run", "--agent", "oracle", "--tasks", "lumen/harrowgate-renewal-risk",
+                                        "--out", str(out), "--judge", f"anthropic:claude-opus-5-5@{fake.url}"])
+    finally:
+        fake.stop()
+    assert res.exit_code == 0, res.output
+    assert "judged 1 criteria in 1 episodes" in res.output and not fake.rejections
+    result = json.loads((out / "episodes/lumen/harrowgate-renewal-risk/0/result.json").read_text())
+    crit = next(c for c in result["rubric"] if c["kind"] == "judge")
+    assert crit["passed"] is True and crit["reason"] == "5 incidents checked" and result["score"] == 1.0
