@@ -87,8 +87,8 @@ def _pt(p) -> tuple[float, float] | None:
 
 
 # What model agents record on a step, shown under it (harness.agents.model).
-EXTRA_KEYS = ("thought", "reasoning", "raw", "model", "output", "message", "text", "usage", "model_calls",
-              "safety_checks", "invalid_actions")
+EXTRA_KEYS = ("thought", "reasoning", "safety_checks", "invalid_actions", "raw", "model", "output", "message",
+              "text", "usage", "model_calls")
 
 
 def overlay(action, last_xy: tuple[float, float] | None, size: tuple[int, int]) -> dict:
@@ -315,8 +315,9 @@ def create_viewer(run_dir: str | Path) -> Flask:
             elif ov.get("path"):
                 last_xy = ov["path"][-1]
             extras = {k: v for k, v in s.items() if k in EXTRA_KEYS}
+            ordered = sorted(extras.items(), key=lambda kv: (EXTRA_KEYS.index(kv[0]), kv[0]))
             frames.append({"n": i, "step": s, "before": before, "after": shots.get(i), "ov": ov, "size": size,
-                           "extras": extras})
+                           "extras": extras, "extras_ordered": ordered})
         ctx.update(steps=steps, frames=frames, result=result, diff=diff,
                    trace=(ep / "trace.zip").is_file(), trace_path=str(ep / "trace.zip"),
                    media=media_links(ep),

@@ -52,8 +52,8 @@ def test_model_agent_completes_a_task_and_is_recorded(tmp_path, monkeypatch, age
     assert sum(len(s.get("model_calls", [])) for s in steps) == len(fake.calls(api))
     everything = "".join(p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".png")
     assert not any(v in everything for v in KEYS.values())
-    page = create_viewer(out).test_client().get("/episode/meridian/corvane-deductible/0").data.decode()
-    assert "model_calls" in page and "usage" in page
+    page = " ".join(create_viewer(out).test_client().get("/episode/meridian/corvane-deductible/0").data.decode().split())
+    assert "model calls" in page and f"{model} · " in page and " in (" in page
 
 
 def test_model_agent_option_errors_are_reported_before_any_episode(tmp_path):
