@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml
 	    else echo "python3 -m venv failed: run 'sudo apt-get install -y python3-venv' and retry"; exit 1; fi; }; \
 	fi
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,models]'
+	$(BIN)/python -m pip install -q -e '.[dev,models,mcp,ray]'
 	@touch $@
 
 # A Chromium for Playwright: its own if installed, else the system one (apt-get when possible).

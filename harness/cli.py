@@ -108,7 +108,12 @@ def tasks(world: str | None, as_json: bool) -> None:
               help="oracle, noop, random, replay:<run dir>, or a model agent: anthropic, openai, vlm.")
 @click.option("--tasks", "pattern", default=None, help="Task ids or globs (meridian/*, a world name), comma-separated.")
 @click.option("-k", "k", default=1, show_default=True, type=int, help="Samples per task.")
-@click.option("--workers", default=1, show_default=True, type=int, help="Worker processes (each owns a browser).")
+@click.option("--workers", default=1, show_default=True, type=int,
+              help="Worker processes, or Ray actors with --backend ray (each owns a browser).")
+@click.option("--backend", default="local", show_default=True, type=click.Choice(["local", "ray"]),
+              help="Run episodes in local worker processes, or on Ray actors (pip install 'deskworld[ray]').")
+@click.option("--address", default=None,
+              help="--backend ray: the Ray cluster, auto or HOST:PORT (default RAY_ADDRESS, else a new local Ray).")
 @click.option("--out", default=None, type=click.Path(file_okay=False), help="Run folder (default runs/<time>).")
 @click.option("--resume", is_flag=True, help="Skip episodes already in --out.")
 @click.option("--trace", is_flag=True, help="Save a Playwright trace per episode.")
@@ -129,8 +134,8 @@ def tasks(world: str | None, as_json: bool) -> None:
 @click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
 @click.option("--judge", "judges", multiple=True,
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
-def run(agent: str, pattern: str | None, k: int, workers: int, out: str | None, resume: bool, trace: bool,
-        seed: int, judges: tuple[str, ...], **model_opts) -> None:
+def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, address: str | None, out: str | None,
+        resume: bool, trace: bool, seed: int, judges: tuple[str, ...], **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
     import json
     from datetime import datetime
@@ -165,8 +170,14 @@ def run(agent: str, pattern: str | None, k: int, workers: int, out: str | None, 
     except JudgeError as e:
         raise click.ClickException(str(e)) from None
     out_dir = Path(out or f"runs/{datetime.now().strftime('%Y%m%d-%H%M%S')}-{agent.split(':')[0]}")
-    run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
-            agent_opts=opts or None)
+    if address and backend != "ray":
+        raise click.ClickException("--address is for --backend ray")
+    from harness.ray_backend import RayBackendError
+    try:
+        run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
+                agent_opts=opts or None, backend=backend, address=address)
+    except RayBackendError as e:
+        raise click.ClickException(str(e)) from None
     if chosen_judges:
         rep = grade_run(out_dir, chosen_judges)
         click.echo(f"judged {rep['criteria']} criteria in {rep['episodes']} episodes"
@@ -363,6 +374,12 @@ def bench(n: int, steps: int, workers: str, json_out: str | None) -> None:
     if json_out:
         with open(json_out, "w") as f:
             json.dump(res, f, indent=2, default=str)
+
+
+from harness.tools.cli import app as app_cmd, mcp as mcp_cmd  # noqa: E402  (the tools: issue 9)
+
+main.add_command(app_cmd)
+main.add_command(mcp_cmd)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ Each worker process owns one env (and so one browser) and reuses it across
 episodes. An episode whose status is ``error`` (the environment broke) is
 retried once; if it errors again it is kept as ``error`` and left out of
 pass@k. Results are appended to ``results.jsonl`` as they finish.
+``run(..., backend="ray")`` runs the same episodes on Ray actors instead
+(``harness.ray_backend``).
 """
 from __future__ import annotations
 
@@ -107,22 +109,42 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
 _ENV = None
 
 
+class _WorkerEnv:
+    """The worker process's env, kept in the module global ``_ENV`` (read live by some tests)."""
+
+    @property
+    def env(self):
+        return _ENV
+
+    @env.setter
+    def env(self, value) -> None:
+        global _ENV
+        _ENV = value
+
+
 def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
                     agent_opts: dict | None = None) -> dict:
     """Runs in a worker process: one env per process, reused; an error is retried once."""
-    global _ENV
+    return episode_with_retry(_WorkerEnv(), agent_name, task_id, sample, out, trace, seed, agent_opts)
+
+
+def episode_with_retry(holder, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
+                       agent_opts: dict | None = None) -> dict:
+    """One episode on ``holder.env`` (a ``DeskEnv`` reused across episodes; made when None); an ``error``
+    is retried once on a fresh browser. Shared by the worker processes here (``_WorkerEnv``) and the Ray
+    actors of ``harness.ray_backend`` (the actor is the holder)."""
     from harness.agents import make
     from harness.env import DeskEnv
     from harness.tasks.registry import load_task
     task = load_task(task_id)
     row = None
     for attempt in range(2):
-        if _ENV is None:
-            _ENV = DeskEnv(task, trace=trace)
-        agent = make(agent_name, env=_ENV, seed=seed + sample, **(agent_opts or {}))
+        if holder.env is None:
+            holder.env = DeskEnv(task, trace=trace)
+        agent = make(agent_name, env=holder.env, seed=seed + sample, **(agent_opts or {}))
         rec = EpisodeRecorder(Path(out), task_id, sample) if out else None
         try:
-            row = run_episode(_ENV, agent, task, sample=sample, recorder=rec, trace=trace)
+            row = run_episode(holder.env, agent, task, sample=sample, recorder=rec, trace=trace)
         except Exception as e:
             if rec:
                 rec.abandon()
@@ -133,9 +155,9 @@ def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None,
             break
         # Start the retry from a fresh browser.
         try:
-            _ENV.close()
+            holder.env.close()
         finally:
-            _ENV = None
+            holder.env = None
         row["retried"] = attempt == 0
     return row
 
@@ -149,9 +171,19 @@ def _close_worker_env() -> None:
 
 def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str | Path | None = None,
         resume: bool = False, trace: bool = False, seed: int = 0, progress: bool = True,
-        agent_opts: dict | None = None) -> list[dict]:
+        agent_opts: dict | None = None, backend: str = "local", address: str | None = None,
+        ray_options: dict | None = None) -> list[dict]:
     """Run ``k`` samples of each task. ``agent_opts`` go to ``harness.agents.make`` (model agents:
-    ``model``, ``base_url``…; never an API key — the SDKs read those from the environment)."""
+    ``model``, ``base_url``…; never an API key — the SDKs read those from the environment).
+
+    ``backend``: ``local`` (worker processes on this machine) or ``ray`` (``workers`` Ray actors, on the
+    cluster at ``address`` or a local Ray; ``ray_options``: ``num_cpus`` per actor, ``max_restarts``;
+    see ``harness.ray_backend``). Either way only this process appends to ``results.jsonl``."""
+    if backend not in ("local", "ray"):
+        raise ValueError(f"unknown backend {backend!r}; use local or ray")
+    if backend == "ray":
+        from harness.ray_backend import require_ray
+        require_ray()                         # a missing Ray fails before the run folder is touched
     out = Path(out) if out else None
     done_keys = set()
     if out:
@@ -160,7 +192,8 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
             done_keys = {(r["task"], r["sample"]) for r in read_results(out)}
         elif (out / "results.jsonl").exists():
             (out / "results.jsonl").unlink()
-        _write_run_json(out, agent_name, tasks, k, workers, started=True, agent_opts=agent_opts)
+        _write_run_json(out, agent_name, tasks, k, workers, started=True, agent_opts=agent_opts,
+                        backend=backend)
     items = [(t.id, s) for t in tasks for s in range(k) if (t.id, s) not in done_keys]
     rows: list[dict] = []
 
@@ -170,6 +203,20 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
             append_result(out, row)
 
     bar = _Progress(len(items), enabled=progress)
+    if backend == "ray":
+        from harness.ray_backend import run_ray
+
+        def on_row(row):
+            record(row)
+            bar.advance(row)
+        try:
+            run_ray(agent_name, items, workers=workers, out=out, trace=trace, seed=seed, agent_opts=agent_opts,
+                    address=address, on_row=on_row, **(ray_options or {}))
+        finally:
+            bar.close()
+        if out:
+            _write_run_json(out, agent_name, tasks, k, workers, started=False)
+        return rows
     if workers <= 1:
         try:
             for tid, s in items:
@@ -200,7 +247,7 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
 
 
 def _write_run_json(out: Path, agent: str, tasks: list, k: int, workers: int, *, started: bool,
-                    agent_opts: dict | None = None) -> None:
+                    agent_opts: dict | None = None, backend: str = "local") -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     from apps.common.store.compile import world_hash
@@ -219,6 +266,8 @@ def _write_run_json(out: Path, agent: str, tasks: list, k: int, workers: int, *,
                 "worlds": {w: world_hash(load_world(w)) for w in worlds},
                 "tasks": {t.id: t.revision for t in tasks}, "start": now, "end": None,
                 "host": {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}}
+        if backend != "local":
+            data["backend"] = backend             # the local run.json stays as it was
     else:
         data = json.loads(path.read_text())
         data["end"] = now

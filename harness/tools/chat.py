@@ -1,0 +1,84 @@
+"""Chat tools: channels and direct messages, reading, posting, reacting, searching.
+
+A conversation is named by its id or, for a channel, by its name
+(``general`` or ``#general``).
+"""
+from __future__ import annotations
+
+from apps.chat import service as chat
+from apps.common.errors import NotFound
+from apps.common.store.db import Caller, Store
+from harness.tools.registry import read, write
+
+
+def conversation_id(store: Store, user: str, ref: str | int) -> int:
+    """A conversation id from an id or a channel name the user can see."""
+    ref = str(ref).strip()
+    if ref.isdigit():
+        return int(ref)
+    conv = chat.conversation_by_name(store, user, ref)
+    if conv is None:
+        raise NotFound(f"There is no channel #{ref.lstrip('#')} you can see; chat.channels lists them.")
+    return conv["id"]
+
+
+def read_conversation(store: Store, caller: Caller, channel: str | int, limit: int = 50) -> dict:
+    """Open a channel or direct message: the conversation (members, topic) and its latest messages,
+    oldest first, with reactions, files and thread reply counts. Opening marks it read."""
+    conv_id = conversation_id(store, caller.user, channel)
+    messages = chat.messages(store, caller.user, conv_id)
+    chat.mark_read(store, caller, conv_id)
+    return {"conversation": chat.conversation(store, caller.user, conv_id), "messages": messages[-limit:]}
+
+
+def post(store: Store, caller: Caller, channel: str | int, text: str, thread: int | None = None,
+         also_channel: bool = False, drive_items: list[int] = ()) -> dict:
+    """Post a message in a channel or direct message you are a member of (`@person.id` mentions
+    someone). Returns the posted message."""
+    mid = chat.post_message(store, caller, conversation_id(store, caller.user, channel), text, thread=thread,
+                            also_channel=also_channel, drive_items=drive_items)
+    return chat.get_message(store, caller.user, mid)
+
+
+def dm(store: Store, caller: Caller, people: list[str], text: str) -> dict:
+    """Send a direct message to one person, or a group message to several (the conversation is
+    opened if it is new). Returns the posted message."""
+    conv_id = chat.open_dm(store, caller, people)
+    return chat.get_message(store, caller.user, chat.post_message(store, caller, conv_id, text))
+
+
+def join(store: Store, caller: Caller, channel: str | int) -> dict:
+    """Join a public channel (you need to be a member to post). Returns the channel."""
+    conv_id = conversation_id(store, caller.user, channel)
+    chat.join(store, caller, conv_id)
+    return chat.conversation(store, caller.user, conv_id)
+
+
+CHANNEL = "A channel name (`general`, `#general`) or a conversation id (DMs: see chat.channels)."
+
+TOOLS = [
+    read(chat.list_conversations, "chat.channels",
+         "The user's conversations: the channels they are in and their direct messages, each with its id, "
+         "name or title, and unread and mention counts."),
+    read(chat.browse_channels, "chat.browse_channels",
+         "Every channel the user can join or is in, with topic, purpose and members.",
+         args={"q": "Only channels whose name, topic or purpose contains this."}),
+    read(read_conversation, "chat.read", args={"channel": CHANNEL, "limit": "At most this many recent messages."}),
+    read(chat.thread, "chat.thread", "A thread: its parent message and every reply, oldest first.",
+         args={"message_id": "The id of the thread's parent message, or of any reply in it."}),
+    read(chat.search, "chat.search",
+         "Search messages the user can see, newest first: words and \"quoted phrases\" (all must match), "
+         "from:@person.id, in:#channel or in:@person.id, before:/after:/on: YYYY-MM-DD.",
+         args={"q": "The query, e.g. `from:@priya.raman deductible in:#general`.", "limit": "At most this many."}),
+    write(post, "chat.post",
+          args={"channel": CHANNEL, "text": "The message (plain text; `@person.id` mentions).",
+                "thread": "Reply in the thread of this message id.",
+                "also_channel": "With thread: also send the reply to the channel.",
+                "drive_items": "Drive item ids to share with the message."}),
+    write(dm, "chat.dm", args={"people": "Person ids (like `priya.raman`) or email addresses.",
+                               "text": "The message."}),
+    write(chat.react, "chat.react",
+          "Toggle the user's emoji reaction on a message. Returns true if the reaction is now on.",
+          args={"message": "The message id.", "emoji": "The emoji, e.g. 👍 ✅ 👀."}),
+    write(join, "chat.join", args={"channel": CHANNEL}),
+]

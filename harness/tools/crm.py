@@ -1,0 +1,102 @@
+"""CRM tools: search and read records, list views, update fields, log activity and notes.
+
+Objects are ``accounts``, ``contacts``, ``leads`` and ``opportunities``; a
+record is named by its id, its slug, or (accounts, opportunities) its exact
+name. Only the company's staff see the CRM.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from apps.common.store.db import Caller, Store
+from apps.crm import service as crm
+from harness.tools.registry import read, write
+
+Object = Literal["accounts", "contacts", "leads", "opportunities"]
+Related = Literal["account", "contact", "lead", "opportunity"]
+
+
+def get(store: Store, user: str, obj: Object, record: str | int) -> dict:
+    """One record with every field, the names behind its references, and its activity timeline
+    (`upcoming` open tasks and meetings, `past` calls, meetings, closed tasks and notes)."""
+    rid = crm.resolve(store, obj, record, "record")
+    return {**crm.get(store, user, obj, rid), "timeline": crm.timeline(store, user, obj, rid)}
+
+
+def update(store: Store, caller: Caller, obj: Object, record: str | int, fields: dict[str, Any]) -> dict:
+    """Change fields of a record, validated as in the edit form (picklists, dates YYYY-MM-DD, amounts,
+    owner as a person id; an opportunity's stage sets its probability). Returns the changed field names
+    and the record."""
+    rid = crm.resolve(store, obj, record, "record")
+    changed = crm.update(store, caller, obj, rid, **fields)
+    return {"changed": changed, "record": crm.get(store, caller.user, obj, rid)}
+
+
+def create(store: Store, caller: Caller, obj: Object, fields: dict[str, Any]) -> dict:
+    """Create a record from field values (the required fields of the object's form; the owner defaults
+    to the user). Returns the new record."""
+    return crm.get(store, caller.user, obj, crm.create(store, caller, obj, **fields))
+
+
+def set_stage(store: Store, caller: Caller, opportunity: str | int, stage: str, loss_reason: str | None = None) -> dict:
+    """Move an opportunity to a stage (Prospecting, Qualification, Discovery, Proposal, Negotiation,
+    Closed Won, Closed Lost). Closed Lost needs a loss reason; Closed Won an amount above 0."""
+    rid = crm.resolve(store, "opportunities", opportunity, "opportunity")
+    return {"changed": crm.set_stage(store, caller, rid, stage, loss_reason),
+            "record": crm.get(store, caller.user, "opportunities", rid)}
+
+
+def log_activity(store: Store, caller: Caller, related_type: Related, related: str | int,
+                 kind: Literal["call", "task", "meeting"], subject: str, body: str = "", at: str | None = None,
+                 due: str | None = None, status: Literal["Open", "Completed"] | None = None,
+                 who: str | None = None) -> int:
+    """Log a call or a meeting on a record, or create a task for someone. Returns the activity's id."""
+    rid = crm.resolve(store, crm.PLURAL[related_type], related, "related")
+    return crm.log_activity(store, caller, related_type, rid, kind, subject, body, at=at, due=due, status=status,
+                            who=who)
+
+
+def add_note(store: Store, caller: Caller, related_type: Related, related: str | int, title: str,
+             body: str = "") -> int:
+    """Add a note to a record. Returns the note's id."""
+    rid = crm.resolve(store, crm.PLURAL[related_type], related, "related")
+    return crm.add_note(store, caller, related_type, rid, title, body)
+
+
+OBJ = "accounts, contacts, leads or opportunities."
+RECORD = "The record's id, slug, or (accounts, opportunities) exact name."
+FIELDS = ("Field name → value, e.g. {\"stage\": \"Proposal\", \"amount\": 48000, \"close_date\": \"2026-06-30\"}. "
+          "Accounts: name type industry website phone city country employees arr owner csm description. "
+          "Contacts: first_name last_name account title email phone owner. Leads: first_name last_name company "
+          "title email phone source status industry locations owner description. Opportunities: name account "
+          "type stage amount close_date owner next_step loss_reason contact description.")
+
+TOOLS = [
+    read(crm.search_records, "crm.search",
+         "Records whose name (or email, company, city, stage…) contains every word of the query, per object.",
+         args={"q": "Words to look for.", "limit": "At most this many per object."}),
+    read(crm.list_records, "crm.list",
+         "A list view of one object: a built-in or saved view (all, mine, …) plus filters, a search within "
+         "the list, a sort and a page. Returns rows, total and pages.",
+         args={"obj": OBJ, "view": "A view id (default: the object's first view, e.g. all).",
+               "filters": "More filters: [{field, op, value}], op one of equals, not_equals, contains, "
+                          "starts_with, lt, gt, le, ge, in, not_in; dates take THIS_QUARTER etc., owner takes me.",
+               "q": "Words to look for within the list.", "sort": "A column name, `-` first for descending.",
+               "page": "Page number.", "per_page": "Rows a page (at most 200)."},
+         types={"obj": Object, "filters": list[dict[str, Any]] | None}),
+    read(get, "crm.get", args={"obj": OBJ, "record": RECORD}),
+    read(crm.my_tasks, "crm.my_tasks", "The user's open CRM tasks, soonest due first.",
+         args={"limit": "At most this many."}),
+    write(update, "crm.update", args={"obj": OBJ, "record": RECORD, "fields": FIELDS}),
+    write(create, "crm.create", args={"obj": OBJ, "fields": FIELDS}),
+    write(set_stage, "crm.set_stage", args={"opportunity": RECORD, "stage": "The stage.",
+                                            "loss_reason": "Price, Competitor, No Decision, Product Gap or Timing."}),
+    write(log_activity, "crm.log_activity",
+          args={"related_type": "The kind of record.", "related": RECORD, "kind": "call, task or meeting.",
+                "subject": "Subject line.", "body": "Comments.",
+                "at": "Call or meeting: when, local YYYY-MM-DDTHH:MM (default now).",
+                "due": "Task: due date YYYY-MM-DD.", "status": "Task: Open (default) or Completed.",
+                "who": "Task: assigned to (a person id; default the user)."}),
+    write(add_note, "crm.add_note", args={"related_type": "The kind of record.", "related": RECORD,
+                                          "title": "The note's title.", "body": "The note."}),
+]

@@ -1,0 +1,101 @@
+"""Service desk tools: find and read incidents, requests and changes, comment, work notes, update.
+
+A record is named by its number (INC0010421, REQ…, CHG…) or row id; the
+number says its kind, else ``kind`` does (default incident).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from apps.common.store.db import Caller, Store
+from apps.tickets import service as tk
+from harness.tools.registry import read, write
+
+Kind = Literal["incident", "request", "change"]
+Quick = Literal["mine", "open", "unassigned", "p1", "breached", "my_groups", "all"]
+
+
+def _kind(ref: str | int, kind: Kind | None) -> str:
+    return kind or tk.kind_of(str(ref)) or "incident"
+
+
+def get(store: Store, user: str, ref: str | int, kind: Kind | None = None) -> dict:
+    """One record with every field (state, priority, SLA, assignment, caller…) and its activity stream,
+    newest first: comments, work notes and field changes."""
+    k = _kind(ref, kind)
+    return {"record": tk.get(store, user, k, ref), "activity": tk.activity(store, user, k, ref)}
+
+
+def list_records(store: Store, user: str, kind: Kind = "incident", quick: Quick | None = None, q: str = "",
+                 conditions: list[str] = (), sort: str = "", desc: bool | None = None, page: int = 1,
+                 per_page: int = 20) -> dict:
+    """A list of incidents, requests or changes: a quick filter, conditions, a text search, a sort and
+    a page. Returns rows, total and pages."""
+    conds = [tk.parse_condition(c, kind) for c in conditions]
+    return tk.list_records(store, user, kind, conditions=conds, quick=quick or "", q=q, sort=sort, desc=desc,
+                           page=page, per_page=per_page)
+
+
+def update(store: Store, caller: Caller, ref: str | int, fields: dict[str, str] | None = None, work_note: str = "",
+           comment: str = "", kind: Kind | None = None) -> dict:
+    """Change fields of a record and/or add a work note or comment, in one save, with ServiceNow's rules
+    (state transitions and the fields each state needs, e.g. Resolved needs a resolution code and notes;
+    Assigned to must be in the assignment group; priority comes from impact × urgency). Returns the
+    record and the changed fields."""
+    return tk.update(store, caller, _kind(ref, kind), ref, work_note=work_note, comment=comment, **(fields or {}))
+
+
+def add_comment(store: Store, caller: Caller, ref: str | int, text: str, kind: Kind | None = None) -> int:
+    """Add a comment (visible to the customer) to a record. Returns the entry's id."""
+    return tk.add_comment(store, caller, _kind(ref, kind), ref, text)
+
+
+def add_work_note(store: Store, caller: Caller, ref: str | int, text: str, kind: Kind | None = None) -> int:
+    """Add a work note (internal: staff only) to a record. Returns the entry's id."""
+    return tk.add_work_note(store, caller, _kind(ref, kind), ref, text)
+
+
+def create_incident(store: Store, caller: Caller, short_description: str, caller_id: str | None = None,
+                    fields: dict[str, str] | None = None, work_note: str = "", comment: str = "") -> dict:
+    """Open an incident (state New unless given; impact and urgency Low unless given). Returns the record."""
+    return tk.create_incident(store, caller, short_description=short_description, caller_id=caller_id,
+                              work_note=work_note, comment=comment, **(fields or {}))
+
+
+REF = "The record's number (INC…, REQ…, CHG…) or id."
+KIND = "incident, request or change (default: from the number, else incident)."
+FIELDS = ("Field → value. Incidents: state (New, In Progress, On Hold, Resolved, Closed) impact urgency "
+          "(High, Medium, Low) category subcategory assignment_group assigned_to (person id) caller_id account "
+          "short_description description on_hold_reason resolution_code resolution_notes. Requests: "
+          "requested_for short_description state assignment_group assigned_to. Changes: type category "
+          "short_description description justification implementation_plan backout_plan risk impact state "
+          "requested_by assignment_group assigned_to planned_start planned_end close_code close_notes.")
+
+TOOLS = [
+    read(tk.search, "tickets.search",
+         "Search the service desk: incidents, requests and changes by number or text, then knowledge "
+         "articles. Each hit has a title (number · description), a subtitle and a kind.",
+         args={"q": "A number or words.", "limit": "At most this many."}),
+    read(list_records, "tickets.list",
+         args={"kind": "incident, request or change.",
+               "quick": "mine (assigned to the user), open, unassigned, p1, breached (SLA), my_groups, all.",
+               "q": "Words to look for.",
+               "conditions": "Conditions `field:operator:value`, all must hold; operators: is, is not, contains, "
+                             "does not contain, starts with, is empty, is not empty, greater than, less than. "
+                             "E.g. `state:is:In Progress`, `assignment_group:is:Billing Ops`.",
+               "sort": "A field to sort by (default priority for incidents, else number).",
+               "desc": "Descending.", "page": "Page number.", "per_page": "Rows a page."}),
+    read(get, "tickets.get", args={"ref": REF, "kind": KIND}),
+    read(tk.kb_list, "tickets.kb_search", "Published knowledge articles, best matches first (or newest first).",
+         args={"q": "Words to look for.", "category": "Only this category."}),
+    read(tk.kb_get, "tickets.kb_get", "A knowledge article with its full text (Markdown).",
+         args={"ref": "The article's number (KB…) or id."}, types={"ref": str | int}),
+    write(update, "tickets.update", args={"ref": REF, "fields": FIELDS, "work_note": "An internal work note.",
+                                          "comment": "A comment for the customer.", "kind": KIND}),
+    write(add_comment, "tickets.comment", args={"ref": REF, "text": "The comment.", "kind": KIND}),
+    write(add_work_note, "tickets.work_note", args={"ref": REF, "text": "The work note.", "kind": KIND}),
+    write(create_incident, "tickets.create_incident",
+          args={"short_description": "One line saying what is wrong.",
+                "caller_id": "Who reported it (a person id; default the user).", "fields": FIELDS,
+                "work_note": "An internal work note.", "comment": "A comment for the customer."}),
+]
