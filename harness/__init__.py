@@ -1,6 +1,8 @@
 """deskworld harness: browser launch, the Gymnasium env, tasks, verifiers, agents, runner and CLI.
 
-Importing ``harness`` registers ``deskworld/Desk-v0`` (pass ``task=`` to ``gym.make``).
+Importing ``harness`` registers ``deskworld/Desk-v0``: pass ``task=`` (one task) or
+``tasks=`` (a list or a pattern to draw from) to ``gym.make`` or ``gym.make_vec``.
+Vector envs and the env server: ``harness.env.DeskEnv``, ``harness/README-envserver.md``.
 """
 from __future__ import annotations
 

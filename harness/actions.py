@@ -145,13 +145,22 @@ class Done(_Action):
     answer: str | None = None
 
 
+class ToolCall(_Action):
+    """Call one of the apps' tools (hybrid episodes: an env made with tools=True), e.g.
+    {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}}; the result comes back
+    in the observation's "tool_result"."""
+    type: Literal["tool_call"] = "tool_call"
+    tool: str = Field(min_length=1)
+    arguments: dict = {}
+
+
 ActionModel = Annotated[
     Union[Click, DoubleClick, TripleClick, Move, MouseDown, MouseUp, Drag, Scroll, Type, Key, Wait,
-          Navigate, Back, Done],
+          Navigate, Back, Done, ToolCall],
     Field(discriminator="type"),
 ]
 ACTION_TYPES = ("click", "double_click", "triple_click", "move", "mouse_down", "mouse_up", "drag", "scroll",
-                "type", "key", "wait", "navigate", "back", "done")
+                "type", "key", "wait", "navigate", "back", "done", "tool_call")
 _ADAPTER = TypeAdapter(ActionModel)
 
 
@@ -263,11 +272,12 @@ def _type_name(ann) -> str:
     return getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
 
 
-def describe() -> str:
-    """The action space in words, generated from the schemas (for model prompts)."""
+def describe(*, tools: bool = False) -> str:
+    """The action space in words, generated from the schemas (for model prompts); ``tools`` adds
+    ``tool_call`` (hybrid episodes)."""
     lines = ["Send one action per step as a JSON object with a \"type\":"]
     for model in (Click, DoubleClick, TripleClick, Move, MouseDown, MouseUp, Drag, Scroll, Type, Key, Wait,
-                  Navigate, Back, Done):
+                  Navigate, Back, Done) + ((ToolCall,) if tools else ()):
         fields = []
         for name, f in model.model_fields.items():
             if name == "type":
@@ -291,4 +301,5 @@ def example(kind: str) -> dict:
         "key": {"type": "key", "keys": "ctrl+a"}, "wait": {"type": "wait", "ms": 500},
         "navigate": {"type": "navigate", "url": "/mail/inbox"}, "back": {"type": "back"},
         "done": {"type": "done", "status": "complete", "answer": "42"},
+        "tool_call": {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}},
     }[kind]

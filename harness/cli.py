@@ -381,6 +381,10 @@ from harness.tools.cli import app as app_cmd, mcp as mcp_cmd  # noqa: E402  (the
 main.add_command(app_cmd)
 main.add_command(mcp_cmd)
 
+from harness.envserver import env_server  # noqa: E402  (env server: issue 9)
+
+main.add_command(env_server)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -60,6 +60,7 @@ class EpisodeRunner:
         self.current: WorldSlot | None = None
         self.settle_timeouts = 0
         self.refreshes = 0                      # ticks that changed the page's world
+        self.tool_result: str | None = None     # the last tool_call's result (JSON text)
 
     # ------------------------------------------------------------------ slots
     def world_slot(self, name: str) -> WorldSlot:
@@ -127,6 +128,8 @@ class EpisodeRunner:
             except Exception:
                 pass
         self.refreshes = 0
+        self.user = task.user or ws.world.spec.user
+        self.tool_result = None
         ws.slot.restore()                        # new generation: the old page's late requests get 409
         self.initial_state(ws)                   # the start state, exported once per world
         ws.errors.clear()
@@ -200,6 +203,8 @@ class EpisodeRunner:
                     page.goto(url, wait_until="commit")
             elif isinstance(action, A.Back):
                 page.go_back(wait_until="commit")
+            elif isinstance(action, A.ToolCall):
+                error = self._tool_call(action)
         finally:
             for m in reversed(mods):
                 kb.up(m)
@@ -219,6 +224,27 @@ class EpisodeRunner:
                      + (f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""))
         self.check_health()
         return error
+
+    def clear_tool_result(self) -> None:
+        self.tool_result = None
+
+    def _tool_call(self, action) -> str | None:
+        """A hybrid episode's tool call, on the episode's slot as the task's user (actor ``agent``);
+        after a write the page hears ``deskworld:refresh`` so the screen shows what changed."""
+        import json
+
+        from harness.tools.registry import ToolError, call_tool, get_tool, to_json
+        self.tool_result = None
+        try:
+            tool = get_tool(action.tool)
+            out = call_tool(self.current.slot, tool, action.arguments, self.user)
+        except ToolError as e:
+            return f"tool {action.tool}: {e.message}"
+        self.tool_result = json.dumps(to_json(out), ensure_ascii=False, default=str)
+        if tool.write:
+            self.page.evaluate("() => document.body && document.body.dispatchEvent("
+                               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
+        return None
 
     def _settle(self) -> None:
         if not wait_settled(self.page, self.net):

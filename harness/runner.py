@@ -35,6 +35,16 @@ def _action_record(a) -> object:
     return str(a)
 
 
+def _tool_record(obs, info: dict) -> dict:
+    """Hybrid episodes: a ``tool_call`` action's result and the MCP calls made since the last step."""
+    out = {}
+    if isinstance(obs, dict) and obs.get("tool_result"):
+        out["tool_result"] = obs["tool_result"]
+    if info.get("tool_calls"):
+        out["tool_calls"] = info["tool_calls"]
+    return out
+
+
 def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder | None = None,
                 trace: bool = False) -> dict:
     """Reset, let the agent act until the episode ends, verify; return the results row."""
@@ -68,7 +78,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
                                    "error": obs["last_action_error"], "screenshot": shot,
                                    "ms": {"agent": round(act_ms, 1), "env": round((time.perf_counter() - t_env) * 1000, 1)},
                                    "reward": reward, "terminated": terminated, "truncated": truncated,
-                                   **said})
+                                   **_tool_record(obs, info), **said})
                 act_ms, said = 0.0, {}
                 if terminated or truncated:
                     ended = True

@@ -6,13 +6,24 @@ every string up to ``max_length`` (sampling still draws from the charset).
 
 ``ActionSpace`` holds an action as its JSON text (DESIGN.md) and samples
 valid actions, so random rollouts and ``check_env`` exercise the real path.
+
+``AsyncVectorEnv`` passes observations through shared memory by default, and
+Gymnasium stores a ``Text`` there as indices into its charset (a URL's ``/`` or
+an accented name would not fit) and reads it back once, at start (so it never
+changes). ``AnyText`` is stored as Unicode code points (``-1`` pads) and read
+through a live view, so ``gym.make_vec(..., vectorization_mode="async")`` works
+with its defaults.
 """
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import string
+from collections.abc import Sequence
 
+import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import shared_memory as _shm
 
 from harness.browser import VIEWPORT
 
@@ -55,3 +66,68 @@ class ActionSpace(AnyText):
         else:
             a = {"type": "wait", "ms": int(r.integers(0, 200))}
         return json.dumps(a)
+
+
+# ---------------------------------------------------------------- AnyText in shared memory (vector envs)
+PAD = -1
+
+
+def _codes(text: str, size: int) -> np.ndarray:
+    raw = text.encode("utf-32-le", errors="surrogatepass")
+    return np.frombuffer(raw, dtype="<u4").astype(np.int32)[:size]
+
+
+def _text(codes: np.ndarray) -> str:
+    return codes[codes != PAD].astype("<u4").tobytes().decode("utf-32-le", errors="surrogatepass")
+
+
+@_shm.create_shared_memory.register(AnyText)
+def _create_anytext_shared_memory(space: AnyText, n: int = 1, ctx=mp):
+    return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
+
+
+class SharedTexts(Sequence):
+    """The ``n`` strings of an ``AnyText`` in shared memory, decoded when read.
+
+    ``AsyncVectorEnv`` reads its shared memory once, at start, and relies on the
+    result being a live view (as a Box's array is); Gymnasium's own ``Text``
+    reader returns strings decoded at that moment, which never change. A copy
+    (``copy=True``, the default, deep-copies what ``step`` returns) or a pickle
+    is a plain tuple."""
+
+    def __init__(self, data: np.ndarray):
+        self._data = data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(_text(row) for row in self._data[i])
+        return _text(self._data[i])
+
+    def __deepcopy__(self, memo) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __reduce__(self):
+        return tuple, (tuple(self),)
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@_shm.read_from_shared_memory.register(AnyText)
+def _read_anytext_from_shared_memory(space: AnyText, shared_memory, n: int = 1) -> SharedTexts:
+    return SharedTexts(np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length)))
+
+
+@_shm.write_to_shared_memory.register(AnyText)
+def _write_anytext_to_shared_memory(space: AnyText, index: int, value: str, shared_memory) -> None:
+    size = space.max_length
+    dest = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * size:(index + 1) * size]
+    codes = _codes(value, size)
+    dest[:len(codes)] = codes
+    dest[len(codes):] = PAD

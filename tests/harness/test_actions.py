@@ -53,7 +53,8 @@ def test_key_names(keys, expected):
 def test_description_lists_every_action():
     text = A.describe()
     for kind in A.ACTION_TYPES:
-        assert f"- {kind}(" in text
+        assert (f"- {kind}(" in text) == (kind != "tool_call")     # tool calls only for hybrid episodes
+    assert "- tool_call(tool: str, arguments: dict = {})" in A.describe(tools=True)
     assert "1280×800" in text
 
 

@@ -229,6 +229,14 @@
     const entry = e.target;
     if (entry.matches && entry.matches("input.chip-entry") && entry.value.trim()) commitEntry(entry);
   });
+  // Suggestions that arrive after the entry was committed are stale: showing them would offer to
+  // replace what was typed, under the next field.
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const target = e.detail.target;
+    if (!target || !target.matches("ul.listbox")) return;
+    const entry = $("input.chip-entry", target.closest(".cfield"));
+    if (entry && !entry.value.trim()) e.detail.shouldSwap = false;
+  });
   document.addEventListener("click", (e) => {
     const x = e.target.closest("[data-remove-chip]");
     if (x) { const form = x.closest("form"); x.closest(".rchip").remove(); form.dispatchEvent(new Event("input", { bubbles: true })); }

@@ -1,0 +1,298 @@
+"""Clients of ``deskworld env-server``.
+
+``RemoteEnv(base_url)`` is a ``gymnasium.Env`` that behaves like the local
+``DeskEnv``: the same observation space (the screenshot decoded back into an
+(800, 1280, 3) uint8 array), the same ``reset``/``step`` signatures and ``info``,
+``close()``. It talks to one server session, over a WebSocket (``transport="ws"``,
+one connection = one session) or plain HTTP (``transport="http"``, a session id
+it makes up and sends in the ``X-Session-Id`` header). The server's refusals are
+raised as ``CapacityError`` (the server is full), ``SessionClosed`` (idle timeout,
+shutdown), ``ResetNeeded`` (step before reset) or ``RemoteError``.
+
+``OpenEnvAdapter`` is the same protocol through OpenEnv's own client
+(``openenv.core.EnvClient``), for code written against OpenEnv. openenv-core is
+not a deskworld dependency (it pulls in FastAPI, FastMCP, Gradio and the Hugging
+Face hub): ``pip install openenv-core`` to use it.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import urllib.error
+import urllib.request
+import uuid
+
+import gymnasium as gym
+
+from harness.env import ResetNeeded, observation_space
+from harness.observe import to_array
+from harness.spaces import ActionSpace
+
+
+class RemoteError(RuntimeError):
+    """The server refused a request; ``code`` is OpenEnv's error code, ``data`` the whole error."""
+
+    def __init__(self, message: str, code: str = "", data: dict | None = None):
+        super().__init__(message)
+        self.code, self.data = code, data or {}
+
+
+class CapacityError(RemoteError):
+    """The server already runs as many sessions as its ``--capacity``."""
+
+
+class SessionClosed(RemoteError):
+    """The session is gone (idle timeout, server shutdown, closed): make a new ``RemoteEnv``."""
+
+
+def raise_for(error: dict):
+    """Raise the exception an error payload stands for."""
+    message, code = error.get("message") or error.get("detail") or "server error", error.get("code", "")
+    if error.get("exception") == "ResetNeeded":
+        raise ResetNeeded(message)
+    cls = {"CAPACITY_REACHED": CapacityError, "SESSION_ERROR": SessionClosed}.get(code, RemoteError)
+    raise cls(message, code, error)
+
+
+# ---------------------------------------------------------------- wire format
+def decode_observation(wire: dict) -> dict:
+    """The server's observation with its base64 PNGs decoded into arrays."""
+    obs = dict(wire)
+    obs["screenshot"] = to_array(base64.b64decode(wire["screenshot"]))
+    if "som" in wire:
+        obs["som"] = {"image": to_array(base64.b64decode(wire["som"]["image"])),
+                      "elements": wire["som"]["elements"]}
+    return obs
+
+
+def action_payload(action) -> dict:
+    """A step's ``data``: the action object itself (OpenEnv's convention); JSON text is
+    parsed, and text that isn't JSON travels as ``{"action": text}`` so that the env
+    reports it in ``last_action_error``, as a local env would."""
+    if hasattr(action, "model_dump"):
+        action = action.model_dump(exclude_none=True)
+    if isinstance(action, (bytes, bytearray)):
+        action = action.decode("utf-8", errors="replace")
+    if isinstance(action, str):
+        try:
+            parsed = json.loads(action)
+        except ValueError:
+            return {"action": action}
+        action = parsed
+    return action if isinstance(action, dict) else {"action": action}
+
+
+# ---------------------------------------------------------------- transports
+class HTTPTransport:
+    """``POST /reset``, ``POST /step``, ``GET /state``, ``POST /close`` for one session id."""
+
+    def __init__(self, base_url: str, session_id: str, timeout: float):
+        self.base_url, self.session_id, self.timeout = base_url.rstrip("/"), session_id, timeout
+
+    def request(self, kind: str, data=None) -> dict:
+        method, path, body = {"reset": ("POST", "/reset", data or {}), "step": ("POST", "/step", {"action": data}),
+                              "state": ("GET", "/state", None), "close": ("POST", "/close", {})}[kind]
+        req = urllib.request.Request(self.base_url + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              "X-Session-Id": self.session_id})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            try:
+                error = json.loads(e.read())
+            except ValueError:
+                error = {"message": f"HTTP {e.code} {e.reason}"}
+            raise_for(error)
+        except urllib.error.URLError as e:
+            raise RemoteError(f"cannot reach {self.base_url}: {e.reason}") from e
+
+    def close(self) -> None:
+        try:
+            self.request("close")
+        except (RemoteError, OSError):
+            pass                                    # already gone: nothing to release
+
+
+class WSTransport:
+    """OpenEnv's WebSocket messages; the connection opens on the first request."""
+
+    def __init__(self, base_url: str, timeout: float):
+        self.url = base_url.rstrip("/").replace("https://", "wss://", 1).replace("http://", "ws://", 1) + "/ws"
+        self.timeout = timeout
+        self.ws = None
+
+    def request(self, kind: str, data=None) -> dict:
+        from simple_websocket import Client, ConnectionClosed
+        if self.ws is None:
+            self.ws = Client.connect(self.url, receive_bytes=1 << 16)
+        msg = {"type": kind} if data is None and kind in ("state", "close") else {"type": kind, "data": data or {}}
+        try:
+            self.ws.send(json.dumps(msg))
+            raw = self.ws.receive(timeout=self.timeout)
+        except (ConnectionClosed, OSError):
+            raw = self._pending()                    # the server said why before it hung up
+            if raw is None:
+                raise SessionClosed("the server closed the connection", "SESSION_ERROR") from None
+        if raw is None:
+            raise RemoteError(f"no answer to {kind!r} within {self.timeout:g} s")
+        answer = json.loads(raw)
+        if answer.get("type") == "error":
+            raise_for(answer.get("data") or {})
+        return answer.get("data") or {}
+
+    def _pending(self):
+        try:
+            return self.ws.receive(timeout=2)      # returns at once when the socket has closed
+        except Exception:
+            return None
+
+    def close(self) -> None:
+        if self.ws is None:
+            return
+        try:
+            self.ws.send(json.dumps({"type": "close"}))
+            self.ws.close()
+        except Exception:
+            pass
+        self.ws = None
+
+
+# ---------------------------------------------------------------- the env
+def server_metadata(base_url: str, timeout: float = 30.0) -> dict:
+    """``GET /metadata``: what the server serves (tasks, observation fields)."""
+    try:
+        with urllib.request.urlopen(base_url.rstrip("/") + "/metadata", timeout=timeout) as resp:
+            return json.loads(resp.read())
+    except urllib.error.URLError as e:
+        raise RemoteError(f"cannot reach a deskworld env-server at {base_url}: {e.reason}") from e
+
+
+class RemoteEnv(gym.Env):
+    """A deskworld environment served by ``deskworld env-server``, as a Gymnasium env.
+
+    ``task`` fixes the task of every reset (``options={"task": ...}`` overrides it
+    for one reset); without it the server draws one of the tasks it serves, from
+    the session's RNG seeded by ``reset(seed=...)``. ``obs_mode="pixels"`` returns
+    the screenshot alone, as ``DeskEnv`` does. The server's axtree/som settings
+    decide whether the observation has those fields."""
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
+
+    def __init__(self, base_url: str, *, transport: str = "ws", task: str | None = None,
+                 obs_mode: str = "dict", session_id: str | None = None, timeout: float = 120.0,
+                 render_mode: str | None = None):
+        if transport not in ("ws", "http"):
+            raise ValueError(f'transport is "ws" or "http", not {transport!r}')
+        self.base_url, self.transport, self.task, self.obs_mode = base_url.rstrip("/"), transport, task, obs_mode
+        self.render_mode = render_mode
+        served = server_metadata(self.base_url, timeout).get("observation", {})
+        self.observation_space = observation_space(axtree=served.get("axtree", False), som=served.get("som", False),
+                                                   obs_mode=obs_mode)
+        self.action_space = ActionSpace()
+        self.session_id = session_id or uuid.uuid4().hex
+        self._t = WSTransport(self.base_url, timeout) if transport == "ws" else \
+            HTTPTransport(self.base_url, self.session_id, timeout)
+        self._last = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        task = options.pop("task", None) or self.task
+        data = {"options": options}
+        if task is not None:
+            data["task"] = getattr(task, "id", task)
+        if seed is not None:
+            data["seed"] = seed
+        payload = self._t.request("reset", data)
+        self.session_id = payload.get("info", {}).get("session_id", self.session_id)
+        obs, info = self._unpack(payload)
+        return obs, info
+
+    def step(self, action):
+        payload = self._t.request("step", action_payload(action))
+        obs, info = self._unpack(payload)
+        return obs, float(payload["reward"]), bool(payload["terminated"]), bool(payload["truncated"]), info
+
+    def state(self) -> dict:
+        """The server's view of the episode: episode id, task, step count, status, url, result."""
+        return self._t.request("state")
+
+    def _unpack(self, payload: dict):
+        obs = decode_observation(payload["observation"])
+        self._last = obs
+        info = dict(payload.get("info") or {})
+        if self.obs_mode == "pixels":
+            info.update(goal=obs["goal"], url=obs["url"], last_action_error=obs["last_action_error"])
+            return obs["screenshot"], info
+        return obs, info
+
+    def render(self):
+        if self.render_mode == "rgb_array" and self._last is not None:
+            return self._last["screenshot"]
+        return None
+
+    def close(self) -> None:
+        if self._t is not None:
+            self._t.close()
+            self._t = None
+        super().close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+# ---------------------------------------------------------------- OpenEnv
+def _openenv_adapter():
+    """Build ``OpenEnvAdapter`` on first use: openenv-core is optional."""
+    from dataclasses import dataclass, field
+
+    try:
+        from openenv.core.client_types import StepResult
+        from openenv.core.env_client import EnvClient
+    except ImportError as e:
+        raise ImportError("OpenEnvAdapter needs openenv-core: pip install openenv-core") from e
+
+    @dataclass
+    class DeskStepResult(StepResult):
+        """OpenEnv's result plus what a Gymnasium loop needs to tell the two endings apart."""
+        terminated: bool = False
+        truncated: bool = False
+        info: dict = field(default_factory=dict)
+
+    class OpenEnvAdapter(EnvClient):
+        """deskworld through OpenEnv's WebSocket client::
+
+            with OpenEnvAdapter(base_url="http://127.0.0.1:8000").sync() as env:
+                r = env.reset(task="meridian/corvane-deductible", seed=0)
+                r = env.step({"type": "done", "answer": "ANSWER: $2,500,000"})
+                r.reward, r.done, r.info["result"]
+
+        ``observation`` is the dict observation with the screenshot as an array."""
+
+        def _step_payload(self, action) -> dict:
+            return action_payload(action)
+
+        def _parse_result(self, payload: dict) -> DeskStepResult:
+            return DeskStepResult(observation=decode_observation(payload["observation"]),
+                                  reward=payload.get("reward"), done=bool(payload.get("done")),
+                                  terminated=bool(payload.get("terminated")),
+                                  truncated=bool(payload.get("truncated")), info=payload.get("info") or {})
+
+        def _parse_state(self, payload: dict) -> dict:
+            return payload
+
+    OpenEnvAdapter.__module__ = __name__
+    return OpenEnvAdapter
+
+
+def __getattr__(name: str):
+    if name == "OpenEnvAdapter":
+        cls = globals()["OpenEnvAdapter"] = _openenv_adapter()
+        return cls
+    raise AttributeError(name)
