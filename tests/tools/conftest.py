@@ -31,3 +31,25 @@ def slot_of(templates):
 
 def last_seq(store) -> int:
     return store.scalar("SELECT coalesce(max(seq), 0) FROM _writes")
+
+
+def run_async(fn) -> None:
+    """``anyio.run(fn)`` on a thread of its own: once pytest-playwright's sync API has a browser
+    running, the main thread already has a running event loop, and a second one can't start there."""
+    import threading
+
+    import anyio
+    errors: list[BaseException] = []
+
+    def target():
+        try:
+            anyio.run(fn)
+        except BaseException as e:          # re-raised in the test's thread
+            errors.append(e)
+    t = threading.Thread(target=target, name="mcp-client")
+    t.start()
+    t.join(timeout=120)
+    if t.is_alive():
+        raise TimeoutError("the MCP client did not finish within 120 s")
+    if errors:
+        raise errors[0]

@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("mcp")
 
-import anyio  # noqa: E402
 from mcp import ClientSession  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
+from tests.tools.conftest import run_async  # noqa: E402
 from harness.env import DeskEnv  # noqa: E402
 from harness.recorder import EpisodeRecorder  # noqa: E402
 from harness.runner import run_episode  # noqa: E402
@@ -75,7 +75,7 @@ def test_mcp_calls_act_in_the_live_episode_and_reach_the_next_step(env):
             assert not got.is_error and "motion to compel" in got.content[0].text
             bad = await s.call_tool("chat_read", {"channel": "nowhere"})
             assert bad.is_error
-    anyio.run(talk)
+    run_async(talk)
     obs, reward, term, trunc, info = env.step({"type": "wait", "ms": 0})
     assert [c["tool"] for c in info["tool_calls"]] == ["chat.read", "chat.read"]
     assert "error" in info["tool_calls"][1] and "result" in info["tool_calls"][0]

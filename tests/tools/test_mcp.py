@@ -17,6 +17,7 @@ import anyio  # noqa: E402
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
+from tests.tools.conftest import run_async  # noqa: E402
 from harness.tools import registry  # noqa: E402
 from harness.tools.mcp_server import build_server  # noqa: E402
 from harness.tools.session import open_session  # noqa: E402
@@ -62,7 +63,7 @@ def test_stdio_subprocess():
         with anyio.fail_after(120):
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await exercise(session)
-    anyio.run(main)
+    run_async(main)
 
 
 def _free_port() -> int:
@@ -90,7 +91,7 @@ def test_streamable_http():
                 async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
                         ClientSession(read, write) as session:
                     await exercise(session)
-        anyio.run(main)
+        run_async(main)
     finally:
         web.should_exit = True
         thread.join(10)
