@@ -114,9 +114,9 @@ def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
     return problems, summary
 
 
-def check(tasks, *, progress=None) -> tuple[list[TaskReport], list[str]]:
-    from harness.env import DeskEnv
-    reports = []
+def check(tasks, *, progress=None, workers: int = 1) -> tuple[list[TaskReport], list[str]]:
+    """QC every task; ``workers`` > 1 checks them in that many spawned processes (one browser each),
+    reports in the tasks' order."""
     overall = []
     for world_name in sorted({t.world for t in tasks}):
         problems, summary = coworker_problems(world_name, [t for t in tasks if t.world == world_name])
@@ -126,6 +126,28 @@ def check(tasks, *, progress=None) -> tuple[list[TaskReport], list[str]]:
     infeasible = [t for t in tasks if t.infeasible]
     if tasks and len(infeasible) / len(tasks) > MAX_INFEASIBLE and len(tasks) >= 10:
         overall.append(f"{len(infeasible)} of {len(tasks)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
+    if workers <= 1 or len(tasks) < 2:
+        return _check_all(tasks, progress), overall
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    chunks = [[t.id for t in tasks[i::workers]] for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        done = list(pool.map(_check_ids, chunks))
+    by_id = {r.task: r for part in done for r in part}
+    if progress:
+        for t in tasks:
+            progress(t)
+    return [by_id[t.id] for t in tasks], overall
+
+
+def _check_ids(ids: list[str]) -> list[TaskReport]:
+    from harness.tasks.registry import load_task
+    return _check_all([load_task(i) for i in ids], None)
+
+
+def _check_all(tasks, progress) -> list[TaskReport]:
+    from harness.env import DeskEnv
+    reports = []
     env = DeskEnv(tasks[0])
     try:
         for t in tasks:
@@ -139,4 +161,4 @@ def check(tasks, *, progress=None) -> tuple[list[TaskReport], list[str]]:
                 reports.append(r)
     finally:
         env.close()
-    return reports, overall
+    return reports

@@ -193,7 +193,8 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
 
 @main.command()
 @click.argument("pattern", required=False)
-def check(pattern: str | None) -> None:
+@click.option("--workers", default=1, show_default=True, type=int, help="Processes (each owns a browser).")
+def check(pattern: str | None, workers: int) -> None:
     """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0."""
     from rich.console import Console
     from rich.table import Table
@@ -205,7 +206,7 @@ def check(pattern: str | None) -> None:
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     console = Console()
-    reports, overall = run_check(chosen, progress=lambda t: console.print(
+    reports, overall = run_check(chosen, workers=workers, progress=lambda t: console.print(
         t if isinstance(t, str) else f"checking {t.id} …", style="dim"))
     table = Table(title=f"deskworld check ({len(reports)} tasks)")
     for col in ("task", "oracle", "noop", "steps", "result"):
