@@ -132,6 +132,8 @@
   document.body.addEventListener("htmx:responseError", () => setStatus("Some changes weren't saved"));
   // A new workspace (swapped in whole) is set up once, when htmx has settled it.
   document.body.addEventListener("htmx:afterSettle", () => { const w = ws(); if (w && !w.dataset.ready) { w.dataset.ready = "1"; init(); } });
+  // A save's answer says "All changes saved"; while newer edits wait for their own save, they aren't.
+  document.body.addEventListener("htmx:afterSwap", () => { if (timers.size) setStatus("Saving…"); });
 
   function select(id, film) {
     if (!id || id === current()) { if (film) focusThumb(); return busy; }
