@@ -47,7 +47,7 @@ from harness.observe import axtree, draw_marks, marks, marks_text, to_array
 from harness.spaces import ActionSpace, AnyText
 from harness.tasks.registry import TaskError, load_task, select
 from harness.tasks.schema import Task
-from harness.verify import Result, Status, error_result, verify
+from harness.verify import Result, error_result, verify
 
 
 class ResetNeeded(RuntimeError):
@@ -338,7 +338,7 @@ class DeskEnv(gym.Env):
         try:
             self._call(lambda: self._runner.reset(self.task))
             obs = self._observe("")
-        except Exception as e:
+        except Exception:
             # A browser that died is relaunched once; the reset is retried on the new one.
             self._recover()
             self._call(lambda: self._runner.reset(self.task))
@@ -488,13 +488,6 @@ class DeskEnv(gym.Env):
             self._worker = None
             self._runner = None
         super().close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
 
 def describe_actions() -> str:

@@ -36,15 +36,48 @@ class EnvironmentBroken(RuntimeError):
 
 
 @dataclass
-class WorldSlot:
+class Desk:
+    """One world's store slot and its app server on a loopback port, with the server's
+    unhandled exceptions collected in ``errors`` (any one makes the episode an ``error``).
+    No browser: the env adds one (``WorldSlot``); other harnesses (the BrowserGym example)
+    bring their own."""
     world: object
     slot: Slot
     app: object
     server: AppServer
-    context: object
-    fence: Fence
-    initial: dict | None = None
     errors: list = field(default_factory=list)
+    initial: dict | None = None
+
+    @classmethod
+    def open(cls, name: str) -> "Desk":
+        from flask import got_request_exception
+        world = load_world(name)
+        slot = Slot(template_for(world))
+        app = create_app({"SLOT": slot, "SECRET_KEY": secrets.token_hex(32)})
+        errors: list = []
+
+        def _record(sender, exception, **extra):
+            errors.append(f"{type(exception).__name__}: {exception}")
+        got_request_exception.connect(_record, app, weak=False)
+        return cls(world, slot, app, AppServer(app).start(), errors)
+
+    def initial_state(self) -> dict:
+        """The start state, exported once."""
+        if self.initial is None:
+            with self.slot.store() as st:
+                self.initial = export(st)
+        return self.initial
+
+    def close(self) -> None:
+        self.server.stop()
+        self.slot.close()
+
+
+@dataclass
+class WorldSlot(Desk):
+    """A desk with the browser context the env reuses across its episodes."""
+    context: object = None
+    fence: Fence | None = None
     page: object = None
     cdp: object = None
     net: NetworkWatch | None = None
@@ -67,16 +100,8 @@ class EpisodeRunner:
         ws = self.worlds.get(name)
         if ws is not None:
             return ws
-        world = load_world(name)
-        slot = Slot(template_for(world))
-        app = create_app({"SLOT": slot, "SECRET_KEY": secrets.token_hex(32)})
-        errors: list = []
-        from flask import got_request_exception
-
-        def _record(sender, exception, **extra):
-            errors.append(f"{type(exception).__name__}: {exception}")
-        got_request_exception.connect(_record, app, weak=False)
-        server = AppServer(app).start()
+        desk = Desk.open(name)
+        world, server = desk.world, desk.server
         spec = world.spec.clock
         ctx = self.browser.new_context(**context_args(timezone=spec.timezone, locale=spec.locale),
                                        base_url=server.url)
@@ -84,15 +109,12 @@ class EpisodeRunner:
         ctx.set_default_navigation_timeout(15_000)
         fence = Fence(server.url, public=PUBLIC_ORIGIN)
         fence.install(ctx)
-        ws = WorldSlot(world, slot, app, server, ctx, fence, errors=errors)
+        ws = WorldSlot(world, desk.slot, desk.app, server, desk.errors, context=ctx, fence=fence)
         self.worlds[name] = ws
         return ws
 
     def initial_state(self, ws: WorldSlot) -> dict:
-        if ws.initial is None:
-            with ws.slot.store() as st:
-                ws.initial = export(st)
-        return ws.initial
+        return ws.initial_state()
 
     # ------------------------------------------------------------------ reset
     def _open_page(self, ws: WorldSlot, now) -> None:
@@ -298,8 +320,7 @@ class EpisodeRunner:
                 ws.context.close()
             except Exception:
                 pass
-            ws.server.stop()
-            ws.slot.close()
+            ws.close()
         self.worlds.clear()
         self.page = None
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from harness.agents.model import Usage
+from harness.agents.model import Usage, call_usage, create, sdk_client
 
 PROMPT_VERSION = 1
 MAX_EVIDENCE_CHARS = 60_000
@@ -99,52 +99,27 @@ class Judge:
     def label(self) -> str:
         return f"{self.provider}:{self.model}"
 
-    def _client(self):
-        if self.provider == "anthropic":
-            import anthropic
-            return anthropic.Anthropic(base_url=self.base_url, max_retries=self.max_retries, timeout=self.timeout)
-        import openai
-        key = os.environ.get("OPENAI_API_KEY") or ("EMPTY" if self.provider == "vlm" else None)
-        return openai.OpenAI(base_url=self.base_url, api_key=key, max_retries=self.max_retries,
-                             timeout=self.timeout)
-
     def ask(self, user: str) -> tuple[str, Usage]:
         """One call; the reply's JSON text and its usage."""
-        client = self._client()
+        client = sdk_client(self.provider, base_url=self.base_url, max_retries=self.max_retries, timeout=self.timeout)
         if self.provider == "anthropic":
-            raw = client.messages.with_raw_response.create(
-                model=self.model, max_tokens=4096,
-                system=[{"type": "text", "text": SYSTEM, "cache_control": {"type": "ephemeral"}}],
-                messages=[{"role": "user", "content": user}],
-                output_config={"format": {"type": "json_schema", "schema": SCHEMA}})
-            resp = raw.parse()
+            resp, retries = create(client.messages, model=self.model, max_tokens=4096,
+                                   system=[{"type": "text", "text": SYSTEM, "cache_control": {"type": "ephemeral"}}],
+                                   messages=[{"role": "user", "content": user}],
+                                   output_config={"format": {"type": "json_schema", "schema": SCHEMA}})
             text = "".join(b.text for b in resp.content if b.type == "text")
-            u = resp.usage
-            usage = Usage(model=self.model, calls=1, retries=raw.retries_taken, input_tokens=u.input_tokens,
-                          output_tokens=u.output_tokens, cache_read_tokens=u.cache_read_input_tokens or 0,
-                          cache_write_tokens=u.cache_creation_input_tokens or 0)
-            return text, usage
-        if self.provider == "openai":
-            raw = client.responses.with_raw_response.create(
-                model=self.model, instructions=SYSTEM, input=user,
-                text={"format": {"type": "json_schema", "name": "verdicts", "schema": SCHEMA, "strict": True}})
-            resp = raw.parse()
-            u = resp.usage
-            cached = u.input_tokens_details.cached_tokens if u and u.input_tokens_details else 0
-            usage = Usage(model=self.model, calls=1, retries=raw.retries_taken,
-                          input_tokens=(u.input_tokens - cached) if u else 0,
-                          output_tokens=u.output_tokens if u else 0, cache_read_tokens=cached)
-            return resp.output_text, usage
-        raw = client.chat.completions.with_raw_response.create(
-            model=self.model, temperature=0,
-            messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
-            response_format={"type": "json_schema",
-                             "json_schema": {"name": "verdicts", "schema": SCHEMA, "strict": True}})
-        resp = raw.parse()
-        u = resp.usage
-        usage = Usage(model=self.model, calls=1, retries=raw.retries_taken,
-                      input_tokens=u.prompt_tokens if u else 0, output_tokens=u.completion_tokens if u else 0)
-        return resp.choices[0].message.content or "", usage
+        elif self.provider == "openai":
+            resp, retries = create(client.responses, model=self.model, instructions=SYSTEM, input=user,
+                                   text={"format": {"type": "json_schema", "name": "verdicts", "schema": SCHEMA,
+                                                    "strict": True}})
+            text = resp.output_text
+        else:
+            resp, retries = create(client.chat.completions, model=self.model, temperature=0,
+                                   messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
+                                   response_format={"type": "json_schema", "json_schema": {
+                                       "name": "verdicts", "schema": SCHEMA, "strict": True}})
+            text = resp.choices[0].message.content or ""
+        return text, call_usage(self.model, resp, retries)
 
     def grade(self, user: str, names: list[str]) -> tuple[dict[str, Verdict], Usage]:
         total = Usage(model=self.model)

@@ -9,10 +9,7 @@ it makes up and sends in the ``X-Session-Id`` header). The server's refusals are
 raised as ``CapacityError`` (the server is full), ``SessionClosed`` (idle timeout,
 shutdown), ``ResetNeeded`` (step before reset) or ``RemoteError``.
 
-``OpenEnvAdapter`` is the same protocol through OpenEnv's own client
-(``openenv.core.EnvClient``), for code written against OpenEnv. openenv-core is
-not a deskworld dependency (it pulls in FastAPI, FastMCP, Gradio and the Hugging
-Face hub): ``pip install openenv-core`` to use it.
+OpenEnv's own clients work with the server too: ``examples/openenv``.
 """
 from __future__ import annotations
 
@@ -238,61 +235,3 @@ class RemoteEnv(gym.Env):
             self._t.close()
             self._t = None
         super().close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-
-# ---------------------------------------------------------------- OpenEnv
-def _openenv_adapter():
-    """Build ``OpenEnvAdapter`` on first use: openenv-core is optional."""
-    from dataclasses import dataclass, field
-
-    try:
-        from openenv.core.client_types import StepResult
-        from openenv.core.env_client import EnvClient
-    except ImportError as e:
-        raise ImportError("OpenEnvAdapter needs openenv-core: pip install openenv-core") from e
-
-    @dataclass
-    class DeskStepResult(StepResult):
-        """OpenEnv's result plus what a Gymnasium loop needs to tell the two endings apart."""
-        terminated: bool = False
-        truncated: bool = False
-        info: dict = field(default_factory=dict)
-
-    class OpenEnvAdapter(EnvClient):
-        """deskworld through OpenEnv's WebSocket client::
-
-            with OpenEnvAdapter(base_url="http://127.0.0.1:8000").sync() as env:
-                r = env.reset(task="meridian/corvane-deductible", seed=0)
-                r = env.step({"type": "done", "answer": "ANSWER: $2,500,000"})
-                r.reward, r.done, r.info["result"]
-
-        ``observation`` is the dict observation with the screenshot as an array."""
-
-        def _step_payload(self, action) -> dict:
-            return action_payload(action)
-
-        def _parse_result(self, payload: dict) -> DeskStepResult:
-            return DeskStepResult(observation=decode_observation(payload["observation"]),
-                                  reward=payload.get("reward"), done=bool(payload.get("done")),
-                                  terminated=bool(payload.get("terminated")),
-                                  truncated=bool(payload.get("truncated")), info=payload.get("info") or {})
-
-        def _parse_state(self, payload: dict) -> dict:
-            return payload
-
-    OpenEnvAdapter.__module__ = __name__
-    return OpenEnvAdapter
-
-
-def __getattr__(name: str):
-    if name == "OpenEnvAdapter":
-        cls = globals()["OpenEnvAdapter"] = _openenv_adapter()
-        return cls
-    raise AttributeError(name)

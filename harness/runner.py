@@ -16,6 +16,7 @@ import platform
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -116,32 +117,25 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
 
 
 # ---------------------------------------------------------------- worker processes
-_ENV = None
+@dataclass
+class EnvHolder:
+    """Where an episode loop keeps its reused ``DeskEnv`` (None until the first episode)."""
+    env: object = None
 
 
-class _WorkerEnv:
-    """The worker process's env, kept in the module global ``_ENV`` (read live by some tests)."""
-
-    @property
-    def env(self):
-        return _ENV
-
-    @env.setter
-    def env(self, value) -> None:
-        global _ENV
-        _ENV = value
+WORKER = EnvHolder()           # this worker process's env
 
 
 def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
                     agent_opts: dict | None = None) -> dict:
     """Runs in a worker process: one env per process, reused; an error is retried once."""
-    return episode_with_retry(_WorkerEnv(), agent_name, task_id, sample, out, trace, seed, agent_opts)
+    return episode_with_retry(WORKER, agent_name, task_id, sample, out, trace, seed, agent_opts)
 
 
 def episode_with_retry(holder, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
                        agent_opts: dict | None = None) -> dict:
     """One episode on ``holder.env`` (a ``DeskEnv`` reused across episodes; made when None); an ``error``
-    is retried once on a fresh browser. Shared by the worker processes here (``_WorkerEnv``) and the Ray
+    is retried once on a fresh browser. Shared by the worker processes here (``WORKER``) and the Ray
     actors of ``harness.ray_backend`` (the actor is the holder)."""
     from harness.agents import make
     from harness.env import DeskEnv
@@ -173,10 +167,9 @@ def episode_with_retry(holder, agent_name: str, task_id: str, sample: int, out: 
 
 
 def _close_worker_env() -> None:
-    global _ENV
-    if _ENV is not None:
-        _ENV.close()
-        _ENV = None
+    if WORKER.env is not None:
+        WORKER.env.close()
+        WORKER.env = None
 
 
 def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str | Path | None = None,

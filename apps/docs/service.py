@@ -100,6 +100,15 @@ def save_html(store: Store, caller: Caller, doc_id: int, html: str) -> bool:
     return changed
 
 
+def append_markdown(store: Store, caller: Caller, doc_id: int, markdown: str) -> bool:
+    """Add text written in Markdown at the end of the document (trailing empty paragraphs are
+    filled first), through the editor's own save. Returns whether the document changed."""
+    blocks = get(store, caller.user, doc_id)["blocks"]
+    while blocks and blocks[-1]["type"] == "paragraph" and not blocks[-1]["text"]:
+        blocks.pop()
+    return save_html(store, caller, doc_id, B.to_html(blocks + B.from_markdown(markdown)))
+
+
 def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replacement: str, *,
                  every: bool = True, match_case: bool = False) -> int:
     """Edit → Find and replace: the first match in the document, or every match. Formatting

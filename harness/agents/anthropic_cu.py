@@ -41,7 +41,7 @@ from PIL import Image
 
 from harness.actions import ActionError
 from harness.adapters import from_anthropic
-from harness.agents.model import (SCREEN, ModelAgentBase, Pending, Screen, Usage, final_action, parse_size,
+from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, sdk_client,
                                   system_prompt)
 
 TOOLSET = "computer_toolset_20260801"
@@ -75,18 +75,15 @@ def _param_block(block) -> dict:
 
 
 class AnthropicAgent(ModelAgentBase):
+    name = "anthropic"
+
     def __init__(self, model: str, *, base_url: str | None = None, computer_tool: str = TOOLSET,
                  screen_size: tuple[int, int] | str | None = None, max_tokens: int = 4096,
                  history_images: int = 3, max_retries: int = 4, timeout: float = 120.0, client=None):
         if computer_tool not in (TOOLSET, PREVIOUS):
             raise ValueError(f"computer tool must be {TOOLSET} or {PREVIOUS}, not {computer_tool!r}")
-        size = parse_size(screen_size) if isinstance(screen_size, str) else screen_size
-        super().__init__(model=model, screen=Screen(size or SCREEN), max_history_images=history_images,
-                         name="anthropic")
-        if client is None:
-            import anthropic
-            client = anthropic.Anthropic(base_url=base_url, max_retries=max_retries, timeout=timeout)
-        self.client = client
+        super().__init__(model, screen_size=screen_size, history_images=history_images)
+        self.client = client or sdk_client("anthropic", base_url=base_url, max_retries=max_retries, timeout=timeout)
         self.tool = computer_tool
         self.max_tokens = max_tokens
 
@@ -170,9 +167,7 @@ class AnthropicAgent(ModelAgentBase):
         return req
 
     def _create(self, req: dict):
-        api = self.client.beta.messages if self.tool == PREVIOUS else self.client.messages
-        raw = api.with_raw_response.create(**req)
-        return raw.parse(), getattr(raw, "retries_taken", 0)
+        return create(self.client.beta.messages if self.tool == PREVIOUS else self.client.messages, **req)
 
     def _call(self) -> list[Pending]:
         malformed = 0
@@ -180,11 +175,7 @@ class AnthropicAgent(ModelAgentBase):
             self._trim_images()
             req = self._request()
             resp, retries = self._create(req)
-            u = resp.usage
-            usage = Usage(model=self.model, calls=1, retries=retries, input_tokens=u.input_tokens or 0,
-                          output_tokens=u.output_tokens or 0,
-                          cache_read_tokens=getattr(u, "cache_read_input_tokens", 0) or 0,
-                          cache_write_tokens=getattr(u, "cache_creation_input_tokens", 0) or 0)
+            usage = call_usage(self.model, resp, retries)
             blocks = [_param_block(b) for b in resp.content]
             thought = "\n".join(b.get("text") or b.get("thinking") or "" for b in blocks
                                 if b["type"] in ("text", "thinking")).strip()

@@ -24,8 +24,9 @@ import base64
 import copy
 import hashlib
 import io
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
@@ -61,6 +62,11 @@ def fit(size: tuple[int, int], *, max_long: int | None = None, max_pixels: int |
 class Screen:
     """The model's view of the 1280×800 screen: size, PNG encoding, coordinate mapping."""
     size: tuple[int, int] = SCREEN
+
+    @classmethod
+    def of(cls, size: tuple[int, int] | str | None) -> "Screen":
+        """From ``--screen-size`` (``"1024x640"``), a (w, h) pair, or None for the env's own size."""
+        return cls((parse_size(size) if isinstance(size, str) else size) or SCREEN)
 
     @property
     def scale(self) -> tuple[float, float]:
@@ -160,15 +166,14 @@ class Pending:
     ack: str = ""
 
 
-@dataclass
 class ModelAgentBase:
     """Shared state of the Anthropic, OpenAI and VLM agents (see the module docstring)."""
-    model: str
-    screen: Screen = field(default_factory=Screen)
-    max_history_images: int = 3
-    name: str = "model"
+    name = "model"
 
-    def __post_init__(self):
+    def __init__(self, model: str, *, screen_size: tuple[int, int] | str | None = None, history_images: int = 3):
+        self.model = model
+        self.screen = Screen.of(screen_size)
+        self.max_history_images = history_images
         self.usage = Usage(model=self.model)
         self._record: dict = {}
         self._queue: list[Pending] = []
@@ -251,6 +256,56 @@ class ModelAgentBase:
 
     def episode_usage(self) -> dict:
         return self.usage.to_dict()
+
+
+# ---------------------------------------------------------------- the vendors' SDKs
+def sdk_client(provider: str, *, base_url: str | None = None, max_retries: int = 4, timeout: float = 120.0,
+               api_key_env: str = "OPENAI_API_KEY"):
+    """The official SDK's client: ``anthropic`` or ``openai``; ``vlm`` is the OpenAI client for an
+    OpenAI-compatible server (key from ``api_key_env``, ``EMPTY`` when the server needs none).
+    Keys and default base URLs come from the SDKs' own variables; they are never recorded."""
+    if provider == "anthropic":
+        import anthropic
+        return anthropic.Anthropic(base_url=base_url, max_retries=max_retries, timeout=timeout)
+    import openai
+    key = (os.environ.get(api_key_env) or "EMPTY") if provider == "vlm" else None
+    return openai.OpenAI(base_url=base_url, api_key=key, max_retries=max_retries, timeout=timeout)
+
+
+def create(api, **request):
+    """``api.create(**request)`` through the SDK's raw response: the parsed response and the retries
+    the SDK took (429, 529, 5xx, timeouts) to get it."""
+    raw = api.with_raw_response.create(**request)
+    return raw.parse(), getattr(raw, "retries_taken", 0)
+
+
+def call_usage(model: str, resp, retries: int = 0) -> Usage:
+    """The tokens of one response of the Messages, Responses or Chat Completions API
+    (``input_tokens`` counts uncached input only)."""
+    u = getattr(resp, "usage", None)
+    out = Usage(model=model, calls=1, retries=retries)
+    if u is None:
+        return out
+    if hasattr(u, "prompt_tokens"):                                  # Chat Completions
+        det = getattr(u, "prompt_tokens_details", None)
+        out.cache_read_tokens = (det.cached_tokens or 0) if det else 0
+        out.input_tokens = (u.prompt_tokens or 0) - out.cache_read_tokens
+        out.output_tokens = u.completion_tokens or 0
+        cdet = getattr(u, "completion_tokens_details", None)
+        out.reasoning_tokens = (cdet.reasoning_tokens or 0) if cdet else 0
+    elif hasattr(u, "input_tokens_details"):                         # Responses
+        det = u.input_tokens_details
+        out.cache_read_tokens = (det.cached_tokens or 0) if det else 0
+        out.cache_write_tokens = (getattr(det, "cache_write_tokens", 0) or 0) if det else 0
+        out.input_tokens = (u.input_tokens or 0) - out.cache_read_tokens - out.cache_write_tokens
+        out.output_tokens = u.output_tokens or 0
+        out.reasoning_tokens = (u.output_tokens_details.reasoning_tokens or 0) if u.output_tokens_details else 0
+    else:                                                            # Messages (already uncached)
+        out.input_tokens = u.input_tokens or 0
+        out.output_tokens = u.output_tokens or 0
+        out.cache_read_tokens = getattr(u, "cache_read_input_tokens", 0) or 0
+        out.cache_write_tokens = getattr(u, "cache_creation_input_tokens", 0) or 0
+    return out
 
 
 def final_action(text: str | None) -> dict:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from harness.actions import ActionError, parse
 from harness.adapters import from_openai
-from harness.agents.model import SCREEN, ModelAgentBase, Pending, Screen, Usage, final_action, parse_size, system_prompt
+from harness.agents.model import ModelAgentBase, Pending, call_usage, create, final_action, sdk_client, system_prompt
 
 SAFETY_POLICIES = ("acknowledge", "stop")
 
@@ -37,18 +37,15 @@ def is_preview(model: str) -> bool:
 
 
 class OpenAIAgent(ModelAgentBase):
+    name = "openai"
+
     def __init__(self, model: str, *, base_url: str | None = None, screen_size=None, safety: str = "acknowledge",
                  reasoning_summary: str | None = "concise", max_retries: int = 4, timeout: float = 120.0,
                  history_images: int = 3, client=None):
         if safety not in SAFETY_POLICIES:
             raise ValueError(f"safety policy must be one of {', '.join(SAFETY_POLICIES)}, not {safety!r}")
-        size = parse_size(screen_size) if isinstance(screen_size, str) else screen_size
-        super().__init__(model=model, screen=Screen(size or SCREEN), max_history_images=history_images,
-                         name="openai")
-        if client is None:
-            import openai
-            client = openai.OpenAI(base_url=base_url, max_retries=max_retries, timeout=timeout)
-        self.client = client
+        super().__init__(model, screen_size=screen_size, history_images=history_images)
+        self.client = client or sdk_client("openai", base_url=base_url, max_retries=max_retries, timeout=timeout)
         self.safety = safety
         self.reasoning_summary = reasoning_summary
 
@@ -100,18 +97,9 @@ class OpenAIAgent(ModelAgentBase):
 
     def _call(self) -> list[Pending]:
         req = self._request()
-        raw = self.client.responses.with_raw_response.create(**req)
-        resp, retries = raw.parse(), getattr(raw, "retries_taken", 0)
+        resp, retries = create(self.client.responses, **req)
         self.previous_id = resp.id
-        u = resp.usage
-        det = u.input_tokens_details if u else None
-        cached = (det.cached_tokens or 0) if det else 0
-        written = (getattr(det, "cache_write_tokens", 0) or 0) if det else 0
-        usage = Usage(model=self.model, calls=1, retries=retries,
-                      input_tokens=(u.input_tokens - cached - written) if u else 0,
-                      output_tokens=u.output_tokens if u else 0, cache_read_tokens=cached, cache_write_tokens=written,
-                      reasoning_tokens=(u.output_tokens_details.reasoning_tokens or 0)
-                      if u and u.output_tokens_details else 0)
+        usage = call_usage(self.model, resp, retries)
         thought, text, pending, checks_seen = [], [], [], []
         for item in resp.output:
             if item.type == "reasoning":

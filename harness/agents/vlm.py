@@ -20,26 +20,24 @@ from __future__ import annotations
 import os
 
 from harness.agents.grammar import grammar_prompt, parse_reply
-from harness.agents.model import SCREEN, ModelAgentBase, Pending, Screen, Usage, parse_size, system_prompt
+from harness.agents.model import ModelAgentBase, Pending, call_usage, create, sdk_client, system_prompt
 
 MAX_UNPARSED_TURNS = 3
 
 
 class VLMAgent(ModelAgentBase):
+    name = "vlm"
+
     def __init__(self, model: str, *, base_url: str | None = None, screen_size=None, coords: str = "pixel",
                  history_images: int = 3, max_tokens: int = 1024, temperature: float = 0.0,
                  max_retries: int = 4, timeout: float = 120.0, api_key_env: str = "OPENAI_API_KEY", client=None):
         if coords not in ("pixel", "norm1000"):
             raise ValueError(f"coords must be pixel or norm1000, not {coords!r}")
-        size = parse_size(screen_size) if isinstance(screen_size, str) else screen_size
-        super().__init__(model=model, screen=Screen(size or SCREEN), max_history_images=history_images, name="vlm")
-        if client is None:
-            import openai
-            if not base_url and not os.environ.get("OPENAI_BASE_URL"):
-                raise ValueError("the vlm agent needs --base-url (or OPENAI_BASE_URL): the server's /v1 address")
-            client = openai.OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "EMPTY",
-                                   max_retries=max_retries, timeout=timeout)
-        self.client = client
+        super().__init__(model, screen_size=screen_size, history_images=history_images)
+        if client is None and not base_url and not os.environ.get("OPENAI_BASE_URL"):
+            raise ValueError("the vlm agent needs --base-url (or OPENAI_BASE_URL): the server's /v1 address")
+        self.client = client or sdk_client("vlm", base_url=base_url, max_retries=max_retries, timeout=timeout,
+                                           api_key_env=api_key_env)
         self.coords = coords
         self.max_tokens = max_tokens
         self.temperature = temperature
@@ -72,15 +70,8 @@ class VLMAgent(ModelAgentBase):
             self._trim_images()
             req = {"model": self.model, "messages": self.messages, "max_tokens": self.max_tokens,
                    "temperature": self.temperature}
-            raw = self.client.chat.completions.with_raw_response.create(**req)
-            resp, retries = raw.parse(), getattr(raw, "retries_taken", 0)
-            u = resp.usage
-            cached = 0
-            if u is not None and getattr(u, "prompt_tokens_details", None) is not None:
-                cached = u.prompt_tokens_details.cached_tokens or 0
-            usage = Usage(model=self.model, calls=1, retries=retries,
-                          input_tokens=((u.prompt_tokens or 0) - cached) if u else 0,
-                          output_tokens=(u.completion_tokens or 0) if u else 0, cache_read_tokens=cached)
+            resp, retries = create(self.client.chat.completions, **req)
+            usage = call_usage(self.model, resp, retries)
             text = (resp.choices[0].message.content or "") if resp.choices else ""
             parsed = parse_reply(text, scale=self.screen.scale, coords=self.coords)
             new = self.messages[self._sent:]

@@ -37,11 +37,7 @@ def replace_text(store: Store, caller: Caller, doc: str | int, find: str, replac
 def append(store: Store, caller: Caller, doc: str | int, markdown: str) -> bool:
     """Add text at the end of a document, written in Markdown (# headings, - lists, **bold**, *italic*,
     [links](…)); trailing empty paragraphs are filled first. Returns whether the document changed."""
-    doc_id = app_ref(store, caller.user, "doc", doc)
-    blocks = docs.get(store, caller.user, doc_id)["blocks"]
-    while blocks and blocks[-1]["type"] == "paragraph" and not blocks[-1]["text"]:
-        blocks.pop()
-    return docs.save_html(store, caller, doc_id, B.to_html(blocks + B.from_markdown(markdown)))
+    return docs.append_markdown(store, caller, app_ref(store, caller.user, "doc", doc), markdown)
 
 
 def create(store: Store, caller: Caller, title: str, markdown: str = "", parent: int | None = None) -> dict:

@@ -30,7 +30,7 @@ def test_model_agent_completes_a_task_and_is_recorded(tmp_path, monkeypatch, age
         monkeypatch.setenv(k, v)
     fake = FakeVendor().start()
     try:
-        fake.script(api, *[OracleModel(load_task(TASK), lambda: runner._ENV, api)] * 20)
+        fake.script(api, *[OracleModel(load_task(TASK), lambda: runner.WORKER.env, api)] * 20)
         out = tmp_path / "run"
         res = CliRunner().invoke(main, ["run", "--agent", agent, "--model", model, "--base-url", fake.url + path,
                                         "--tasks", TASK, "--out", str(out), *extra])

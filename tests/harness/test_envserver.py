@@ -160,13 +160,3 @@ def test_sigterm_closes_every_session_and_browser():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-
-
-def test_openenv_client_talks_to_the_server(server):
-    pytest.importorskip("openenv.core.env_client", reason="openenv-core is optional (pip install openenv-core)")
-    from harness.remote import OpenEnvAdapter
-    with OpenEnvAdapter(base_url=server.url).sync() as env:
-        r = env.reset(task=PELAGIC, seed=0)
-        assert r.observation["screenshot"].shape == (800, 1280, 3) and not r.done
-        r = env.step({"type": "done", "answer": "ANSWER: 2026-04-28"})
-        assert (r.reward, r.done, r.terminated) == (1.0, True, True) and r.info["result"]["passed"]

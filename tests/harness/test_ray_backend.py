@@ -1,7 +1,7 @@
 """The Ray backend (``deskworld run --backend ray``): the same results as the local backend,
 a crashed actor's episode re-queued once, results written once by the driver, and a clear
-error without Ray. The Ray tests share one lean local Ray (2 CPUs, no dashboard) and skip
-when Ray (the ``ray`` extra) is not installed."""
+error without Ray. The Ray tests share one lean local Ray (2 CPUs, no dashboard); the ``ray``
+extra is installed by ``make``."""
 from __future__ import annotations
 
 import json
@@ -23,7 +23,7 @@ def table(rows):
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray = pytest.importorskip("ray")
+    import ray                            # the ray extra: installed by make
     ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024 * 1024,
              logging_level="ERROR", log_to_driver=False)
     yield ray

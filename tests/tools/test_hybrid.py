@@ -6,17 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
 
-pytest.importorskip("mcp")
-
-from mcp import ClientSession  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-
-from tests.tools.conftest import run_async  # noqa: E402
-from harness.env import DeskEnv  # noqa: E402
-from harness.recorder import EpisodeRecorder  # noqa: E402
-from harness.runner import run_episode  # noqa: E402
-from harness.tasks.registry import load_task  # noqa: E402
+from harness.env import DeskEnv
+from harness.recorder import EpisodeRecorder
+from harness.runner import run_episode
+from harness.tasks.registry import load_task
+from tests.tools.conftest import run_async
 
 TASK = "meridian/pelagic-hearing-date"
 

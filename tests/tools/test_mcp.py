@@ -9,18 +9,14 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
-pytest.importorskip("mcp")
-
-import anyio  # noqa: E402
-from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-
-from tests.tools.conftest import run_async  # noqa: E402
-from harness.tools import registry  # noqa: E402
-from harness.tools.mcp_server import build_server  # noqa: E402
-from harness.tools.session import open_session  # noqa: E402
+from harness.tools import registry
+from harness.tools.mcp_server import build_server
+from harness.tools.session import open_session
+from tests.tools.conftest import run_async
 
 DESKWORLD = Path(sys.executable).with_name("deskworld")
 

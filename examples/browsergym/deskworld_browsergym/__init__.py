@@ -47,9 +47,7 @@ import atexit
 import io
 import json
 import os
-import secrets
 import threading
-from dataclasses import dataclass, field
 
 import browsergym.core
 import browsergym.core.observation as _bg_observation
@@ -61,20 +59,16 @@ from browsergym.core.registration import register_task
 from browsergym.core.task import AbstractBrowserTask
 from PIL import Image
 
-from apps import create_app
-from apps.common.store.compile import template_for
 from apps.common.store.export import diff as state_diff
 from apps.common.store.export import export
-from apps.common.store.slot import Slot
 from apps.common.world import load_world
 from apps.coworkers.engine import set_scenario, tick
 from harness import actions as A
 from harness.agents.oracle import OracleAgent
 from harness.browser import EXTRA_ARGS, VIEWPORT, BrowserNotFound, context_args, find_chromium, install_hint
 from harness.containment import Fence
-from harness.episode import STABLE_JS, EnvironmentBroken
+from harness.episode import STABLE_JS, Desk, EnvironmentBroken
 from harness.observe import screenshot_png
-from harness.server import AppServer
 from harness.settle import INIT_SCRIPT, NetworkWatch, wait_settled
 from harness.tasks.registry import all_tasks, load_task
 from harness.tasks.schema import Task
@@ -184,55 +178,21 @@ def fix_screenshot_viewport() -> None:
 
 
 # ---------------------------------------------------------------------------- desks (slot + app server)
-@dataclass
-class _Desk:
-    """One world's store slot and its app server — ``harness.episode.WorldSlot`` without the browser."""
-    world: object
-    slot: Slot
-    app: object
-    server: AppServer
-    errors: list = field(default_factory=list)
-    initial: dict | None = None
-
-    @classmethod
-    def open(cls, name: str) -> "_Desk":
-        world = load_world(name)
-        slot = Slot(template_for(world))
-        app = create_app({"SLOT": slot, "SECRET_KEY": secrets.token_hex(32)})
-        errors: list = []
-        from flask import got_request_exception
-
-        def _record(sender, exception, **extra):
-            errors.append(f"{type(exception).__name__}: {exception}")
-        got_request_exception.connect(_record, app, weak=False)
-        return cls(world, slot, app, AppServer(app).start(), errors)
-
-    def initial_state(self) -> dict:
-        if self.initial is None:
-            with self.slot.store() as st:
-                self.initial = export(st)
-        return self.initial
-
-    def close(self) -> None:
-        self.server.stop()
-        self.slot.close()
-
-
-_POOL: dict[str, list[_Desk]] = {}
+_POOL: dict[str, list[Desk]] = {}
 _POOL_LOCK = threading.Lock()
 
 
-def _acquire(world: str) -> _Desk:
+def _acquire(world: str) -> Desk:
     """A free desk of ``world`` (reused across episodes: the slot is restored at setup);
     each live task holds its own, so several envs in one process never share a slot."""
     with _POOL_LOCK:
         free = _POOL.setdefault(world, [])
         if free:
             return free.pop()
-    return _Desk.open(world)
+    return Desk.open(world)
 
 
-def _release(desk: _Desk) -> None:
+def _release(desk: Desk) -> None:
     with _POOL_LOCK:
         _POOL.setdefault(desk.world.name, []).append(desk)
 
@@ -390,7 +350,7 @@ class DeskworldTask(AbstractBrowserTask):
         self.timeout = 10_000            # ms, as harness.episode
         self.locale = world.spec.clock.locale
         self.timezone_id = world.spec.clock.timezone
-        self.desk: _Desk | None = None
+        self.desk: Desk | None = None
         self.page = None
         self.net: NetworkWatch | None = None
         self.steps = 0
