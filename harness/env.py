@@ -289,7 +289,7 @@ class DeskEnv(gym.Env):
         png, url, extra = self._call(grab)
         self._last_png = png
         arr = to_array(png)
-        obs = {"screenshot": arr, "url": url, "goal": self.task.prompt, "last_action_error": error or ""}
+        obs = {"screenshot": arr, "url": url, "goal": self.task.goal, "last_action_error": error or ""}
         if self.use_tools:
             obs["tool_result"] = (self._runner.tool_result or "")[:TOOL_RESULT_CHARS]
         if self.use_axtree:
@@ -301,7 +301,7 @@ class DeskEnv(gym.Env):
         return obs
 
     def _blank_obs(self, error: str) -> dict:
-        obs = {"screenshot": np.zeros(SCREEN_SHAPE, np.uint8), "url": "", "goal": self.task.prompt,
+        obs = {"screenshot": np.zeros(SCREEN_SHAPE, np.uint8), "url": "", "goal": self.task.goal,
                "last_action_error": error}
         if self.use_axtree:
             obs["axtree"] = ""
@@ -333,6 +333,7 @@ class DeskEnv(gym.Env):
         self._ended = False
         self.result = None
         self.answer = None
+        self.end_states = None                  # (initial, final) exports the verifier read
         self._started = True
         self._status = "ok"
         try:
@@ -425,6 +426,7 @@ class DeskEnv(gym.Env):
 
     def _verify(self, done_status: str | None, answer: str | None) -> Result:
         initial, final, diff = self._call(self._runner.final_state)
+        self.end_states = (initial, final)
         world_root = self._runner.current.world.root
         return verify(self.task, initial, final, diff, answer=answer, done_status=done_status,
                       world_root=world_root)

@@ -4,13 +4,21 @@ An episode is written into a hidden temporary folder and renamed into
 ``episodes/<world>/<task>/<sample>/`` when complete; its line in
 ``results.jsonl`` is appended last, so ``--resume`` and a live viewer never
 see half an episode.
+
+Each episode keeps its end state, so it can be scored again by later
+verifiers (``deskworld regrade``): ``final.json.gz`` holds the end export's
+tables that differ from the start (and its write log), and the start export
+is kept once per world template in ``states/<world>-<template>.json.gz``.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
 from pathlib import Path
+
+STATES = "states"
 
 
 def _dump(obj) -> str:
@@ -20,7 +28,8 @@ def _dump(obj) -> str:
 class EpisodeRecorder:
     def __init__(self, run_dir: Path, task_id: str, sample: int):
         world, name = task_id.split("/", 1)
-        self.final = Path(run_dir) / "episodes" / world / name / str(sample)
+        self.run_dir = Path(run_dir)
+        self.final = self.run_dir / "episodes" / world / name / str(sample)
         self.tmp = self.final.parent / f".{sample}.partial-{os.getpid()}"
         shutil.rmtree(self.tmp, ignore_errors=True)
         (self.tmp / "screens").mkdir(parents=True)
@@ -40,10 +49,14 @@ class EpisodeRecorder:
     def trace_path(self) -> str:
         return str(self.tmp / "trace.zip")
 
-    def finish(self, result: dict, diff: dict | None) -> Path:
+    def finish(self, result: dict, diff: dict | None, states: tuple[dict, dict] | None = None) -> Path:
         self._steps.close()
         (self.tmp / "result.json").write_text(_dump(result), encoding="utf-8")
         (self.tmp / "diff.json").write_text(_dump(diff or {"tables": {}}), encoding="utf-8")
+        if states is not None:
+            initial, final = states
+            start = save_start(self.run_dir, initial)
+            _write_gz(self.tmp / "final.json.gz", end_delta(initial, final, start))
         if self.final.exists():
             shutil.rmtree(self.final)
         os.replace(self.tmp, self.final)
@@ -54,6 +67,50 @@ class EpisodeRecorder:
             self._steps.close()
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _write_gz(path: Path, obj) -> None:
+    tmp = path.with_name(f".{path.name}-{os.getpid()}")
+    with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=6) as f:
+        f.write(_dump(obj))
+    os.replace(tmp, path)
+
+
+def _read_gz(path: Path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def start_name(export: dict) -> str:
+    return f"{export.get('world')}-{(export.get('template') or 'unknown')[:16]}.json.gz"
+
+
+def save_start(run_dir: Path, initial: dict) -> str:
+    """The start export, once per world template in the run; returns its file name."""
+    name = start_name(initial)
+    path = Path(run_dir) / STATES / name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_gz(path, initial)
+    return name
+
+
+def end_delta(initial: dict, final: dict, start: str) -> dict:
+    """The end export as what differs from the start: whole tables that changed, and the top level."""
+    tables = {n: t for n, t in final["tables"].items() if initial["tables"].get(n) != t}
+    return {**{k: v for k, v in final.items() if k != "tables"}, "start": start, "tables": tables}
+
+
+def load_end_states(run_dir: Path, episode_dir: Path) -> tuple[dict, dict] | None:
+    """An episode's (start, end) exports, or None when it didn't keep them (older runs, errors)."""
+    path = Path(episode_dir) / "final.json.gz"
+    if not path.exists():
+        return None
+    delta = _read_gz(path)
+    initial = _read_gz(Path(run_dir) / STATES / delta["start"])
+    final = {**{k: v for k, v in delta.items() if k not in ("tables", "start")},
+             "tables": {**initial["tables"], **delta["tables"]}}
+    return initial, final
 
 
 def append_result(run_dir: Path, row: dict) -> None:

@@ -109,7 +109,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
     if usage is not None:
         result["usage"] = usage
     if recorder:
-        recorder.finish(result, diff)
+        recorder.finish(result, diff, states=getattr(env_u, "end_states", None) if result["status"] != "error" else None)
     return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
             "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
             "status": result["status"], **({"error": result.get("error")} if result.get("error") else {}),

@@ -32,7 +32,7 @@ EVENTS = Table("cal_events", (
 
 GUESTS = Table("cal_guests", (
     key(),
-    content("event", Kind.INT, ref="cal_events"),
+    content("event", Kind.INT, ref="cal_events", link="part"),
     content("person"),                            # person id (slug)
     content("response", default="needs_action"),  # needs_action | accepted | declined | tentative
     content("note", default=""),                  # the guest's note with their response

@@ -23,14 +23,14 @@ CONVERSATIONS = Table("chat_conversations", (
 
 MEMBERS = Table("chat_members", (
     key(),
-    content("conversation", Kind.INT, ref="chat_conversations"),
+    content("conversation", Kind.INT, ref="chat_conversations", link="part"),
     content("person"),                            # person slug
     ephemeral("last_read", Kind.INT, default=0),  # chat_messages id of the newest message seen
 ), indexes=("conversation", "person"))
 
 MESSAGES = Table("chat_messages", (
     key(),
-    content("conversation", Kind.INT, ref="chat_conversations"),
+    content("conversation", Kind.INT, ref="chat_conversations", link="container"),
     content("thread", Kind.INT, ref="chat_messages"),   # parent message of a thread reply, else NULL
     content("author"),                                  # person slug
     content("text", default=""),
@@ -53,7 +53,7 @@ REACTIONS = Table("chat_reactions", (
 
 FILES = Table("chat_files", (
     key(),
-    content("message", Kind.INT, ref="chat_messages"),
+    content("message", Kind.INT, ref="chat_messages", link="part"),
     content("item", Kind.INT, ref="drive_items"),
 ), indexes=("message",))
 

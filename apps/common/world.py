@@ -43,6 +43,7 @@ class Org(_Model):
     name: str
     domain: str
     kind: str = ""
+    adverse: bool = False      # the other side: nothing confidential may reach it unless a task requires it
 
 
 class Person(_Model):
@@ -54,6 +55,7 @@ class Person(_Model):
     department: str = ""
     phone: str = ""
     note: str = ""
+    adverse: bool = False      # walled off (or on the other side) even when inside the organisation
 
 
 class MailLabel(_Model):

@@ -5,24 +5,24 @@ from apps.common.store.schema import Kind, Table, content, derived, ephemeral, k
 
 DOCUMENTS = Table("docs_documents", (
     key(),
-    content("item", Kind.INT, ref="drive_items"),     # the Drive item (name, owner, sharing, folder)
+    content("item", Kind.INT, ref="drive_items", link="both"),   # the Drive item (name, owner, sharing, folder)
     derived("revision", Kind.INT, default=1),
     ephemeral("opened_at", Kind.TIME),
 ), indexes=("item",))
 
 BLOCKS = Table("docs_blocks", (
     key(),
-    content("doc", Kind.INT, ref="docs_documents"),
+    content("doc", Kind.INT, ref="docs_documents", link="part"),
     content("seq", Kind.INT),                          # position in the document, 1-based
     content("type"),                                   # title | heading | paragraph | bullet | numbered
     content("level", Kind.INT, default=0),
     content("text", default=""),
     content("marks", Kind.JSON, default=[]),
-), indexes=("doc, seq",))
+), indexes=("doc, seq",), order=(("seq", "doc"),))
 
 COMMENTS = Table("docs_comments", (
     key(),
-    content("doc", Kind.INT, ref="docs_documents"),
+    content("doc", Kind.INT, ref="docs_documents", link="part"),
     content("author"),
     content("text"),
     content("quote", default=""),                      # the text the comment was anchored to
@@ -33,7 +33,7 @@ COMMENTS = Table("docs_comments", (
 
 REPLIES = Table("docs_replies", (
     key(),
-    content("comment", Kind.INT, ref="docs_comments"),
+    content("comment", Kind.INT, ref="docs_comments", link="part"),
     content("author"),
     content("text"),
     derived("created_at", Kind.TIME),

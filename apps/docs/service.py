@@ -2,11 +2,13 @@
 
 A document is a Drive item of kind ``doc`` (name, owner, folder and sharing
 are Drive's) plus its blocks. Edits arrive as editor HTML, are sanitised with
-nh3, parsed into blocks and written as the smallest change to the block rows;
+nh3, parsed into blocks and written as the smallest change to the block rows (a block keeps its row while it stays);
 saving a document unchanged writes nothing.
 """
 from __future__ import annotations
 
+import difflib
+import json
 import re
 
 from apps.common.errors import Forbidden, Invalid, NotFound
@@ -55,21 +57,38 @@ def _require(doc: dict, need: Role) -> None:
 
 
 # ---------------------------------------------------------------- writing blocks
+def _signature(b: dict) -> tuple:
+    return (b["type"], b["level"], b["text"], json.dumps(b["marks"], sort_keys=True))
+
+
 def write_blocks(store: Store, actor: str, doc_id: int, new: list[dict]) -> bool:
-    """Make the document's block rows equal ``new`` with the fewest writes."""
+    """Make the document's block rows equal ``new`` with the fewest writes. A block keeps its row
+    while it stays (unchanged, or edited in place): an inserted paragraph is one new row, not a
+    rewrite of every row after it, so a diff names the blocks that really changed."""
     rows = store.select("docs_blocks", "doc=?", (doc_id,), order="seq")
+    matcher = difflib.SequenceMatcher(None, [_signature(r) for r in rows], [_signature(b) for b in new],
+                                      autojunk=False)
+    keep: list[int | None] = [None] * len(new)          # the row each new block is written to
+    gone: list[int] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op in ("equal", "replace"):
+            n = min(i2 - i1, j2 - j1)
+            for k in range(n):
+                keep[j1 + k] = rows[i1 + k]["id"]
+            gone += [r["id"] for r in rows[i1 + n:i2]]
+        elif op == "delete":
+            gone += [r["id"] for r in rows[i1:i2]]
     changed = False
+    for rid in gone:
+        store.delete("docs_blocks", rid, actor)
+        changed = True
     for i, b in enumerate(new):
         values = {"seq": i + 1, "type": b["type"], "level": b["level"], "text": b["text"], "marks": b["marks"]}
-        if i < len(rows):
-            if store.update("docs_blocks", rows[i]["id"], actor, **values):
-                changed = True
+        if keep[i] is not None:
+            changed |= bool(store.update("docs_blocks", keep[i], actor, **values))
         else:
             store.insert("docs_blocks", actor, doc=doc_id, **values)
             changed = True
-    for r in rows[len(new):]:
-        store.delete("docs_blocks", r["id"], actor)
-        changed = True
     return changed
 
 
@@ -107,6 +126,16 @@ def append_markdown(store: Store, caller: Caller, doc_id: int, markdown: str) ->
     while blocks and blocks[-1]["type"] == "paragraph" and not blocks[-1]["text"]:
         blocks.pop()
     return save_html(store, caller, doc_id, B.to_html(blocks + B.from_markdown(markdown)))
+
+
+def insert_markdown(store: Store, caller: Caller, doc_id: int, after: int, markdown: str) -> bool:
+    """Insert text written in Markdown after block ``after`` (0-based; -1: at the very start),
+    through the editor's own save. Returns whether the document changed."""
+    blocks = get(store, caller.user, doc_id)["blocks"]
+    if not -1 <= after < len(blocks):
+        raise Invalid("There is no such paragraph in the document.", "after")
+    new = B.from_markdown(markdown)
+    return save_html(store, caller, doc_id, B.to_html(blocks[:after + 1] + new + blocks[after + 1:]))
 
 
 def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replacement: str, *,

@@ -8,7 +8,7 @@ ITEMS = Table("drive_items", (
     content("name"),
     content("parent", Kind.INT, ref="drive_items"),   # NULL = the owner's My Drive root
     content("owner"),                      # person slug
-    content("blob", Kind.INT, ref="blobs"),          # files: blobs.id
+    content("blob", Kind.INT, ref="blobs", link="container"),   # files: blobs.id
     content("mime"),
     derived("size", Kind.INT),
     content("ref", Kind.INT),              # doc / sheet / deck: the id in that app's table
@@ -22,7 +22,7 @@ ITEMS = Table("drive_items", (
 
 SHARES = Table("drive_shares", (
     key(),
-    content("item", Kind.INT, ref="drive_items"),
+    content("item", Kind.INT, ref="drive_items", link="part"),
     content("person"),                     # person slug
     content("role"),                       # viewer | commenter | editor
     derived("shared_by"),

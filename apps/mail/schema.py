@@ -3,8 +3,9 @@
 A message exists once; every person who sent or received it has a mailbox
 row (``mail_boxes``) carrying *their* state: in Inbox, starred, labels,
 trashed, read. Drafts live apart (``mail_drafts``): a draft is seen only by
-its author and changes nothing until it is sent, so its fields are
-ephemeral; sending turns it into a message.
+its author until it is sent (sending turns it into a message), but what it
+says is the user's work, so its fields are content (a draft left with an
+empty body is nothing to the guard).
 """
 from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
 
@@ -15,7 +16,7 @@ THREADS = Table("mail_threads", (
 
 MESSAGES = Table("mail_messages", (
     key(),
-    content("thread", Kind.INT, ref="mail_threads"),
+    content("thread", Kind.INT, ref="mail_threads", link="container"),
     content("sender"),                     # address, lower case
     content("sender_name"),
     content("to", Kind.JSON, default=[]),  # addresses
@@ -31,7 +32,7 @@ MESSAGES = Table("mail_messages", (
 BOXES = Table("mail_boxes", (
     key(),
     content("owner"),                      # person slug
-    content("message", Kind.INT, ref="mail_messages"),
+    content("message", Kind.INT, ref="mail_messages", link="part"),
     content("thread", Kind.INT, ref="mail_threads"),
     content("inbox", Kind.BOOL, default=False),
     content("starred", Kind.BOOL, default=False),
@@ -49,11 +50,11 @@ LABELS = Table("mail_labels", (
 
 ATTACHMENTS = Table("mail_attachments", (
     key(),
-    content("message", Kind.INT, ref="mail_messages"),
+    content("message", Kind.INT, ref="mail_messages", link="part"),
     content("name"),
     content("mime"),
     derived("size", Kind.INT),
-    content("blob", Kind.INT, ref="blobs"),
+    content("blob", Kind.INT, ref="blobs", link="container"),
     content("drive_item", Kind.INT, ref="drive_items"),       # set when attached from Drive
 ), indexes=("message",))
 
@@ -65,26 +66,26 @@ CONTACTS = Table("mail_contacts", (          # addresses outside the directory
 
 DRAFTS = Table("mail_drafts", (
     key(),
-    ephemeral("owner"),
-    ephemeral("thread", Kind.INT, ref="mail_threads"),   # set for replies and forwards
-    ephemeral("in_reply_to", Kind.INT),
-    ephemeral("forward_of", Kind.INT),
-    ephemeral("to", Kind.JSON, default=[]),
-    ephemeral("cc", Kind.JSON, default=[]),
-    ephemeral("bcc", Kind.JSON, default=[]),
-    ephemeral("subject", default=""),
-    ephemeral("body", default=""),
+    content("owner"),
+    content("thread", Kind.INT, ref="mail_threads"),   # set for replies and forwards
+    content("in_reply_to", Kind.INT),
+    content("forward_of", Kind.INT),
+    content("to", Kind.JSON, default=[]),
+    content("cc", Kind.JSON, default=[]),
+    content("bcc", Kind.JSON, default=[]),
+    content("subject", default=""),
+    content("body", default=""),
     ephemeral("updated_at", Kind.TIME),
 ), indexes=("owner",))
 
 DRAFT_FILES = Table("mail_draft_files", (
     key(),
-    ephemeral("draft", Kind.INT, ref="mail_drafts"),
-    ephemeral("name"),
-    ephemeral("mime"),
-    ephemeral("size", Kind.INT),
-    ephemeral("blob", Kind.INT, ref="blobs"),
-    ephemeral("drive_item", Kind.INT, ref="drive_items"),
+    content("draft", Kind.INT, ref="mail_drafts", link="part"),
+    content("name"),
+    content("mime"),
+    derived("size", Kind.INT),
+    content("blob", Kind.INT, ref="blobs", link="container"),
+    content("drive_item", Kind.INT, ref="drive_items"),
 ), indexes=("draft",))
 
 TABLES = (THREADS, MESSAGES, BOXES, LABELS, ATTACHMENTS, CONTACTS, DRAFTS, DRAFT_FILES)

@@ -8,25 +8,25 @@ from apps.common.store.schema import Kind, Table, content, derived, ephemeral, k
 
 BOOKS = Table("sheets_books", (
     key(),
-    content("item", Kind.INT, ref="drive_items"),
+    content("item", Kind.INT, ref="drive_items", link="both"),
     derived("revision", Kind.INT, default=1),
     ephemeral("opened_at", Kind.TIME),
 ), indexes=("item",))
 
 TABS = Table("sheets_tabs", (
     key(),
-    content("book", Kind.INT, ref="sheets_books"),
+    content("book", Kind.INT, ref="sheets_books", link="part"),
     content("seq", Kind.INT),                          # position among the tabs, 1-based
     content("name"),
-    content("rows", Kind.INT, default=100),            # grid size
-    content("cols", Kind.INT, default=26),
+    derived("rows", Kind.INT, default=100),            # grid size (follows the cells and "add rows")
+    derived("cols", Kind.INT, default=26),
     content("frozen", Kind.INT, default=0),            # frozen header rows
     content("widths", Kind.JSON, default={}),          # {"A": 280}: column widths in px
-), indexes=("book, seq",))
+), indexes=("book, seq",), order=(("seq", "book"),))
 
 CELLS = Table("sheets_cells", (
     key(),
-    content("tab", Kind.INT, ref="sheets_tabs"),
+    content("tab", Kind.INT, ref="sheets_tabs", link="part"),
     content("row", Kind.INT),
     content("col", Kind.INT),
     content("input"),                                  # as typed: "6480000", "=SUM(D2:D8)", "Third party"
@@ -34,7 +34,7 @@ CELLS = Table("sheets_cells", (
     derived("a1"),                                     # "D3"
     derived("value", Kind.JSON),                       # number, text, bool, {"error": "#REF!"} or null
     derived("display", default=""),                   # what the grid shows
-), indexes=("tab, row, col",))
+), indexes=("tab, row, col",), order=(("row", "tab"), ("col", "tab")))
 
 HISTORY = Table("sheets_history", (               # the undo and redo stacks of each spreadsheet
     key(),

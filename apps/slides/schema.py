@@ -9,22 +9,22 @@ from apps.common.store.schema import Kind, Table, content, derived, ephemeral, k
 
 DECKS = Table("slides_decks", (
     key(),
-    content("item", Kind.INT, ref="drive_items"),     # the Drive item (name, owner, sharing, folder)
+    content("item", Kind.INT, ref="drive_items", link="both"),   # the Drive item (name, owner, sharing, folder)
     derived("revision", Kind.INT, default=1),
     ephemeral("opened_at", Kind.TIME),
 ), indexes=("item",))
 
 SLIDES = Table("slides_slides", (
     key(),
-    content("deck", Kind.INT, ref="slides_decks"),
+    content("deck", Kind.INT, ref="slides_decks", link="part"),
     content("seq", Kind.INT),                          # position in the deck, 1-based
     content("layout"),                                 # title | title_body | two_columns | section
     content("notes", default=""),                      # speaker notes
-), indexes=("deck, seq",))
+), indexes=("deck, seq",), order=(("seq", "deck"),))
 
 BOXES = Table("slides_boxes", (
     key(),
-    content("slide", Kind.INT, ref="slides_slides"),
+    content("slide", Kind.INT, ref="slides_slides", link="part"),
     content("role"),                                   # title | subtitle | body | left | right
     content("text", default=""),
 ), indexes=("slide",))

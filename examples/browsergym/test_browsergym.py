@@ -14,6 +14,7 @@ from browsergym.utils.obs import flatten_axtree_to_str
 
 import deskworld_browsergym as dbg
 from harness.tasks.registry import all_tasks, load_task
+from harness.tasks.schema import ANSWER_SENTENCE
 
 ACTIONS = HighLevelActionSet(subsets=["chat", "infeas", "bid", "coord", "nav"], multiaction=False)
 
@@ -73,7 +74,7 @@ def test_reset_shows_the_start_page_actions_make_progress_and_the_answer_is_grad
     try:
         obs, info = env.reset(seed=0)
         assert obs["url"].endswith("/drive/my-drive")
-        assert obs["goal"] == task.prompt
+        assert obs["goal"] == task.goal and obs["goal"].endswith(ANSWER_SENTENCE)
         assert obs["screenshot"].shape == (800, 1280, 3)
         assert info["task_info"]["deskworld_task"] == task.id
         search = bid(obs, r"(?:textbox|searchbox|combobox) 'Search in Drive'")

@@ -105,7 +105,7 @@ class AnthropicAgent(ModelAgentBase):
     def _start(self, obs: dict) -> None:
         self._obs = obs
         self.messages.append({"role": "user", "content": [
-            {"type": "text", "text": self.task.prompt.strip()}, _image_block(self.screen.png(obs["screenshot"]))]})
+            {"type": "text", "text": self.task.goal}, _image_block(self.screen.png(obs["screenshot"]))]})
 
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         self._obs = obs

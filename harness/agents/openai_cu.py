@@ -65,7 +65,7 @@ class OpenAIAgent(ModelAgentBase):
 
     def _start(self, obs: dict) -> None:
         self.input = [{"role": "user", "content": [
-            {"type": "input_text", "text": self.task.prompt.strip()},
+            {"type": "input_text", "text": self.task.goal},
             {"type": "input_image", "image_url": self.screen.data_url(obs["screenshot"]),
              "detail": "high" if is_preview(self.model) else "original"}]}]
 

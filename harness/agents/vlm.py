@@ -52,7 +52,7 @@ class VLMAgent(ModelAgentBase):
 
     def _start(self, obs: dict) -> None:
         self.messages.append({"role": "user", "content": [
-            {"type": "text", "text": "Task: " + self.task.prompt.strip()}, self._image(obs)]})
+            {"type": "text", "text": "Task: " + self.task.goal}, self._image(obs)]})
 
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         lines = []

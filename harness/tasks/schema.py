@@ -12,8 +12,13 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+
+# The sentence every goal ends with (DESIGN.md, "Goals"): how to answer, so no prompt has to say it.
+ANSWER_SENTENCE = ("When you are done, say so in a short final message. If the task asks for information, "
+                   "end that message with ANSWER: followed by the answer. If the task can't be done, "
+                   "say so and why, and finish as infeasible.")
 
 # Where "start: <app>" opens (the app's first page, without a redirect).
 APP_HOMES = {"mail": "/mail/inbox", "drive": "/drive/my-drive"}
@@ -104,6 +109,46 @@ class OracleStep(_M):
         return next(k for k, v in self.__dict__.items() if v is not None)
 
 
+class SolutionStep(_M):
+    """One step of a task's tool solution (the task done through the tools, as an MCP agent would):
+
+    - ``call``: a tool (``mail.reply``, see ``deskworld app``) or a service function
+      (``apps.chat.service:pin``; its ``caller``/``user`` is the task's user) with ``args``;
+      an argument ``{find: {table, where, …}}`` is the key of the one record that query
+      matches when the step runs (``{find: …, field: thread}``: that record's field);
+    - ``wait``: let N agent steps pass (co-workers answer);
+    - ``done``: ``{answer, status}`` — how the agent ends.
+    Each call is one agent step: world time moves and co-workers act after it."""
+    call: str | None = None
+    args: dict = {}
+    wait: int | None = Field(None, ge=1, le=50)
+    done: dict | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        kinds = [k for k in ("call", "wait", "done") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"a solution step has exactly one of call, wait, done; got {kinds or 'none'}")
+        if self.args and self.call is None:
+            raise ValueError("args go with call")
+        if self.done is not None and set(self.done) - {"answer", "status"}:
+            raise ValueError("done takes answer and status")
+        return self
+
+
+class AdversarySpec(_M):
+    """A task's own adversary, for what the generic ones can't express: solution steps on the
+    start (``base: start``) or after the tool solution (``base: solution``), then the verdict
+    a careful grader gives. ``clause`` quotes the words of the prompt it tests ("Don't change
+    the entries themselves"): every negative requirement in a prompt has one."""
+    name: str
+    expect: Literal["fail", "below", "pass"]
+    base: Literal["start", "solution"] = "solution"
+    steps: list[SolutionStep] = []
+    clause: str | None = None
+    why: str = ""
+
+
 class Criterion(_M):
     """A rubric line: a check (graded by the state) or a ``judge`` instruction (graded later)."""
     name: str
@@ -139,15 +184,31 @@ class Task(_M):
     answer: AnswerSpec | None = None
     rubric: list[Criterion] = []
     infeasible: str | None = None          # why it can't be done
-    allow: list[str] = []                  # tables or table.field the agent may also change
+    explain: dict | None = None            # infeasible tasks: a condition the agent's explanation meets
+    allow: list[dict] = []                 # queries {table, where, new?, fields?}: records the agent may also change
     guard: bool = True                     # collateral-damage guard
     step_seconds: float | None = None
     coworkers: list[str] = []              # scenario triggers this task turns on: "<person>:<trigger id>"
     oracle: list[OracleStep] = Field(min_length=1)
+    solution: list[SolutionStep] = []      # the same task done through the tools (worded differently)
+    adversaries: list[AdversarySpec] = []  # the task's own adversaries (harness/adversaries)
 
     # Set by the registry, not the file.
     id: str = Field("", exclude=True)
     world: str = Field("", exclude=True)
+
+    @field_validator("allow", mode="before")
+    @classmethod
+    def _allow_queries(cls, v):
+        for i, q in enumerate(v or []):
+            if not isinstance(q, dict) or not isinstance(q.get("table"), str):
+                raise ValueError(f"allow[{i}] is {q!r}: name the records by a query "
+                                 "{table, where, new?, fields?} (the share on one item, the messages in one thread), "
+                                 "not a whole table")
+            unknown = set(q) - {"table", "where", "new", "changed", "by", "fields"}
+            if unknown:
+                raise ValueError(f"allow[{i}] has unknown keys {sorted(unknown)}")
+        return v
 
     @model_validator(mode="after")
     def _something_to_verify(self):
@@ -158,7 +219,17 @@ class Task(_M):
             raise ValueError("the oracle's last step is done")
         if self.infeasible and (last.done or {}).get("status") != "infeasible":
             raise ValueError("an infeasible task's oracle ends with done status infeasible")
+        if self.explain is not None and not self.infeasible:
+            raise ValueError("explain is for infeasible tasks (the condition their explanation meets)")
+        for a in self.adversaries:
+            if a.clause and a.clause.lower() not in " ".join(self.prompt.split()).lower():
+                raise ValueError(f"adversary {a.name!r}: its clause {a.clause!r} is not in the prompt")
         return self
+
+    @property
+    def goal(self) -> str:
+        """What the agent is told: the prompt, then the standard sentence on how to answer."""
+        return f"{self.prompt.strip()}\n\n{ANSWER_SENTENCE}"
 
     @property
     def start_path(self) -> str:

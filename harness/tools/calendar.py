@@ -1,4 +1,5 @@
-"""Calendar tools: events in a range, free times, invitations, creating, moving and answering.
+"""Calendar tools: events in a range, free times, invitations, creating, changing, moving, deleting
+and answering.
 
 Times are world-local: ``2026-04-07T10:00`` is read in the world's time
 zone (an offset or ``Z`` is honoured); a bare date is midnight.
@@ -8,10 +9,32 @@ from __future__ import annotations
 from typing import Literal
 
 from apps.calendar import service as cal
+from apps.common.errors import Invalid
+from apps.common.store.db import Caller, Store
 from harness.tools.registry import read, write
 
 WHEN = "A local date-time like 2026-04-07T10:00 (or a date, 2026-04-07, for midnight)."
 PEOPLE = "Person ids (like `priya.raman`), email addresses or full names from the directory."
+
+
+
+def update_event(store: Store, caller: Caller, event_id: int, title: str | None = None, start: str | None = None,
+                 end: str | None = None, all_day: bool | None = None, location: str | None = None,
+                 description: str | None = None, guests: list[str] | None = None, recurrence: dict | None = None,
+                 visibility: Literal["default", "private"] | None = None, color: str | None = None,
+                 occ: str | None = None, scope: Literal["all", "this"] = "all") -> dict:
+    """Change an event the user organises; what you leave out stays as it is (moving the start alone
+    keeps the length). `guests` is the whole new guest list: people kept keep their answers, new ones
+    are invited. Returns the event as it is now (a new event when one occurrence is split off a series)."""
+    given = {"title": title, "start": start, "end": end, "all_day": all_day, "location": location,
+             "description": description, "guests": guests, "recurrence": recurrence, "visibility": visibility,
+             "color": color}
+    change = {k: v for k, v in given.items() if v is not None}
+    if not change:
+        raise Invalid("Say what to change (title, start, end, guests, …).", "event_id")
+    new_id = cal.update_event(store, caller, event_id, occ=occ, scope=scope, **change)
+    return cal.get_event(store, caller.user, new_id)
+
 
 TOOLS = [
     read(cal.events_between, "calendar.list_events",
@@ -59,4 +82,19 @@ TOOLS = [
                 "occ": "For a recurring event: the occurrence date (YYYY-MM-DD) being moved.",
                 "scope": "`all` moves the whole series; `this` only that occurrence."},
           types={"start": str, "scope": Literal["all", "this"]}),
+    write(update_event, "calendar.update_event",
+          args={"event_id": "The event id.", "title": "New title.", "start": WHEN, "end": WHEN + " For an all-day "
+                "event, the last day.", "all_day": "Make it an all-day event (true) or a timed one (false).",
+                "location": "New location.", "description": "New details.",
+                "guests": PEOPLE + " The complete new list (the organiser stays).",
+                "recurrence": "New repeat rule: {freq: daily|weekly|monthly, interval: n, until: YYYY-MM-DD | "
+                              "count: n, byday: [MO, …]}; {} stops it repeating.",
+                "visibility": "`private` hides the details from others.", "color": "An event colour name.",
+                "occ": "For a recurring event: the occurrence date (YYYY-MM-DD) the times refer to.",
+                "scope": "`all` changes the whole series; `this` only that occurrence."}),
+    write(cal.delete_event, "calendar.delete_event",
+          "Delete an event the user organises (its guests lose it too), or one occurrence of a series.",
+          args={"event_id": "The event id.", "occ": "For a recurring event with scope `this`: the occurrence "
+                "date (YYYY-MM-DD).", "scope": "`all` deletes the whole series; `this` only that occurrence."},
+          types={"scope": Literal["all", "this"]}),
 ]

@@ -1,4 +1,5 @@
-"""Chat tools: channels and direct messages, reading, posting, reacting, searching.
+"""Chat tools: channels and direct messages, reading, posting, reacting, pinning, searching,
+creating channels and managing who is in them.
 
 A conversation is named by its id or, for a channel, by its name
 (``general`` or ``#general``).
@@ -6,7 +7,7 @@ A conversation is named by its id or, for a channel, by its name
 from __future__ import annotations
 
 from apps.chat import service as chat
-from apps.common.errors import NotFound
+from apps.common.errors import Invalid, NotFound
 from apps.common.store.db import Caller, Store
 from harness.tools.registry import read, write
 
@@ -54,6 +55,34 @@ def join(store: Store, caller: Caller, channel: str | int) -> dict:
     return chat.conversation(store, caller.user, conv_id)
 
 
+def create_channel(store: Store, caller: Caller, name: str, private: bool = False, topic: str = "",
+                   purpose: str = "", members: list[str] = ()) -> dict:
+    """Create a channel (you are its first member), optionally private, with a topic, a purpose and
+    the people to add. Returns the channel."""
+    conv_id = chat.create_channel(store, caller, name, private=private, topic=topic, purpose=purpose,
+                                  members=members)
+    return chat.conversation(store, caller.user, conv_id)
+
+
+def invite(store: Store, caller: Caller, channel: str | int, people: list[str]) -> list[str]:
+    """Add people to a channel you are in. Returns the people newly added."""
+    return chat.invite(store, caller, conversation_id(store, caller.user, channel), people)
+
+
+def set_topic(store: Store, caller: Caller, channel: str | int, topic: str | None = None,
+              purpose: str | None = None) -> dict:
+    """Set a channel's topic (shown in its header) and/or its purpose; an empty text clears it.
+    Returns the channel."""
+    conv_id = conversation_id(store, caller.user, channel)
+    if topic is None and purpose is None:
+        raise Invalid("Give a topic or a purpose.", "topic")
+    if topic is not None:
+        chat.set_topic(store, caller, conv_id, topic)
+    if purpose is not None:
+        chat.set_purpose(store, caller, conv_id, purpose)
+    return chat.conversation(store, caller.user, conv_id)
+
+
 CHANNEL = "A channel name (`general`, `#general`) or a conversation id (DMs: see chat.channels)."
 
 TOOLS = [
@@ -81,4 +110,15 @@ TOOLS = [
           "Toggle the user's emoji reaction on a message. Returns true if the reaction is now on.",
           args={"message": "The message id.", "emoji": "The emoji, e.g. 👍 ✅ 👀."}),
     write(join, "chat.join", args={"channel": CHANNEL}),
+    write(chat.pin, "chat.pin", "Pin a message to its conversation, or un-pin it (you must be a member).",
+          args={"message_id": "The message id.", "pinned_": "False to un-pin it."}),
+    write(create_channel, "chat.create_channel",
+          args={"name": "The channel name: lowercase letters, digits and hyphens (like `q3-launch`).",
+                "private": "Only members can see and join it.", "topic": "The topic (shown in the header).",
+                "purpose": "What the channel is for.",
+                "members": "People to add besides you: person ids (like `priya.raman`) or email addresses."}),
+    write(invite, "chat.invite", args={"channel": CHANNEL, "people": "Person ids (like `priya.raman`) or email "
+                                                                    "addresses."}),
+    write(set_topic, "chat.set_topic", args={"channel": CHANNEL, "topic": "The new topic (\"\" clears it).",
+                                             "purpose": "The new purpose (\"\" clears it)."}),
 ]

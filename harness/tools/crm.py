@@ -1,4 +1,5 @@
-"""CRM tools: search and read records, list views, update fields, log activity and notes.
+"""CRM tools: search and read records, list views (and saving them), update fields, convert leads,
+log activity and notes.
 
 Objects are ``accounts``, ``contacts``, ``leads`` and ``opportunities``; a
 record is named by its id, its slug, or (accounts, opportunities) its exact
@@ -63,6 +64,30 @@ def add_note(store: Store, caller: Caller, related_type: Related, related: str |
     return crm.add_note(store, caller, related_type, rid, title, body)
 
 
+def convert_lead(store: Store, caller: Caller, lead: str | int, account: str | int | None = None,
+                 account_name: str | None = None, contact: str | int | None = None,
+                 create_opportunity: bool = True, opportunity_name: str | None = None, close_date: str | None = None,
+                 stage: str = "Qualification", amount: int | float | None = None, owner: str | None = None) -> dict:
+    """Convert a lead, as the Convert button does: into a new account (default: named after the
+    lead's company) or an existing one, a new contact from the lead (or an existing contact of that
+    account), and optionally a new opportunity. The lead becomes Converted. Returns the lead and the
+    ids of the account, contact and opportunity."""
+    rid = crm.resolve(store, "leads", lead, "lead")
+    out = crm.convert_lead(store, caller, rid, account=account, account_name=account_name, contact=contact,
+                           create_opportunity=create_opportunity, opportunity_name=opportunity_name,
+                           close_date=close_date, stage=stage, amount=amount, owner=owner)
+    return {**out, "lead": crm.get(store, caller.user, "leads", rid)}
+
+
+def save_view(store: Store, caller: Caller, obj: Object, name: str, filters: list[dict[str, Any]] | None = None,
+              sort: str = "") -> dict:
+    """Save a list view of one object under a name (only you see it), with its filters and sort, as the
+    list's “Save as” does. Returns the view id and the rows it shows."""
+    view_id = crm.save_view(store, caller, obj, name, filters, sort)
+    rows = crm.list_records(store, caller.user, obj, view=str(view_id), per_page=200)
+    return {"id": view_id, "name": name, "total": rows["total"], "rows": rows["rows"]}
+
+
 OBJ = "accounts, contacts, leads or opportunities."
 RECORD = "The record's id, slug, or (accounts, opportunities) exact name."
 FIELDS = ("Field name → value, e.g. {\"stage\": \"Proposal\", \"amount\": 48000, \"close_date\": \"2026-06-30\"}. "
@@ -97,6 +122,21 @@ TOOLS = [
                 "at": "Call or meeting: when, local YYYY-MM-DDTHH:MM (default now).",
                 "due": "Task: due date YYYY-MM-DD.", "status": "Task: Open (default) or Completed.",
                 "who": "Task: assigned to (a person id; default the user)."}),
+    write(convert_lead, "crm.convert_lead",
+          args={"lead": "The lead's id or slug.", "account": "An existing account to convert into (id, slug or "
+                "name); leave out to create one.", "account_name": "The new account's name (default: the lead's "
+                "company).", "contact": "An existing contact of that account (default: a new one from the lead).",
+                "create_opportunity": "Also create an opportunity.",
+                "opportunity_name": "The opportunity's name (default “<Company> – New Business”).",
+                "close_date": "The opportunity's close date YYYY-MM-DD (default: the end of this quarter).",
+                "stage": "Its stage: Prospecting, Qualification (default) or Discovery.",
+                "amount": "Its amount.", "owner": "Owner of the new records (a person id; default the lead's)."}),
+    write(save_view, "crm.save_view",
+          args={"obj": OBJ, "name": "The view's name (at most 40 characters).",
+                "filters": "[{field, op, value}], as for crm.list, e.g. [{\"field\": \"type\", \"op\": \"equals\", "
+                           "\"value\": \"Renewal\"}, {\"field\": \"close_date\", \"op\": \"ge\", \"value\": "
+                           "\"2026-04-01\"}].",
+                "sort": "A column name, `-` first for descending."}),
     write(add_note, "crm.add_note", args={"related_type": "The kind of record.", "related": RECORD,
                                           "title": "The note's title.", "body": "The note."}),
 ]

@@ -1,9 +1,11 @@
-"""Docs tools: list and read documents (as Markdown), edit their text, comments.
+"""Docs tools: list and read documents (as Markdown), edit, insert and append text, add, answer and
+resolve comments.
 
 A document is named by its id or its title (see ``drive.app_ref``).
 """
 from __future__ import annotations
 
+from apps.common.errors import Invalid
 from apps.common.store.db import Caller, Store
 from apps.docs import blocks as B
 from apps.docs import service as docs
@@ -40,10 +42,41 @@ def append(store: Store, caller: Caller, doc: str | int, markdown: str) -> bool:
     return docs.append_markdown(store, caller, app_ref(store, caller.user, "doc", doc), markdown)
 
 
+def insert(store: Store, caller: Caller, doc: str | int, after: str, markdown: str) -> bool:
+    """Insert new paragraphs (written in Markdown: # headings, - lists, 1. numbered, **bold**…) right after
+    the first paragraph, heading or list item that contains the text `after`. Returns whether the
+    document changed."""
+    doc_id = app_ref(store, caller.user, "doc", doc)
+    needle = after.strip()
+    blocks = docs.get(store, caller.user, doc_id)["blocks"]
+    at = next((i for i, b in enumerate(blocks) if needle and needle in b["text"]), None)
+    if at is None:
+        raise Invalid(f"No paragraph contains “{after}” (quote text from one paragraph, exactly).", "after")
+    return docs.insert_markdown(store, caller, doc_id, at, markdown)
+
+
 def create(store: Store, caller: Caller, title: str, markdown: str = "", parent: int | None = None) -> dict:
     """Create a document from Markdown in My Drive (or a folder). Returns its id and Drive item id."""
     doc_id = docs.create(store, caller, parent, title, B.from_markdown(markdown) if markdown else None)
     return {"id": doc_id, "item_id": docs.get(store, caller.user, doc_id)["item"]["id"], "title": title}
+
+
+def add_comment(store: Store, caller: Caller, doc: str | int, quote: str, text: str) -> dict:
+    """Comment on a passage of a document: the comment is anchored on the first place the quoted text
+    appears (within one paragraph), as selecting it and choosing Comment does (you need comment
+    access). Returns the comment."""
+    doc_id = app_ref(store, caller.user, "doc", doc)
+    blocks = docs.get(store, caller.user, doc_id)["blocks"]
+    needle = quote.strip()
+    for b in blocks:
+        at = b["text"].find(needle) if needle else -1
+        if at >= 0:
+            b["marks"] = b["marks"] + [[at, at + len(needle), "comment", "new"]]
+            break
+    else:
+        raise Invalid(f"“{quote}” isn't in the document (quote text from one paragraph, exactly).", "quote")
+    cid = docs.add_comment(store, caller, doc_id, text, B.to_html(blocks))
+    return next(c for c in docs.comments(store, caller.user, doc_id) if c["id"] == cid)
 
 
 DOC = "The document's id or title (see docs.list)."
@@ -57,8 +90,14 @@ TOOLS = [
           args={"doc": DOC, "find": "The text to find (within one paragraph).", "replacement": "What to put instead.",
                 "every": "Replace every match (else only the first).", "match_case": "Match upper and lower case."}),
     write(append, "docs.append", args={"doc": DOC, "markdown": "The text to add, in Markdown."}),
+    write(insert, "docs.insert",
+          args={"doc": DOC, "after": "Text from the paragraph after which to insert (the first one containing it).",
+                "markdown": "The new paragraphs, in Markdown."}),
     write(create, "docs.create", args={"title": "The title.", "markdown": "The text, in Markdown.",
                                        "parent": "A Drive folder id; null for My Drive."}),
+    write(add_comment, "docs.add_comment",
+          args={"doc": DOC, "quote": "The text to comment on, exactly as it appears in one paragraph.",
+                "text": "The comment."}),
     write(docs.reply, "docs.reply_comment", "Reply to a comment on a document. Returns the reply's id.",
           args={"comment_id": "The comment's id (see docs.comments).", "text": "The reply."}),
     write(docs.resolve, "docs.resolve_comment", "Resolve a comment (or re-open it).",

@@ -1,4 +1,5 @@
-"""Drive tools: find, list and read files, see and change who has access, organise."""
+"""Drive tools: find, list and read files, see and change who has access, organise, save mail
+attachments."""
 from __future__ import annotations
 
 from typing import Literal
@@ -7,6 +8,7 @@ from apps.common.errors import Invalid, NotFound
 from apps.common.files import blob_text
 from apps.common.store.db import Caller, Store
 from apps.drive import service as drive
+from apps.mail import service as mail
 from harness.tools.registry import read, write
 
 OPENS_WITH = {"doc": "docs.read", "sheet": "sheets.get", "deck": "slides.read"}
@@ -43,6 +45,16 @@ def read_file(store: Store, caller: Caller, item_id: int) -> dict:
                       f"with id {item['ref']}.", "item_id")
     drive.record_view(store, caller, item_id)
     return {"item": item, "text": blob_text(store, item["blob"]) if item["blob"] else ""}
+
+
+def save_attachment(store: Store, caller: Caller, attachment_id: int, folder_id: int | None = None) -> dict:
+    """Save a mail attachment (see mail.read) to Drive: My Drive or a folder you can add to, as the
+    attachment's "Save to Drive" does. Returns the new file."""
+    a = mail.attachment(store, caller.user, attachment_id)
+    if a["blob"] is None:
+        raise Invalid(f"“{a['name']}” is already in Drive (item {a['drive_item']}); it is a link to it.",
+                      "attachment_id")
+    return drive.get(store, caller.user, drive.add_blob(store, caller, folder_id, a["name"], a["blob"]))
 
 
 ITEM = "The Drive item id."
@@ -83,4 +95,7 @@ TOOLS = [
           "Move items to the trash, or restore them from it. Returns how many changed.",
           args={"item_ids": ITEMS, "trashed": "True to trash, false to restore."},
           types={"item_ids": list[int]}),
+    write(save_attachment, "drive.save_attachment",
+          args={"attachment_id": "The attachment's id (the `attachments` of a message in mail.read).",
+                "folder_id": "The folder to save it in; null for My Drive."}),
 ]

@@ -58,7 +58,7 @@ class EpisodeTools:
 
     def describe(self) -> str:
         task = self.env.task
-        return (f"You are working on the task: {task.prompt.strip()}" if task is not None
+        return (f"You are working on the task: {task.goal}" if task is not None
                 else "You are working in the deskworld workspace.")
 
     def drain(self) -> list[dict]:

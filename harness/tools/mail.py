@@ -1,8 +1,10 @@
-"""Mail tools: search and read conversations, send and reply, file them."""
+"""Mail tools: search and read conversations and attachments, send, reply, forward, save drafts,
+file them."""
 from __future__ import annotations
 
 from typing import Literal
 
+from apps.common.files import blob_text
 from apps.common.store.db import Caller, Store
 from apps.mail import addresses, compose
 from apps.mail import service as mail
@@ -38,6 +40,34 @@ def reply(store: Store, caller: Caller, message_id: int, body: str, reply_all: b
     return mail.message_for(store, caller.user, mid)
 
 
+def forward(store: Store, caller: Caller, message_id: int, to: list[str], body: str = "", cc: list[str] = (),
+            bcc: list[str] = ()) -> dict:
+    """Forward a message with its attachments, in its conversation; your note goes above the
+    forwarded message, as Gmail does. Returns the sent message."""
+    with store.transaction():
+        d = compose.start_reply(store, caller, message_id, compose.FORWARD)
+        compose.update_draft(store, caller, d, to=list(to), cc=list(cc), bcc=list(bcc), body=body)
+        mid = compose.send_draft(store, caller, d, allow_empty=True)
+    return mail.message_for(store, caller.user, mid)
+
+
+def save_draft(store: Store, caller: Caller, to: list[str] = (), subject: str = "", body: str = "",
+               cc: list[str] = (), bcc: list[str] = (), drive_files: list[int] = ()) -> dict:
+    """Save a new email as a draft (in Drafts, not sent), e.g. for someone to review. Returns the draft."""
+    with store.transaction():
+        d = compose.create_draft(store, caller, to=list(to), cc=list(cc), bcc=list(bcc), subject=subject, body=body)
+        for item in drive_files:
+            compose.attach_drive(store, caller, d, item)
+    return compose.get_draft(store, caller.user, d)
+
+
+def read_attachment(store: Store, user: str, attachment_id: int) -> dict:
+    """Open a mail attachment: its name, type and size and its text (PDFs, Word files, text, CSV…).
+    An attachment that is a Drive link (a Doc, Sheet or deck) names its Drive item instead."""
+    a = mail.attachment(store, user, attachment_id)
+    return {**a, "text": blob_text(store, a["blob"]) if a["blob"] else ""}
+
+
 ADDRESSES = "Email addresses (a person's address from the directory, or any outside address)."
 FILES = "Drive file ids to attach (Docs, Sheets and Slides go in as links)."
 
@@ -58,6 +88,8 @@ TOOLS = [
          "Open a conversation: every message in it (sender, recipients, date, body, attachments), oldest "
          "first. Opening marks it read, as in Gmail.",
          args={"thread_id": "The conversation id (from mail.search or mail.list_folder)."}),
+    read(read_attachment, "mail.read_attachment",
+         args={"attachment_id": "The attachment's id (the `attachments` of a message in mail.read)."}),
     read(mail.labels, "mail.labels", "The user's labels, with their ids and colours."),
     read(addresses.suggestions, "mail.contacts",
          "Find email addresses by name or address: people in the directory first, then outside "
@@ -70,6 +102,12 @@ TOOLS = [
           args={"message_id": "The id of the message to reply to (a message of mail.read).",
                 "body": "Plain-text body of the reply.", "reply_all": "Reply to everyone on the message.",
                 "drive_files": FILES}),
+    write(forward, "mail.forward",
+          args={"message_id": "The id of the message to forward (a message of mail.read).", "to": ADDRESSES,
+                "body": "Your note above the forwarded message.", "cc": ADDRESSES, "bcc": ADDRESSES}),
+    write(save_draft, "mail.save_draft",
+          args={"to": ADDRESSES, "subject": "Subject line.", "body": "Plain-text body.", "cc": ADDRESSES,
+                "bcc": ADDRESSES, "drive_files": FILES}),
     write(act, "mail.act",
           args={"thread_ids": "Conversation ids.", "action": "What to do.",
                 "label_id": "The label for add_label, remove_label and move_to_label (see mail.labels)."}),

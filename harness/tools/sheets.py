@@ -1,9 +1,12 @@
-"""Sheets tools: list spreadsheets, read a range, write cells, clear, add a tab.
+"""Sheets tools: list spreadsheets, read a range, write cells, clear, format, sort, insert and delete
+rows and columns, add a tab, open a CSV or Excel file as a spreadsheet.
 
 A spreadsheet is named by its id or its title (see ``drive.app_ref``); a
 tab by its name (default: the first); cells in A1 notation.
 """
 from __future__ import annotations
+
+from typing import Literal
 
 from apps.common.errors import Invalid
 from apps.common.store.db import Caller, Store
@@ -68,6 +71,92 @@ def add_tab(store: Store, caller: Caller, book: str | int, name: str | None = No
     return {"id": tab_id, "name": sheets.tab(store, book_id, tab_id)["name"]}
 
 
+def _span(text: str, field: str) -> tuple[str, int, int]:
+    """``"12"`` / ``"12:14"`` → ("rows", 12, 3); ``"E"`` / ``"E:F"`` → ("columns", 5, 2): 1-based first, count."""
+    parts = [p.strip().upper() for p in str(text).split(":")]
+    parts = parts * 2 if len(parts) == 1 else parts
+    try:
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            a, b = sorted(int(p) for p in parts)
+            if a >= 1:
+                return "rows", a, b - a + 1
+        if len(parts) == 2 and all(p.isalpha() for p in parts):
+            a, b = sorted(F.col_index(p) + 1 for p in parts)
+            return "columns", a, b - a + 1
+    except ValueError:
+        pass
+    raise Invalid(f"“{text}” is not a row or a column: give a row number like 12 (or 12:14) or column "
+                  "letters like E (or E:F).", field)
+
+
+def insert(store: Store, caller: Caller, book: str | int, before: str, count: int = 1, tab: str | None = None) -> dict:
+    """Insert empty rows or columns, as Insert → Rows above / Columns left does: before a row number
+    (`12`) or a column letter (`E`). Cells below or to the right move, and every formula that refers to
+    them follows (a SUM over the block grows when you insert inside it). Returns what was inserted."""
+    b, t = _open(store, caller.user, book, tab)
+    kind, at, _ = _span(before, "before")
+    fn = sheets.insert_rows if kind == "rows" else sheets.insert_cols
+    fn(store, caller, b["id"], t["id"], at, count)
+    first = str(at) if kind == "rows" else F.col_letter(at - 1)
+    last = str(at + count - 1) if kind == "rows" else F.col_letter(at + count - 2)
+    return {"tab": t["name"], "inserted": kind, "span": first if count == 1 else f"{first}:{last}"}
+
+
+def delete(store: Store, caller: Caller, book: str | int, span: str, tab: str | None = None) -> dict:
+    """Delete whole rows or columns (their cells go; what is below or to the right moves up or left and
+    formulas follow; references to deleted cells become #REF!). Returns what was deleted."""
+    b, t = _open(store, caller.user, book, tab)
+    kind, at, n = _span(span, "span")
+    fn = sheets.delete_rows if kind == "rows" else sheets.delete_cols
+    fn(store, caller, b["id"], t["id"], at, n)
+    return {"tab": t["name"], "deleted": kind, "span": span}
+
+
+def sort(store: Store, caller: Caller, book: str | int, range_: str, by: str, descending: bool = False,
+         tab: str | None = None) -> list[list]:
+    """Sort the rows of a range by one of its columns, like Data → Sort range (leave header and total
+    rows out of the range): numbers before text, blanks last; whole rows of the range move together
+    with their formats, and formulas move with their rows. Returns the range as it now shows."""
+    b, t = _open(store, caller.user, book, tab)
+    rng = sheets.parse_range(t, range_)
+    try:
+        col = F.col_index(by.strip()) + 1
+    except ValueError:
+        raise Invalid(f"“{by}” is not a column letter.", "by") from None
+    sheets.sort_range(store, caller, b["id"], t["id"], rng, col, ascending=not descending)
+    grid = sheets.cells(store, t["id"])
+    top, left, bottom, right = rng
+    return [[(grid.get((r, c)) or {}).get("display", "") for c in range(left, right + 1)]
+            for r in range(top, bottom + 1)]
+
+
+def set_format(store: Store, caller: Caller, book: str | int, range_: str,
+               type_: Literal["auto", "number", "currency", "percent", "date", "text"] | None = None,
+               decimals: int | None = None, bold: bool | None = None,
+               align: Literal["left", "center", "right"] | None = None, tab: str | None = None) -> list[dict]:
+    """Format every cell of a range, as Format → Number (and bold, alignment) does: a number format,
+    decimal places, bold on or off, alignment. What you leave out stays as it is. Returns the cells as
+    they now show."""
+    b, t = _open(store, caller.user, book, tab)
+    change = {k: v for k, v in {"type": type_, "decimals": decimals, "bold": bold, "align": align}.items()
+              if v is not None}
+    if not change:
+        raise Invalid("Say which format to set (type, decimals, bold or align).", "type")
+    cells = sheets.set_format(store, caller, b["id"], t["id"], sheets.parse_range(t, range_), **change)
+    top, left, bottom, right = sheets.parse_range(t, range_)
+    return [{"a1": c["a1"], "display": c["display"], "format": c["format"]} for c in cells
+            if top <= c["row"] <= bottom and left <= c["col"] <= right]
+
+
+def import_file(store: Store, caller: Caller, item_id: int) -> dict:
+    """Open a CSV, TSV or Excel file from Drive as a new Google Sheet (Drive's Open with → Google
+    Sheets): a converted copy next to the file (or in My Drive when you can't add to its folder).
+    Returns the new spreadsheet's id, title, Drive item and tabs."""
+    book_id = sheets.open_file_in_sheets(store, caller, item_id)
+    b = sheets.get(store, caller.user, book_id)
+    return {"id": book_id, "title": b["title"], "item_id": b["item"]["id"], "tabs": [x["name"] for x in b["tabs"]]}
+
+
 BOOK = "The spreadsheet's id or title (see sheets.list)."
 TAB = "The tab's name (default: the first tab)."
 
@@ -84,4 +173,19 @@ TOOLS = [
           args={"parent": "A Drive folder id; null for My Drive.", "title": "The title.",
                 "data": "Tabs: tab name → rows of cell values, e.g. {\"Sheet1\": [[\"Name\", \"Amount\"], "
                         "[\"Rent\", 1200]]}."}),
+    write(insert, "sheets.insert",
+          args={"book": BOOK, "before": "A row number (`12`: new rows above row 12) or column letters (`E`: new "
+                "columns left of E).", "count": "How many rows or columns.", "tab": TAB}),
+    write(delete, "sheets.delete",
+          args={"book": BOOK, "span": "Whole rows (`12` or `12:14`) or whole columns (`E` or `E:F`).", "tab": TAB}),
+    write(sort, "sheets.sort",
+          args={"book": BOOK, "range_": "The rows to sort, like A2:F8 (without the header or totals).",
+                "by": "The column to sort by, a letter inside the range (like D).",
+                "descending": "Largest (or Z) first.", "tab": TAB}),
+    write(set_format, "sheets.format",
+          args={"book": BOOK, "range_": "A range like D2:D8, or one cell.",
+                "type_": "Number format: auto, number, currency, percent, date or text.",
+                "decimals": "Decimal places (0–10).", "bold": "Bold on (true) or off (false).",
+                "align": "left, center or right.", "tab": TAB}),
+    write(import_file, "sheets.import_file", args={"item_id": "The Drive item id of the .csv, .tsv or .xlsx file."}),
 ]

@@ -1,4 +1,4 @@
-"""Slides tools: list and read presentations, edit text boxes and notes, add slides.
+"""Slides tools: list and read presentations, edit text boxes and notes, add, delete and reorder slides.
 
 A presentation is named by its id or its title (see ``drive.app_ref``).
 """
@@ -54,4 +54,12 @@ TOOLS = [
           args={"parent": "A Drive folder id; null for My Drive.", "title": "The title.",
                 "slides": "Slides: [{layout, title, subtitle | body | left, right, notes}] (default: one title "
                           "slide)."}),
+    write(slides.delete_slide, "slides.delete_slide",
+          "Delete a slide (a presentation keeps at least one). Returns the id of the slide now in its place.",
+          args={"slide_id": SLIDE, "deck_id": "Optional: the presentation id, to check the slide belongs to it."}),
+    write(slides.move_slide, "slides.move_slide",
+          "Move a slide to a position in its presentation (1 = first); the others keep their order. "
+          "Returns whether it moved.",
+          args={"slide_id": SLIDE, "position": "The slide's new position, 1-based.",
+                "deck_id": "Optional: the presentation id."}),
 ]

@@ -1,11 +1,14 @@
-"""Service desk tools: find and read incidents, requests and changes, comment, work notes, update.
+"""Service desk tools: find and read incidents, requests and changes, comment, work notes, update (one
+or many), attach knowledge, order from the service catalog.
 
 A record is named by its number (INC0010421, REQ…, CHG…) or row id; the
 number says its kind, else ``kind`` does (default incident).
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+from apps.common.errors import Invalid
 
 from apps.common.store.db import Caller, Store
 from apps.tickets import service as tk
@@ -62,6 +65,37 @@ def create_incident(store: Store, caller: Caller, short_description: str, caller
                               work_note=work_note, comment=comment, **(fields or {}))
 
 
+def catalog(store: Store, user: str, q: str = "", category: str = "") -> list[dict]:
+    """The service catalog: items you can order (name, category, description) with their request
+    form's questions (`fields`: name, label, type, choices, required)."""
+    return tk.catalog(store, user, category=category, q=q)
+
+
+def submit_request(store: Store, caller: Caller, item: str | int, variables: dict[str, Any],
+                   requested_for: str | None = None) -> dict:
+    """Order a catalog item: fill in its form (the `fields` of tickets.catalog, by name) and submit it,
+    for yourself or (staff) for someone else. Returns the new request (REQ…)."""
+    return tk.submit_request(store, caller, item, variables, requested_for)
+
+
+def attach_kb(store: Store, caller: Caller, ref: str | int, article: str | int, kind: Kind | None = None) -> list[dict]:
+    """Attach a knowledge article to a record (“Attached knowledge”); a work note records it. Returns the
+    record's attached articles."""
+    k = _kind(ref, kind)
+    tk.attach_kb(store, caller, k, ref, article)
+    return [{"number": a["number"], "title": a["title"]} for a in tk.attached_kb(store, caller.user, k, ref)]
+
+
+def bulk_update(store: Store, caller: Caller, refs: list[str | int], fields: dict[str, str],
+                kind: Kind | None = None) -> list[dict]:
+    """Set the same fields on several records at once, as the list's bulk update does; each record is
+    checked on its own (a refused one stays unchanged). Returns one result per record: number, ok,
+    error."""
+    if not refs:
+        raise Invalid("Give at least one record.", "refs")
+    return tk.bulk_update(store, caller, _kind(refs[0], kind), list(refs), **fields)
+
+
 REF = "The record's number (INC…, REQ…, CHG…) or id."
 KIND = "incident, request or change (default: from the number, else incident)."
 FIELDS = ("Field → value. Incidents: state (New, In Progress, On Hold, Resolved, Closed) impact urgency "
@@ -90,6 +124,8 @@ TOOLS = [
          args={"q": "Words to look for.", "category": "Only this category."}),
     read(tk.kb_get, "tickets.kb_get", "A knowledge article with its full text (Markdown).",
          args={"ref": "The article's number (KB…) or id."}, types={"ref": str | int}),
+    read(catalog, "tickets.catalog", args={"q": "Only items whose name or description contains this.",
+                                           "category": "Only this category."}),
     write(update, "tickets.update", args={"ref": REF, "fields": FIELDS, "work_note": "An internal work note.",
                                           "comment": "A comment for the customer.", "kind": KIND}),
     write(add_comment, "tickets.comment", args={"ref": REF, "text": "The comment.", "kind": KIND}),
@@ -98,4 +134,12 @@ TOOLS = [
           args={"short_description": "One line saying what is wrong.",
                 "caller_id": "Who reported it (a person id; default the user).", "fields": FIELDS,
                 "work_note": "An internal work note.", "comment": "A comment for the customer."}),
+    write(bulk_update, "tickets.bulk_update",
+          args={"refs": "The records' numbers (all of one kind) or ids.", "fields": FIELDS, "kind": KIND}),
+    write(attach_kb, "tickets.attach_kb",
+          args={"ref": REF, "article": "The knowledge article's number (KB…) or id.", "kind": KIND}),
+    write(submit_request, "tickets.submit_request",
+          args={"item": "The catalog item's name (e.g. `New laptop`) or id.",
+                "variables": "Answers by field name, e.g. {\"model\": \"MacBook Pro 14\", \"justification\": \"…\"}.",
+                "requested_for": "Who it is for (a person id; default you)."}),
 ]

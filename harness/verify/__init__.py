@@ -5,8 +5,9 @@
 - ``passed`` = every check holds ∧ no collateral damage ∧ the answer matches
   (where asked) — for an infeasible task: the agent said ``infeasible``;
 - ``score`` = weighted mean of the rubric (checks and the answer count as
-  criteria of weight 1 when there is no rubric), 0 on collateral damage or a
-  failed ``gate`` check (a constraint: it must hold, but earns nothing);
+  criteria of weight 1 when there is no rubric), 0 on collateral damage, a
+  failed ``gate`` check (a constraint: it must hold, but earns nothing) or a
+  wrong, hedged or missing answer;
   ``judge`` criteria are ``pending`` until a judge grades them and never
   count as passed;
 - ``lines``: one line per check saying what was expected and what was found.
@@ -18,10 +19,10 @@ from enum import StrEnum
 from pathlib import Path
 
 from harness.verify.answer import match_answer
-from harness.verify.checks import CheckResult, Ctx, _select, load_function, run_check
+from harness.verify.checks import CheckResult, Ctx, _select, allow_vouches, load_function, run_check
+from harness.verify.guard import Vouch, agent_changes, collateral, describe
 
 MAX_EVIDENCE_RECORDS = 20
-from harness.verify.guard import collateral, describe
 
 
 class Status(StrEnum):
@@ -54,6 +55,22 @@ def error_result(message: str) -> Result:
     return Result(Status.ERROR, False, 0.0, [f"! environment error: {message}"], error=message)
 
 
+def world_day(export: dict):
+    """The world's local date at the start (dates written without a year are read against it)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    clock = export.get("clock")
+    if not clock:
+        return None
+    tz = export.get("timezone")
+    at = datetime.fromisoformat(clock.replace("Z", "+00:00"))
+    return (at.astimezone(ZoneInfo(tz)) if tz else at).date()
+
+
+def people_names(export: dict) -> list[str]:
+    return [p["name"] for p in export["tables"].get("people", {}).get("records", {}).values() if p.get("name")]
+
+
 def expected_answer(task, initial: dict, world_root: Path | None):
     spec = task.answer
     if spec.value_from:
@@ -72,7 +89,16 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
         ok = done_status == "infeasible"
         lines.append(f"{'✓' if ok else '✗'} infeasible task: expected done(status=infeasible); "
                      f"found {done_status or 'no done'}")
-        extra = [c for c in ctx.agent_content_changes()]
+        if ok and task.explain is not None:
+            from harness.verify.answer import answer_text
+            from harness.verify.conditions import match
+            said = answer_text(answer)
+            if not match(said, task.explain):
+                ok = False
+                lines.append(f"✗ the explanation doesn't say why: expected {task.explain}; found {said[:160]!r}")
+            else:
+                lines.append("✓ the explanation says why")
+        extra = agent_changes(initial, final, diff)
         if extra and task.guard:
             ok = False
             lines.append(f"✗ nothing should change: found {describe(extra)}")
@@ -84,14 +110,13 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     # it earns nothing (so doing nothing can't score by not breaking a rule).
     checks: list[CheckResult] = []
     gates_ok = True
-    matched: dict[str, set[str]] = {}
+    vouches: list[Vouch] = []
     for spec in task.checks:
         c = run_check(ctx, {k: v for k, v in spec.items() if k != "gate"})
         checks.append(c)
         lines.append(c.line() + ("  (gate)" if spec.get("gate") else ""))
         if c.passed:
-            for t, keys in c.matched.items():
-                matched.setdefault(t, set()).update(keys)
+            vouches += c.vouches
         if spec.get("gate"):
             gates_ok &= c.passed
         else:
@@ -100,7 +125,7 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     ans = None
     if task.answer is not None:
         exp = expected_answer(task, initial, world_root)
-        ans = match_answer(task.answer, answer, exp)
+        ans = match_answer(task.answer, answer, exp, today=world_day(initial), names=people_names(initial))
         lines.append(ans.line())
         criteria.append(("answer", 1.0, ans.passed))
 
@@ -111,8 +136,7 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
             if crit.check is not None:
                 r = run_check(ctx, {**crit.check, "name": crit.name})
                 if r.passed:
-                    for t, keys in r.matched.items():
-                        matched.setdefault(t, set()).update(keys)
+                    vouches += r.vouches
                 criteria.append((crit.name, crit.weight, r.passed))
                 rubric_out.append({"name": crit.name, "weight": crit.weight, "kind": "check", "passed": r.passed,
                                    "line": r.line()})
@@ -123,7 +147,11 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
                                    "evidence": [evidence(ctx, q) for q in crit.evidence]})
                 lines.append(f"… {crit.name}: pending judge")
 
-    damage = collateral(final, diff, matched, task.allow) if task.guard else []
+    damage = []
+    if task.guard:
+        for query in task.allow:
+            vouches += allow_vouches(ctx, query)
+        damage = collateral(initial, final, diff, vouches, user=task.user or initial.get("user") or "")
     if damage:
         lines.append(f"✗ collateral damage: {describe(damage)}")
     elif task.guard:
@@ -135,7 +163,8 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     graded = [(w, p) for _, w, p in criteria if p is not None]
     total = sum(w for w, _ in graded)
     score = (sum(w for w, p in graded if p) / total) if total else 0.0
-    zeroed = bool(damage or gave_up or not gates_ok)
+    # A wrong, hedged or missing answer earns nothing: the answer is what the task asked for.
+    zeroed = bool(damage or gave_up or not gates_ok or (ans is not None and not ans.passed))
     if zeroed:
         score = 0.0
     passed = all(c.passed for c in checks) and not damage and not gave_up and (ans is None or ans.passed)

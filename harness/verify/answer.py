@@ -1,24 +1,52 @@
-"""Typed matching of the agent's final answer.
+"""Typed matching of the agent's final answer, as a person reads it (worlds/README.md).
 
-Reads the text after the last ``ANSWER:`` when there is one, normalises
-Unicode (NFKC, non-breaking spaces), and accepts exactly one candidate value:
-"3, 4 or 5" is a hedge and fails. Numbers lose currency signs, thousands
-separators and units, and understand "million"/"bn"/"k"; dates are read in
-any common format; strings compare without case, spacing or punctuation.
+- The answer is what follows the last ``ANSWER:`` (any case; "Final answer:" too),
+  or the whole final message when there is none. Unicode is NFKC-normalised,
+  markdown emphasis dropped.
+- The expected value must be stated, and nothing may compete with it: a value
+  followed by an explanation matches ("17,950 barrels (not 18,400)",
+  "$8,760,000 ($160.6M − $151.84M)", "58,400 × $2,750 = $160,600,000"); a
+  hedge fails — another candidate offered as an alternative ("… or nil if …",
+  "between $8.7M and $8.8M", "17,950–18,400", "either … or …", a bare list of
+  values, "possibly …", "I'm not sure whether …").
+- Numbers lose currency signs, codes and separators and understand
+  million/M/bn/k; a number that merely contains the digits is another number.
+- Dates are read in any common format (en-US first: 4/5 is April 5); a date
+  without a year takes the year that puts it nearest the world clock.
+- Names match with titles and honorifics ("Judge Rourke" for Imelda Rourke);
+  ids match with their titles ("KB0001207 – Backfill after …").
+- Sets: every expected item and nothing else, any order or separator; an item
+  explicitly excluded ("(not 5S)", "(… are closed)") is not an extra.
+
+``states(text, kind, value)`` applies the same reading to a message or a cell
+a check looks at (the ``says`` condition), without the ``ANSWER:`` split.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import date
 
-from harness.verify.dates import find_dates, parse_date
+from harness.verify.dates import find_date_spans, parse_date
 
-NUMBER = re.compile(
-    r"(?<![\w.])[-−]?\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(%|(?:million|mn|m|billion|bn|b|thousand|k)\b)?",
-    re.I)
+JUNK = {"", "n/a", "na", "none", "null", "unknown", "-", "?", "i don't know", "idk", "tbd", "tbc"}
 SCALE = {"million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9, "thousand": 1e3, "k": 1e3}
-JUNK = {"", "n/a", "na", "none", "null", "unknown", "-", "?", "i don't know", "idk"}
+NUMBER = re.compile(
+    r"(?<![\w.,/\d])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(million|mn|billion|bn|thousand|m|b|k)\b)?"
+    r"(?![\w]|,\d|\.\d)", re.I)
+ZERO_WORDS = re.compile(r"\b(nil|zero|nothing)\b", re.I)
+HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr", "doctor", "mr", "ms", "mrs", "miss",
+              "capt", "captain", "prof", "professor", "sir", "dame", "madam"}
+
+# Words that make another value an alternative offered as the answer.
+HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|unsure|not sure|uncertain|either|alternatively|"
+                         r"otherwise|depending|could also be|might (?:be|mean)|or so)\b", re.I)
+# Words that set another value aside (a correction, an exclusion, context that isn't an answer).
+NEGATION = re.compile(r"(\bnot\b(?!\s+(?:sure|certain|clear|know))|n't\b(?!\s+(?:sure|know|tell))|\bnever\b|\brather than\b|\binstead of\b|\bexclud\w*|\bexcept\b|\bother than\b|"
+                      r"\bsupersed\w*|\bwrong\b|\bincorrect\b|\bmistaken\b|\boutdated\b|\bwithdrawn\b|\bclosed\b|"
+                      r"\bno longer\b|\bminus\b|\bless\b)", re.I)
+CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|\n")
 
 
 @dataclass
@@ -32,82 +60,345 @@ class AnswerResult:
         return f"{mark} answer: expected {self.expected}; found {self.found}"
 
 
+@dataclass
+class Cand:
+    start: int
+    end: int
+    value: object
+
+
+# ---------------------------------------------------------------------------- text
+def normalise(text: str | None) -> str:
+    text = unicodedata.normalize("NFKC", text or "").replace("\u00a0", " ").replace("\u2009", " ")
+    text = re.sub(r"(\*\*|__|`)", "", text)
+    text = re.sub(r"(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", text)
+    return text
+
+
 def answer_text(answer: str | None) -> str:
-    text = unicodedata.normalize("NFKC", answer or "").replace("\u00a0", " ")
+    text = normalise(answer)
     idx = text.upper().rfind("ANSWER:")
     if idx >= 0:
         text = text[idx + len("ANSWER:"):]
-    return text.strip().strip("*_`").strip()
+    return text.strip().strip("\"'“”").strip()
+
+
+def _clause(text: str, pos: int) -> tuple[int, int]:
+    start = 0
+    for m in CLAUSE_END.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            return start, m.start()
+    return start, len(text)
+
+
+def _negated(text: str, c: Cand) -> bool:
+    """A value set aside by what comes just before it in its clause ("not $X", "(… $X … are closed)")."""
+    cs, ce = _clause(text, c.start)
+    before = text[max(cs, c.start - 45):c.start]
+    if NEGATION.search(before):
+        return True
+    # "(INC0010342 and INC0010389 are closed)": a parenthetical that sets its values aside.
+    open_ = text.rfind("(", cs, c.start)
+    if open_ >= 0 and text.find(")", open_, c.start) < 0:
+        close = text.find(")", c.end)
+        inner = text[open_:close if close >= 0 else ce]
+        if NEGATION.search(inner):
+            return True
+    return False
+
+
+def _between(text: str, a: Cand, b: Cand) -> str:
+    first, second = (a, b) if a.start < b.start else (b, a)
+    return text[first.end:second.start]
+
+
+def _competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | None:
+    """Why ``other`` is offered as an alternative to ``hit``, or None."""
+    cs, ce = _clause(text, other.start)
+    if HEDGE_WORDS.search(text[cs:ce]):
+        return "hedged"
+    if _negated(text, other):
+        return None
+    gap = _between(text, hit, other)
+    bare = gap.strip().lower()
+    same_clause = _clause(text, hit.start) == _clause(text, other.start)
+    adjacent = not any(min(hit.start, other.start) < c.start < max(hit.start, other.start) for c in ordered)
+    if adjacent and re.fullmatch(r"(,|;|/|&|\+?and|or|either|, or|; or|and/or|\|)?", bare) and bare not in ("+",):
+        if bare in ("", ):
+            return "two values side by side"
+        return f"{bare!r} between two values" if bare not in (",", ";", "and", "&") else "a list of values"
+    if adjacent and re.fullmatch(r"[–-]|to|through|–|—", bare):
+        lo, hi = (hit, other) if hit.start < other.start else (other, hit)
+        if _rank(lo.value) < _rank(hi.value) and "=" not in text[slice(*_clause(text, hit.start))]:
+            return "a range"
+    if same_clause and re.search(r"\bbetween\b", text[_clause(text, hit.start)[0]:min(hit.start, other.start)], re.I) \
+            and re.fullmatch(r"and", bare):
+        return "a range"
+    near_or = re.search(r"\bor\b|\bor else\b", text[max(0, other.start - 14):other.start], re.I)
+    if near_or or (same_clause and re.search(r"\bor\b", gap, re.I) and not NEGATION.search(gap)):
+        return "'or' offers another value"
+    if HEDGE_WORDS.search(gap):
+        return "hedged"
+    return None
+
+
+def _rank(v):
+    return v.toordinal() if isinstance(v, date) else v
+
+
+def _judge(text: str, cands: list[Cand], equal) -> tuple[bool, str]:
+    hits = [c for c in cands if equal(c.value)]
+    if not hits:
+        shown = ", ".join(dict.fromkeys(_show_value(c.value) for c in cands)) or "nothing"
+        return False, f"{shown} in {text[:120]!r}"
+    others = [c for c in cands if not equal(c.value)]
+    for o in others:
+        for h in hits:
+            why = _competes(text, h, o, cands)
+            if why:
+                return False, f"a hedge ({why}: {_show_value(o.value)}) in {text[:120]!r}"
+    if others and all(_negated(text, h) for h in hits):
+        return False, f"the expected value is set aside in {text[:120]!r}"
+    return True, _show_value(hits[0].value)
+
+
+# ---------------------------------------------------------------------------- numbers
+def number_cands(text: str, *, words: bool = True) -> list[Cand]:
+    """Numbers written in ``text`` (not dates, times or the digits of ids), with "nil"/"zero" as 0."""
+    masked = text.replace("US$", " $ ").replace("USD", "   ")
+    for s, e in find_date_spans(masked):
+        masked = masked[:s] + " " * (e - s) + masked[e:]
+    masked = re.sub(r"\b\d{1,2}:\d{2}\b", lambda m: " " * len(m.group(0)), masked)       # times
+    out = []
+    for m in NUMBER.finditer(masked):
+        whole, frac, unit = m.group(1), m.group(2) or "", (m.group(3) or "").lower()
+        v = float(whole.replace(",", "") + frac)
+        if unit in SCALE:
+            v *= SCALE[unit]
+        out.append(Cand(m.start(), m.end(), v))
+    if words:
+        out += [Cand(m.start(), m.end(), 0.0) for m in ZERO_WORDS.finditer(masked)]
+    return sorted(out, key=lambda c: c.start)
 
 
 def numbers_in(text: str) -> list[float]:
-    # Dates are not amounts: take them out first.
-    for d in re.findall(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b", text):
-        text = text.replace(d, " ")
-    out: list[float] = []
-    for m in NUMBER.finditer(text):
-        whole, frac, unit = m.group(1), m.group(2) or "", (m.group(3) or "").lower()
-        v = float(whole.replace(",", "") + frac)
-        if m.group(0).lstrip().startswith(("-", "−")):
-            v = -v
-        if unit in SCALE:
-            v *= SCALE[unit]
-        if v not in out:
-            out.append(v)
+    """The distinct numbers written in a text (dates and times left out), in order."""
+    return list(dict.fromkeys(c.value for c in number_cands(normalise(text), words=False)))
+
+
+def _number(text: str, expected: float, tolerance: float) -> tuple[bool, str]:
+    return _judge(text, number_cands(text), lambda v: abs(v - expected) <= tolerance)
+
+
+# ---------------------------------------------------------------------------- dates
+def date_cands(text: str, today: date | None) -> list[Cand]:
+    out = []
+    for s, e in find_date_spans(text):
+        d = parse_date(text[s:e], today=today)
+        if d is not None:
+            out.append(Cand(s, e, d))
     return out
 
 
-def _norm_str(s: str) -> str:
-    s = unicodedata.normalize("NFKC", s).lower()
-    s = re.sub(r"^(the|a|an)\s+", "", s.strip())
-    return re.sub(r"[\W_]+", "", s)
+# ---------------------------------------------------------------------------- strings
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0).lower(), m.start(), m.end()) for m in re.finditer(r"[^\W_]+", text)]
 
 
-def _items(text: str) -> list[str]:
-    parts = re.split(r",|;|/|\band\b|&|\+|\n", text, flags=re.I)
-    return [p.strip(" .") for p in parts if p.strip(" .")]
+def _phrase_hits(text: str, phrase: str) -> list[Cand]:
+    toks = _tokens(text)
+    want = [t for t, _, _ in _tokens(phrase)]
+    while want and want[0] in ("the", "a", "an"):
+        want = want[1:]
+    out = []
+    if not want:
+        return out
+    for i in range(len(toks) - len(want) + 1):
+        if [t for t, _, _ in toks[i:i + len(want)]] == want:
+            out.append(Cand(toks[i][1], toks[i + len(want) - 1][2], phrase))
+    return out
 
 
-def match_answer(spec, given: str | None, expected_value=None) -> AnswerResult:
-    """``spec`` is the task's AnswerSpec; ``expected_value`` overrides ``spec.value``
-    (computed from the world by ``value_from``)."""
+def _name_like(value: str) -> bool:
+    words = value.split()
+    return 2 <= len(words) <= 4 and all(re.fullmatch(r"[A-Z][a-z'’-]+\.?", w) for w in words)
+
+
+def _title_hits(text: str, value: str) -> list[Cand]:
+    """"Judge Rourke", "Dr. Zhang": an honorific or title then the surname."""
+    surname = value.split()[-1].lower()
+    toks = _tokens(text)
+    out = []
+    for i, (t, s, e) in enumerate(toks):
+        if t == surname and i > 0 and toks[i - 1][0] in HONORIFICS:
+            out.append(Cand(toks[i - 1][1], e, value))
+    return out
+
+
+def _shape(value: str) -> re.Pattern | None:
+    """Ids and citations: letters kept, digit runs as digits ("KB0001207" → KB\\d+)."""
+    if not re.search(r"\d", value):
+        return None
+    parts = []
+    for tok in re.findall(r"[A-Za-z]+|\d+|\S", value):
+        parts.append(r"\d+" if tok.isdigit() else re.escape(tok))
+    return re.compile(r"(?<![\w])" + r"\s*".join(parts) + r"(?![\w])", re.I)
+
+
+def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tuple[bool, str]:
+    accepted = [value, *aliases]
+    hits = [h for a in accepted for h in _phrase_hits(text, a)]
+    person = _name_like(value)
+    if person:
+        hits += _title_hits(text, value)
+    hits.sort(key=lambda c: c.start)
+    if not hits:
+        return False, repr(text[:120])
+    # Other candidates of the same kind.
+    others: list[Cand] = []
+    shape = _shape(value)
+    if shape is not None:
+        for m in shape.finditer(text):
+            if not any(h.start <= m.start() < h.end for h in hits):
+                others.append(Cand(m.start(), m.end(), m.group(0)))
+    elif person:
+        for n in names:
+            if n.lower() in {a.lower() for a in accepted}:
+                continue
+            for c in _phrase_hits(text, n) + (_title_hits(text, n) if _name_like(n) else []):
+                if not any(h.start <= c.start < h.end for h in hits):
+                    others.append(c)
+    else:
+        # A capitalised word joined to the answer by "and", "or", "," or "/" competes with it.
+        for h in hits:
+            after = re.match(r"\s*(,|;|/|&|\band\b|\bor\b)\s+(?:maybe\s+|possibly\s+)?([A-Z][\w&.'’-]*)", text[h.end:])
+            before = re.search(r"([A-Z][\w&.'’-]*)\s*(,|;|/|&|\band\b|\bor\b)\s*$", text[:h.start])
+            for m, pos in ((after, h.end + (after.start(2) if after else 0)), (before, before.start(1) if before else 0)):
+                if m:
+                    others.append(Cand(pos, pos + len(m.group(2) if m is after else m.group(1)), m.group(0).strip()))
+    # A list of short candidates ("Wei Zhang; KB0001207; Tidewatch"): a shotgun, whatever their kind.
+    items = [i.strip(" .") for i in re.split(r";|\n|\s/\s", text) if i.strip(" .")]
+    if len(items) > 1:
+        for item in items:
+            if not any(_phrase_hits(item, a) for a in accepted) and len(item.split()) <= 4 \
+                    and re.match(r"[-•*\s]*[A-Z0-9]", item) and not NEGATION.search(item):
+                return False, f"a hedge (a list of candidates: {item!r}) in {text[:120]!r}"
+    others.sort(key=lambda c: c.start)
+    cands = sorted(hits + others, key=lambda c: c.start)
+    for o in others:
+        for h in hits:
+            why = _competes(text, h, o, cands)
+            if why:
+                return False, f"a hedge ({why}: {o.value!r}) in {text[:120]!r}"
+    first, last = min(h.start for h in hits), max(h.end for h in hits)
+    if re.search(r"\bor\b", text[max(0, first - 12):first] + " " + text[last:last + 12], re.I) \
+            and not NEGATION.search(text[last:last + 20]):
+        return False, f"a hedge ('or' next to the answer) in {text[:120]!r}"
+    if HEDGE_WORDS.search(text):
+        return False, f"a hedge ({HEDGE_WORDS.search(text).group(0)!r}) in {text[:120]!r}"
+    if all(_negated(text, h) for h in hits):
+        return False, f"the expected value is set aside in {text[:120]!r}"
+    # A different first name before the surname ("Ingrid Rourke") is another person.
+    return True, repr(text[:120])
+
+
+# ---------------------------------------------------------------------------- sets
+FILLER = {"and", "the", "both", "tank", "tanks", "cargo", "incident", "incidents", "open", "are", "is", "were", "was",
+          "breached", "numbers", "number", "plus", "also", "ones", "only", "items", "of", "them"}
+
+
+def _set(text: str, values: list[str]) -> tuple[bool, str]:
+    shapes = [s for s in (_shape(v) for v in values) if s is not None]
+    # Set-aside parentheticals ("(not 5S)", "(INC0010342 and INC0010389 are closed)") are not items.
+    body = re.sub(r"\(([^()]*)\)", lambda m: " " if NEGATION.search(m.group(1)) else " " + m.group(1) + " ", text)
+    body = re.sub(r"(?i)\b(not|except|excluding)\b[^,;.\n]*", " ", body)
+    if HEDGE_WORDS.search(body) or re.search(r"\bor\b", body, re.I):
+        return False, f"a hedge in {text[:120]!r}"
+    found, extra = set(), []
+    for item in re.split(r",|;|/|&|\band\b|\+|\n", body, flags=re.I):
+        item = re.sub(r"^\s*[-•*\d.)]*\s*(?=\S)", lambda m: m.group(0) if re.match(r"\s*\d+[A-Za-z]", item) else "", item)
+        item = re.split(r"\s[—–-]\s|:\s", item)[0].strip(" .")
+        if not item:
+            continue
+        toks = [t for t, _, _ in _tokens(item)]
+        got = [v for v in values if _phrase_hits(item, v)]
+        if got:
+            found |= set(got)
+            for sh in shapes:
+                for m in sh.finditer(item):
+                    if not any(_phrase_hits(m.group(0), v) for v in values):
+                        extra.append(m.group(0))
+            continue
+        if shapes and any(sh.search(item) for sh in shapes):
+            extra.append(item)
+        elif toks and not all(t in FILLER or re.fullmatch(r"p\d", t) for t in toks):
+            extra.append(item)
+    missing = [v for v in values if v not in found]
+    if missing or extra:
+        return False, ", ".join(sorted(found)) + (f"; missing {missing}" if missing else "") + \
+            (f"; also {extra}" if extra else "")
+    return True, ", ".join(v for v in values)
+
+
+# ---------------------------------------------------------------------------- entry points
+def match_answer(spec, given: str | None, expected_value=None, *, today: date | None = None,
+                 names: list[str] = ()) -> AnswerResult:
+    """``spec`` is the task's AnswerSpec; ``expected_value`` overrides ``spec.value`` (computed by
+    ``value_from``); ``today`` resolves dates written without a year; ``names`` are the people a
+    name answer could be confused with (the world's directory)."""
     text = answer_text(given)
     expected = spec.value if expected_value is None else expected_value
-    if text.lower() in JUNK:
-        return AnswerResult(False, _show(spec, expected), repr(text) if text else "no answer")
-    if spec.type == "number":
-        nums = numbers_in(text)
-        exp = float(str(expected).replace(",", "").replace("$", ""))
-        if len(nums) != 1:
-            return AnswerResult(False, _show(spec, expected),
-                                f"{len(nums)} numbers in {text!r}" if nums else f"no number in {text!r}")
-        ok = abs(nums[0] - exp) <= spec.tolerance
-        return AnswerResult(ok, _show(spec, expected), _fmt(nums[0]))
-    if spec.type == "date":
-        exp = parse_date(str(expected))
-        dates = find_dates(text) or ([parse_date(text)] if parse_date(text) else [])
-        if len(dates) != 1:
-            return AnswerResult(False, str(exp), f"{len(dates)} dates in {text!r}")
-        return AnswerResult(dates[0] == exp, str(exp), str(dates[0]))
-    if spec.type == "string":
-        accepted = {_norm_str(str(expected))} | {_norm_str(a) for a in spec.aliases}
-        ok = _norm_str(text) in accepted
-        return AnswerResult(ok, _show(spec, expected), repr(text))
-    if spec.type == "set":
-        want = {_norm_str(v) for v in spec.values}
-        got = {_norm_str(i) for i in _items(text)}
-        return AnswerResult(got == want, ", ".join(spec.values), ", ".join(sorted(_items(text))) or repr(text))
-    raise ValueError(f"unknown answer type {spec.type}")
+    shown = _show(spec, expected)
+    if text.lower().strip(" .!") in JUNK:
+        return AnswerResult(False, shown, repr(text) if text else "no answer")
+    ok, found = states(text, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
+                       values=spec.values, today=today, names=names)
+    return AnswerResult(ok, shown, found)
+
+
+def states(text: str, kind: str, expected, *, tolerance: float = 0, aliases=(), values=(), today: date | None = None,
+           names=()) -> tuple[bool, str]:
+    """Does ``text`` state ``expected`` (of ``kind`` number, date, string or set) with nothing competing?"""
+    text = normalise(text)
+    if kind == "number":
+        return _number(text, _num(expected), tolerance)
+    if kind == "date":
+        exp = expected if isinstance(expected, date) else parse_date(str(expected))
+        if exp is None:
+            raise ValueError(f"expected date {expected!r} can't be read")
+        ok, found = _judge(text, date_cands(text, today or exp), lambda v: v == exp)
+        if ok:      # "April 22 or 28", "April 20–28": another day offered right after the date
+            for c in date_cands(text, today or exp):
+                if c.value == exp and re.match(r"\s*(or|–|-|to|/|through)\s*\d{1,2}(st|nd|rd|th)?\b(?![,.]?\d)",
+                                               text[c.end:], re.I):
+                    return False, f"a hedge (another day right after it) in {text[:120]!r}"
+        return ok, found
+    if kind == "string":
+        return _string(text, str(expected), list(aliases), list(names))
+    if kind == "set":
+        return _set(text, list(values or expected))
+    raise ValueError(f"unknown answer type {kind}")
+
+
+def _num(v) -> float:
+    return float(str(v).replace(",", "").replace("$", "").strip())
 
 
 def _fmt(v: float) -> str:
     return f"{v:,.0f}" if float(v).is_integer() else f"{v:,}"
 
 
+def _show_value(v) -> str:
+    if isinstance(v, float):
+        return _fmt(v)
+    return str(v)
+
+
 def _show(spec, expected) -> str:
     if spec.type == "number":
-        e = float(str(expected).replace(",", "").replace("$", ""))
-        return _fmt(e) + (f" ± {spec.tolerance:g}" if spec.tolerance else "")
+        return _fmt(_num(expected)) + (f" ± {spec.tolerance:g}" if spec.tolerance else "")
     if spec.type == "set":
         return ", ".join(spec.values)
     return repr(str(expected))

@@ -14,10 +14,14 @@ Each check is a mapping with one kind key:
 - ``order: {table, by, sequence: [where, …]}`` — first matches appear in this order.
 - ``python: "module:function"`` — ``function(ctx) -> (bool, str)`` for what the
   vocabulary can't say (module from the world's ``checks.py`` or importable); it
-  may return ``(bool, str, {table: keys})`` to name the records it vouches for.
+  may return ``(bool, str, vouches)`` naming what it vouches for: ``{table: keys}``
+  (whole records), ``{table: {key: [fields]}}``, or a list of ``Vouch``.
 
 Every check gives one line saying what was expected and what was found, and
-records which rows it matched (the collateral-damage guard allows changes to those).
+what it vouches for (``harness.verify.guard``): the records it matched — a
+record added in the episode whole, one that existed only in the fields its
+``where`` names — the field a ``changed`` check names, the records an
+``absent`` check wanted gone, the rows its ``related`` joins matched.
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ from pathlib import Path
 
 from apps.common.store.export import content_changes
 from harness.verify.conditions import CheckSpecError, describe, match
+from harness.verify.guard import Vouch
 
 KINDS = ("exists", "absent", "count", "changed", "unchanged", "tables_changed", "order", "python")
 
@@ -58,6 +63,14 @@ class Ctx:
     def agent_content_changes(self) -> list[dict]:
         return content_changes(self.diff, actor="agent")
 
+    def added(self, table: str) -> set[str]:
+        return {r["key"] for r in self.diff["tables"].get(table, {}).get("added", [])}
+
+    def before(self) -> "Ctx":
+        """The same context looking at the start state (for what was there and is gone)."""
+        return Ctx(initial=self.initial, final=self.initial, diff={"tables": {}}, answer=self.answer,
+                   world_root=self.world_root, task=self.task)
+
 
 @dataclass
 class CheckResult:
@@ -65,7 +78,7 @@ class CheckResult:
     passed: bool
     expected: str
     found: str
-    matched: dict[str, set[str]] = field(default_factory=dict)     # table -> keys
+    vouches: list[Vouch] = field(default_factory=list)
 
     def line(self) -> str:
         return f"{'✓' if self.passed else '✗'} {self.name}: expected {self.expected}; found {self.found}"
@@ -78,6 +91,7 @@ def _select(ctx: Ctx, spec: dict, which: str = "all") -> dict[str, dict]:
     where = spec.get("where", {}) or {}
     if not isinstance(where, dict):
         raise CheckSpecError("where is a mapping of field: condition")
+    where = computed(ctx, where)
     scope = "new" if spec.get("new") else ("changed" if spec.get("changed") else which)
     recs = ctx.records(table, which=scope)
     fields = ctx.final["tables"][table]["fields"]
@@ -95,21 +109,61 @@ def _select(ctx: Ctx, spec: dict, which: str = "all") -> dict[str, dict]:
     for key, rec in recs.items():
         if all(match(key if f == "id" else rec.get(f), cond, lambda q: set(_select(ctx, q)))
                for f, cond in where.items()):
-            if _related_ok(ctx, spec, key):
+            if _related(ctx, spec, key) is not None:
                 out[key] = rec
     return out
 
 
-def _related_ok(ctx: Ctx, spec: dict, key: str) -> bool:
+def computed(ctx: Ctx, cond):
+    """``cond`` with every ``{from: "module:function"}`` replaced by the value it computes from the world."""
+    if isinstance(cond, dict):
+        if set(cond) == {"from"} and isinstance(cond["from"], str):
+            return load_function(cond["from"], ctx.world_root)(ctx)
+        return {k: computed(ctx, v) for k, v in cond.items()}
+    if isinstance(cond, list):
+        return [computed(ctx, v) for v in cond]
+    return cond
+
+
+def _related(ctx: Ctx, spec: dict, key: str) -> list[tuple[dict, dict[str, dict]]] | None:
+    """For each ``related`` join, (the join, its rows pointing at ``key``); None if one doesn't hold."""
+    out = []
     for rel in spec.get("related", []) or []:
-        rows = _select(ctx, {"table": rel["table"], "where": {**(rel.get("where") or {}),
-                                                               rel["field"]: {"equals": int(key) if key.isdigit() else key}}})
+        where = {**(rel.get("where") or {}), rel["field"]: {"equals": int(key) if key.isdigit() else key}}
+        rows = _select(ctx, {"table": rel["table"], "where": where})
         n = len(rows)
         if "count" in rel and n != rel["count"]:
-            return False
+            return None
         if n < rel.get("min", 1 if "count" not in rel else 0):
-            return False
-    return True
+            return None
+        out.append(({**rel, "where": where}, rows))
+    return out
+
+
+def vouch_rows(ctx: Ctx, spec: dict, rows: dict[str, dict], fields=None) -> list[Vouch]:
+    """What matching ``rows`` of ``spec`` vouches for: a record added in the episode whole, one that
+    existed in the fields the query names (or ``fields``); and the rows its joins matched."""
+    table, where = spec["table"], spec.get("where") or {}
+    new = ctx.added(table)
+    named = set(fields) if fields is not None else {f for f in where if f != "id"}
+    out = []
+    for key in rows:
+        out.append(Vouch.of(table, key, None if key in new else named, where))
+        for rel, rel_rows in _related(ctx, spec, key) or ():
+            out += vouch_rows(ctx, {"table": rel["table"], "where": rel["where"]}, rel_rows)
+    return out
+
+
+def vouch_gone(ctx: Ctx, spec: dict) -> list[Vouch]:
+    """What an ``absent`` query vouches for: records that matched it at the start and don't now —
+    whole when removed, else the fields it names (the inbox flag of a conversation filed away)."""
+    if spec.get("new"):
+        return []
+    table, where = spec["table"], spec.get("where") or {}
+    then = _select(ctx.before(), {k: v for k, v in spec.items() if k not in ("new", "changed", "by")})
+    now = ctx.records(table)
+    named = {f for f in where if f != "id"}
+    return [Vouch.of(table, k, None if k not in now else named, where) for k in then]
 
 
 def _label(spec: dict, kind: str) -> str:
@@ -141,10 +195,11 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
         else:
             lo = body.get("min", 1)
             ok, exp = n >= lo and n <= body.get("max", n), f"at least {lo} matching record(s)"
-        return CheckResult(name, ok, exp, f"{n}", {body["table"]: set(rows)})
+        return CheckResult(name, ok, exp, f"{n}", vouch_rows(ctx, body, rows))
     if kind == "absent":
         rows = _select(ctx, body)
-        return CheckResult(name, not rows, "no matching record", f"{len(rows)}" + (f" (keys {sorted(rows)[:5]})" if rows else ""))
+        return CheckResult(name, not rows, "no matching record", f"{len(rows)}" + (f" (keys {sorted(rows)[:5]})" if rows else ""),
+                           vouch_gone(ctx, body))
     if kind == "count":
         rows = _select(ctx, body)
         n = len(rows)
@@ -154,7 +209,7 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
             if op in body:
                 parts.append(f"{label} {body[op]}")
                 ok &= {"equals": n == body[op], "min": n >= body[op], "max": n <= body[op]}[op]
-        return CheckResult(name, ok, " and ".join(parts) or "a count", str(n), {body["table"]: set(rows)})
+        return CheckResult(name, ok, " and ".join(parts) or "a count", str(n), vouch_rows(ctx, body, rows))
     if kind == "changed":
         table, fld = body["table"], body["field"]
         rows = _select(ctx, {k: v for k, v in body.items() if k in ("table", "where", "related")})
@@ -171,7 +226,8 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
             hits.add(key)
         exp = f"{fld} changed" + (f" from {body['from']!r}" if "from" in body else "") + \
               (f" to {body['to']!r}" if "to" in body else "")
-        return CheckResult(name, bool(hits), exp, f"{len(hits)} of {len(rows)} matching record(s)", {table: hits})
+        return CheckResult(name, bool(hits), exp, f"{len(hits)} of {len(rows)} matching record(s)",
+                           [Vouch.of(table, k, {fld}) for k in sorted(hits)])
     if kind == "unchanged":
         table = body["table"]
         keys = set(_select(ctx, {"table": table, "where": body.get("where", {})}))
@@ -197,9 +253,41 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
     if kind == "python":
         fn = load_function(body, ctx.world_root)
         ok, found, *rest = fn(ctx)
-        matched = {t: {str(k) for k in keys} for t, keys in (rest[0] if rest else {}).items()}
-        return CheckResult(name, bool(ok), spec.get("expected", "the check holds"), str(found), matched)
+        return CheckResult(name, bool(ok), spec.get("expected", "the check holds"), str(found),
+                           python_vouches(rest[0] if rest else None))
     raise CheckSpecError(f"unknown check {kind!r}")
+
+
+def python_vouches(value) -> list[Vouch]:
+    """A python check's vouches: ``{table: keys}``, ``{table: {key: fields}}`` or a list of ``Vouch``."""
+    if not value:
+        return []
+    if isinstance(value, list):
+        if not all(isinstance(v, Vouch) for v in value):
+            raise CheckSpecError("a python check's vouches are {table: keys}, {table: {key: fields}} or Vouch objects")
+        return value
+    out = []
+    for table, keys in value.items():
+        if isinstance(keys, dict):
+            out += [Vouch.of(table, k, f) for k, f in keys.items() if k is not None]
+        else:
+            out += [Vouch.of(table, k) for k in keys if k is not None]
+    return out
+
+
+def allow_vouches(ctx: Ctx, query: dict) -> list[Vouch]:
+    """An ``allow`` query's vouches: the records it matches now (whole, or its ``fields``) and
+    those it matched at the start that are gone."""
+    spec = {k: v for k, v in query.items() if k != "fields"}
+    fields = query.get("fields")
+    rows = _select(ctx, spec)
+    table, where = spec["table"], spec.get("where") or {}
+    new = ctx.added(table)
+    out = [Vouch.of(table, k, None if (fields is None or k in new) else fields, where) for k in rows]
+    if not spec.get("new"):
+        now = ctx.records(table)
+        out += [Vouch.of(table, k, None, where) for k in _select(ctx.before(), spec) if k not in now]
+    return out
 
 
 def load_function(ref: str, world_root: Path | None):

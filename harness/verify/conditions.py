@@ -1,7 +1,11 @@
 """Field conditions used by checks: ``equals``, ``contains``, ``matches``,
 ``one_of``, ``approx``, ``date``, ``gt``/``gte``/``lt``/``lte``, ``empty``,
 ``not``, ``any`` (an element of a list field), ``ref`` (the field holds the
-key of a record matching a nested query).
+key of a record matching a nested query), ``says`` (the text states a value
+the way the answer matcher reads an answer: ``{number: 8760000}``,
+``{date: 2026-05-29}``, ``{text: Tidewatch, aliases: […]}``, ``{set: [3P, 4P]}``;
+a hedge or a competing value fails; ``{number: {from: "checks:fn"}}`` computes
+the value from the world).
 
 A bare value means ``equals``. Strings compare after Unicode NFKC
 normalisation; ``contains`` and ``matches`` ignore case.
@@ -16,7 +20,8 @@ from datetime import date, datetime
 from harness.verify.dates import parse_date
 
 OPS = {"equals", "contains", "matches", "one_of", "approx", "tolerance", "date", "gt", "gte", "lt", "lte",
-       "empty", "not", "any", "ref", "all"}
+       "empty", "not", "any", "ref", "all", "says"}
+SAYS = {"number": "number", "date": "date", "text": "string", "set": "set"}
 
 
 class CheckSpecError(ValueError):
@@ -50,6 +55,25 @@ def _as_date(v) -> date | None:
     if isinstance(v, str):
         return parse_date(v)
     return None
+
+
+def says(value, arg) -> bool:
+    from harness.verify.answer import states
+    if not isinstance(arg, dict) or len(set(arg) & set(SAYS)) != 1:
+        raise CheckSpecError(f"says takes one of {sorted(SAYS)} (with tolerance or aliases), not {arg!r}")
+    kind = next(k for k in arg if k in SAYS)
+    expected = arg[kind]
+    if isinstance(expected, dict):
+        raise CheckSpecError(f"says: {kind}: {expected!r} was not computed (use it inside a check)")
+    unknown = set(arg) - set(SAYS) - {"tolerance", "aliases"}
+    if unknown:
+        raise CheckSpecError(f"says: unknown keys {sorted(unknown)}")
+    text = "\n".join(map(str, value)) if isinstance(value, list) else value
+    if not isinstance(text, str):
+        return False
+    ok, _ = states(text, SAYS[kind], expected, tolerance=float(arg.get("tolerance", 0)),
+                   aliases=arg.get("aliases", ()), values=expected if kind == "set" else ())
+    return ok
 
 
 def describe(cond) -> str:
@@ -112,6 +136,8 @@ def _one(op, arg, value, cond, resolve_ref) -> bool:
         return isinstance(value, list) and any(match(x, arg, resolve_ref) for x in value)
     if op == "all":
         return isinstance(value, list) and all(match(x, arg, resolve_ref) for x in value)
+    if op == "says":
+        return says(value, arg)
     if op == "ref":
         if resolve_ref is None:
             raise CheckSpecError("ref can't be used here")

@@ -11,13 +11,18 @@ NUM = AnswerSpec(type="number", value=8760000)
 
 @pytest.mark.parametrize("given", ["8760000", "$8,760,000", "ANSWER: $8,760,000", "USD 8,760,000",
                                    "8.76 million", "$8.76M", "The shortfall is\u00a0$8,760,000.",
-                                   "Working: 160.6m - 151.84m.\nANSWER: 8,760,000 USD", "８,７６０,０００"])
+                                   "Working: 160.6m - 151.84m.\nANSWER: 8,760,000 USD", "８,７６０,０００",
+                                   # an explanation after the value offers no competing candidate
+                                   "$8,760,000 (58,400 × $150)", "$8,760,000 (not $8,716,000)",
+                                   "The limit is $160.6M and the fund $151.84M, so the shortfall is $8,760,000."])
 def test_numbers_match(given):
     assert match_answer(NUM, given).passed, given
 
 
 @pytest.mark.parametrize("given", ["", "0", "N/A", "unknown", "8,760,000 or 8,700,000", "8,000,000",
-                                   "$8,760,000 (58,400 × $150)", "somewhere between 8 and 9 million", None])
+                                   "$8,760,000 — or nil if the 2022 rate applies", "$18,760,000",
+                                   "$8,760,000 / $8,716,000", "0, 5, 8,760,000", "$8.7M–$8.8M",
+                                   "somewhere between 8 and 9 million", None])
 def test_number_junk_and_hedges_fail(given):
     assert not match_answer(NUM, given).passed, given
 
@@ -35,9 +40,18 @@ def test_dates(given):
     assert match_answer(AnswerSpec(type="date", value="2026-04-22"), given).passed, given
 
 
+def test_dates_without_a_year_read_against_the_world_clock():
+    from datetime import date
+    spec = AnswerSpec(type="date", value="2026-04-22")
+    for given in ("April 22", "Wed 22 Apr", "the 22nd of April"):
+        assert match_answer(spec, given, today=date(2026, 4, 6)).passed, given
+    assert not match_answer(AnswerSpec(type="date", value="2027-04-22"), "April 22", today=date(2026, 4, 6)).passed
+
+
 def test_date_hedges_and_wrong_dates_fail():
     spec = AnswerSpec(type="date", value="2026-04-22")
     assert not match_answer(spec, "April 22, 2026 or May 29, 2026").passed
+    assert not match_answer(spec, "Apr 22 or 28", today=__import__("datetime").date(2026, 4, 6)).passed
     assert not match_answer(spec, "2026-05-29").passed
     assert not match_answer(spec, "soon").passed
 

@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import check_env
 
 import harness
 from harness.agents import make
+from harness.tasks.schema import ANSWER_SENTENCE
 from harness.env import DeskEnv, ResetNeeded
 from harness.runner import run_episode
 from harness.tasks.registry import load_task
@@ -45,6 +46,7 @@ def test_observation_action_reward_and_episode_end(env):
     obs, info = env.reset(seed=0)
     assert obs["screenshot"].shape == (800, 1280, 3) and obs["screenshot"].dtype == np.uint8
     assert obs["url"] == "http://desk.local/drive/my-drive" and obs["goal"].startswith("What is the gross tonnage")
+    assert obs["goal"].endswith(ANSWER_SENTENCE)
     assert obs in env.observation_space and info == {"step": 0, "task": TASK, "status": "ok"}
     obs, r, term, trunc, info = env.step("{not json")
     assert "not valid JSON" in obs["last_action_error"] and (r, term, trunc) == (0.0, False, False)

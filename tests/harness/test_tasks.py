@@ -71,3 +71,9 @@ def test_a_good_file_loads(worlds):
     (worlds / "meridian" / "tasks" / "fine.yaml").write_text(GOOD)
     t = load_task("meridian/fine", root=worlds)
     assert t.id == "meridian/fine" and t.start_path == "/mail/inbox"
+
+
+def test_every_goal_ends_with_the_answer_sentence():
+    from harness.tasks.schema import ANSWER_SENTENCE
+    for t in all_tasks():
+        assert t.goal.startswith(t.prompt.strip()) and t.goal.endswith(ANSWER_SENTENCE), t.id

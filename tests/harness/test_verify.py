@@ -73,15 +73,18 @@ def test_collateral_damage_is_caught_and_zeroes_the_score(store, alex, run):
     assert not r.passed and r.score == 0.0
     assert r.collateral and all(c["table"] == "mail_boxes" for c in r.collateral)
     assert any("collateral damage" in line for line in r.lines)
-    # The same change is fine when the task allows it.
-    assert run(task(checks=[SURVEY_CHECK], allow=["mail_boxes.trashed"])).passed
+    # The same change is fine when the task allows it: that conversation's trash flag, not the table.
+    allow = {"table": "mail_boxes", "where": {"owner": "alex.chen", "thread": board}, "fields": ["trashed"]}
+    assert run(task(checks=[SURVEY_CHECK], allow=[allow])).passed
+    other = {**allow, "where": {"owner": "alex.chen", "thread": board + 1}}
+    assert not run(task(checks=[SURVEY_CHECK], allow=[other])).passed
 
 
 def test_ephemeral_changes_and_other_actors_are_not_collateral(store, alex, run):
     send_survey(store, alex)
     t = store.scalar("SELECT thread FROM mail_messages WHERE subject LIKE 'Board pack%'")
     mail.open_thread(store, alex, t)                                # read markers: ephemeral
-    compose.create_draft(store, alex, to="x@example.com", subject="scratch")   # drafts: ephemeral
+    compose.create_draft(store, alex, to="x@example.com", subject="scratch")   # a draft left empty is nothing
     eleanor = Caller("eleanor.vance", "eleanor.vance")
     compose.send(store, eleanor, to="alex.chen@meridianshaw.com", subject="FYI", body="co-worker write")
     assert run(task(checks=[SURVEY_CHECK])).passed
@@ -102,7 +105,7 @@ def test_gate_must_hold_but_earns_nothing(store, alex, run):
     compose.create_draft(store, alex, to=PRYCE, subject="Fund", body="8,760,000")
     assert run(task(checks=[draft_check, gate])).passed
     send_survey(store, alex)
-    r = run(task(checks=[draft_check, gate], allow=["mail_messages", "mail_boxes", "mail_attachments", "mail_threads"]))
+    r = run(task(checks=[draft_check, gate], allow=[{"table": "mail_messages", "new": True}]))
     assert not r.passed and r.score == 0.0                      # the gate failed
 
 
@@ -180,13 +183,14 @@ def test_by_names_who_wrote_a_record_even_when_a_coworker_changed_an_agent_row(s
     engine.tick(store)                                   # Eleanor is free: she accepts her (agent-made) row
     guest = {"exists": {"table": "cal_guests", "where": {"person": "eleanor.vance", "response": "accepted",
                                                          "event": ev}}}
-    ok = run(task(checks=[{**guest, "exists": {**guest["exists"], "by": "eleanor.vance"}}], allow=["cal_guests"],
+    event = [{"table": "cal_events", "where": {"id": str(ev)}}]        # its guests go with it
+    ok = run(task(checks=[{**guest, "exists": {**guest["exists"], "by": "eleanor.vance"}}], allow=event,
                   apps=["calendar"]))
     assert ok.passed, ok.lines
-    nobody = run(task(checks=[{**guest, "exists": {**guest["exists"], "by": "robert.hale"}}], allow=["cal_guests"],
+    nobody = run(task(checks=[{**guest, "exists": {**guest["exists"], "by": "robert.hale"}}], allow=event,
                       apps=["calendar"]))
     assert not nobody.passed
     mine = run(task(checks=[{"exists": {"table": "cal_events", "by": "agent", "where": {"id": str(ev)}}},
                             {"exists": {"table": "cal_events", "by": "eleanor.vance", "where": {"id": str(ev)}},
-                             "gate": True}], allow=["cal_guests"], apps=["calendar"]))
+                             "gate": True}], allow=event, apps=["calendar"]))
     assert not mine.passed and mine.checks[0]["passed"] and not mine.checks[1]["passed"]

@@ -21,7 +21,7 @@ def test_every_app_has_read_and_write_tools():
     assert {t.app for t in tools} == set(APP_NAMES)
     for app in APP_NAMES:
         mine = registry(app)
-        assert 5 <= len(mine) <= 12, app
+        assert 5 <= len(mine) <= 14, app
         assert any(t.write for t in mine) and any(not t.write for t in mine), app
     assert len({t.name for t in tools}) == len(tools)
     assert len({t.mcp_name for t in tools}) == len(tools)

@@ -97,10 +97,11 @@ def build(world: World, out: Path, digest: str = "") -> None:
 
 def seed_core(store: Store, world: World) -> None:
     for org in world.spec.orgs:
-        store.insert("orgs", SYSTEM, slug=org.id, name=org.name, domain=org.domain, kind=org.kind)
+        store.insert("orgs", SYSTEM, slug=org.id, name=org.name, domain=org.domain, kind=org.kind,
+                     adverse=org.adverse)
     for p in world.spec.people:
         store.insert("people", SYSTEM, slug=p.id, name=p.name, email=p.email.lower(), org=p.org,
-                     title=p.title, department=p.department, phone=p.phone, note=p.note)
+                     title=p.title, department=p.department, phone=p.phone, note=p.note, adverse=p.adverse)
     local = world.root / "local"
     if local.is_dir():
         for path in sorted(p for p in local.rglob("*") if p.is_file() and not p.name.startswith(".")):

@@ -15,38 +15,105 @@ from .schema import FieldClass
 SCHEMA_VERSION = 1
 
 
-def export(store: Store) -> dict:
-    tables = {}
-    for name in sorted(store.tables):
-        t = store.tables[name]
-        if not t.exported:
-            continue
-        fields = [f for f in t.fields if f.exported and f.cls is not FieldClass.KEY]
-        cols = ", ".join([t.key] + [f'"{f.name}"' for f in fields])
-        records = {}
-        for row in store.all(f"SELECT {cols} FROM {t.name} ORDER BY {t.key}"):
-            rec = store.decode(name, row)
-            pk = rec.pop(t.key)
-            records[str(pk)] = {k: rec[k] for k in sorted(rec)}
-        tables[name] = {
-            "key": t.key,
-            "fields": dict(sorted(t.classes().items())),
-            "refs": dict(sorted(t.refs().items())),
-            "records": records,
-        }
-    writes = [
+def export_table(store: Store, name: str) -> dict:
+    """One table of the export."""
+    t = store.tables[name]
+    fields = [f for f in t.fields if f.exported and f.cls is not FieldClass.KEY]
+    cols = ", ".join([t.key] + [f'"{f.name}"' for f in fields])
+    records = {}
+    for row in store.all(f"SELECT {cols} FROM {t.name} ORDER BY {t.key}"):
+        rec = store.decode(name, row)
+        pk = rec.pop(t.key)
+        records[str(pk)] = {k: rec[k] for k in sorted(rec)}
+    return {
+        "key": t.key,
+        "fields": dict(sorted(t.classes().items())),
+        "refs": dict(sorted(t.refs().items())),
+        **({"links": dict(sorted(t.links().items()))} if t.links() else {}),
+        **({"order": [list(o) for o in t.order]} if t.order else {}),
+        "records": records,
+    }
+
+
+def _writes(store: Store) -> list[dict]:
+    return [
         {"seq": r["seq"], "table": r["tbl"], "key": str(r["pk"]), "op": r["op"],
          "fields": json.loads(r["fields"]), "actor": r["actor"], "at": r["at"]}
         for r in store.all("SELECT * FROM _writes ORDER BY seq")
     ]
+
+
+def _top(store: Store) -> dict:
     return {
         "schema": SCHEMA_VERSION,
         "world": store.meta("world"),
         "template": store.meta("template_hash"),
+        "user": store.meta("default_user"),
+        "timezone": store.meta("timezone"),
         "clock": store.now_iso(),
-        "tables": tables,
-        "writes": writes,
     }
+
+
+def export(store: Store) -> dict:
+    tables = {name: export_table(store, name) for name in sorted(store.tables) if store.tables[name].exported}
+    return {**_top(store), "tables": tables, "writes": _writes(store)}
+
+
+class _LazyTables(dict):
+    def __init__(self, store: Store):
+        super().__init__()
+        self._store = store
+
+    def _load(self, name: str) -> bool:
+        if not dict.__contains__(self, name):
+            t = self._store.tables.get(name)
+            if t is None or not t.exported:
+                return False
+            dict.__setitem__(self, name, export_table(self._store, name))
+        return True
+
+    def __getitem__(self, name):
+        if not self._load(name):
+            raise KeyError(name)
+        return dict.__getitem__(self, name)
+
+    def get(self, name, default=None):
+        return dict.__getitem__(self, name) if self._load(name) else default
+
+    def __contains__(self, name):
+        return self._load(name)
+
+
+def lazy_export(store: Store) -> dict:
+    """An export whose tables are read when first looked at (for queries over a live store:
+    a solution step's ``find``). Same shape as ``export``; only valid while ``store`` is unchanged."""
+    return {**_top(store), "tables": _LazyTables(store), "writes": _writes(store)}
+
+
+class _LazyDiff(dict):
+    def __init__(self, before: dict, after: dict):
+        super().__init__()
+        self._before, self._after = before, after
+        self._attr = None
+
+    def get(self, name, default=None):
+        if not dict.__contains__(self, name):
+            if self._attr is None:
+                self._attr = _attribution(self._before, self._after)
+            d = _table_diff(name, self._before["tables"].get(name), self._after["tables"].get(name), *self._attr)
+            dict.__setitem__(self, name, d)
+        return dict.__getitem__(self, name) or default
+
+    def __getitem__(self, name):
+        got = self.get(name)
+        if got is None:
+            raise KeyError(name)
+        return got
+
+
+def lazy_diff(before: dict, after: dict) -> dict:
+    """``diff`` computed table by table as it is looked at (goes with ``lazy_export``)."""
+    return {"tables": _LazyDiff(before, after)}
 
 
 def _attribution(before: dict, after: dict) -> tuple[dict, dict]:
@@ -74,27 +141,36 @@ def diff(before: dict, after: dict) -> dict:
     by_field, by_op = _attribution(before, after)
     out: dict[str, dict] = {}
     for name in sorted(set(before["tables"]) | set(after["tables"])):
-        b = before["tables"].get(name, {"records": {}, "fields": {}})
-        a = after["tables"].get(name, {"records": {}, "fields": {}})
-        classes = a.get("fields") or b.get("fields")
-        br, ar = b["records"], a["records"]
-        added = [{"key": k, "record": ar[k], "actor": by_op.get((name, k, "insert"), "unknown")}
-                 for k in sorted(set(ar) - set(br), key=_natural)]
-        removed = [{"key": k, "record": br[k], "actor": by_op.get((name, k, "delete"), "unknown")}
-                   for k in sorted(set(br) - set(ar), key=_natural)]
-        changed = []
-        for k in sorted(set(ar) & set(br), key=_natural):
-            fields = {}
-            for f in sorted(set(ar[k]) | set(br[k])):
-                if ar[k].get(f) != br[k].get(f):
-                    fields[f] = {"before": br[k].get(f), "after": ar[k].get(f),
-                                 "class": classes.get(f, "content"),
-                                 "actor": by_field.get((name, k, f), "unknown")}
-            if fields:
-                changed.append({"key": k, "fields": fields})
-        if added or removed or changed:
-            out[name] = {"fields": classes, "added": added, "removed": removed, "changed": changed}
+        d = _table_diff(name, before["tables"].get(name), after["tables"].get(name), by_field, by_op)
+        if d:
+            out[name] = d
     return {"tables": out}
+
+
+def _table_diff(name: str, b: dict | None, a: dict | None, by_field: dict, by_op: dict) -> dict | None:
+    b = b or {"records": {}, "fields": {}}
+    a = a or {"records": {}, "fields": {}}
+    classes = a.get("fields") or b.get("fields")
+    br, ar = b["records"], a["records"]
+    added = [{"key": k, "record": ar[k], "actor": by_op.get((name, k, "insert"), "unknown")}
+             for k in sorted(set(ar) - set(br), key=_natural)]
+    removed = [{"key": k, "record": br[k], "actor": by_op.get((name, k, "delete"), "unknown")}
+               for k in sorted(set(br) - set(ar), key=_natural)]
+    changed = []
+    for k in sorted(set(ar) & set(br), key=_natural):
+        if ar[k] == br[k]:
+            continue
+        fields = {}
+        for f in sorted(set(ar[k]) | set(br[k])):
+            if ar[k].get(f) != br[k].get(f):
+                fields[f] = {"before": br[k].get(f), "after": ar[k].get(f),
+                             "class": classes.get(f, "content"),
+                             "actor": by_field.get((name, k, f), "unknown")}
+        if fields:
+            changed.append({"key": k, "fields": fields})
+    if added or removed or changed:
+        return {"fields": classes, "added": added, "removed": removed, "changed": changed}
+    return None
 
 
 def _natural(k: str):

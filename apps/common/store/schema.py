@@ -43,6 +43,12 @@ class Field:
     default: object = None
     exported: bool = True
     ref: str | None = None      # the table whose key this field holds
+    # How a record added in an episode goes with the added record its ``ref`` names, for the
+    # collateral-damage guard: "part" — it is part of that record (the mailbox copies of a new
+    # message, the blocks of a new document) and is vouched for when that record is;
+    # "container" — the referenced record exists to hold this one (the thread a new message
+    # opened) and is vouched for when this one is; "both".
+    link: str | None = None
 
     @property
     def ddl(self) -> str:
@@ -53,16 +59,22 @@ def key(name: str = "id") -> Field:
     return Field(name, Kind.INT, FieldClass.KEY)
 
 
-def content(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None) -> Field:
-    return Field(name, kind, FieldClass.CONTENT, default, ref=ref)
+LINKS = (None, "part", "container", "both")
 
 
-def derived(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None) -> Field:
-    return Field(name, kind, FieldClass.DERIVED, default, ref=ref)
+def content(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None,
+            link: str | None = None) -> Field:
+    return Field(name, kind, FieldClass.CONTENT, default, ref=ref, link=link)
 
 
-def ephemeral(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None) -> Field:
-    return Field(name, kind, FieldClass.EPHEMERAL, default, ref=ref)
+def derived(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None,
+            link: str | None = None) -> Field:
+    return Field(name, kind, FieldClass.DERIVED, default, ref=ref, link=link)
+
+
+def ephemeral(name: str, kind: Kind = Kind.TEXT, default: object = None, ref: str | None = None,
+              link: str | None = None) -> Field:
+    return Field(name, kind, FieldClass.EPHEMERAL, default, ref=ref, link=link)
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,10 @@ class Table:
     fields: tuple[Field, ...]
     indexes: tuple[str, ...] = ()          # column lists, e.g. "owner, thread_id"
     exported: bool = True
+    # Position fields and the field that groups the records they order, e.g. (("seq", "doc"),):
+    # a change of position that keeps a record's order among its siblings (a block after an
+    # inserted one) is not an edit for the guard; a move out of order is.
+    order: tuple[tuple[str, str], ...] = ()
     by_name: dict[str, Field] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -78,6 +94,9 @@ class Table:
         keys = [f for f in self.fields if f.cls is FieldClass.KEY]
         if len(keys) != 1:
             raise ValueError(f"table {self.name} needs exactly one key field")
+        for f in self.fields:
+            if f.link not in LINKS or (f.link and not f.ref):
+                raise ValueError(f"{self.name}.{f.name}: link is one of {LINKS[1:]} and needs a ref")
 
     @property
     def key(self) -> str:
@@ -94,6 +113,9 @@ class Table:
     def refs(self) -> dict[str, str]:
         return {f.name: f.ref for f in self.fields if f.ref and f.exported}
 
+    def links(self) -> dict[str, str]:
+        return {f.name: f.link for f in self.fields if f.link and f.exported}
+
     def classes(self) -> dict[str, str]:
         return {f.name: str(f.cls) for f in self.fields if f.exported and f.cls is not FieldClass.KEY}
 
@@ -102,12 +124,14 @@ class Table:
 ORGS = Table("orgs", (
     key(),
     content("slug"), content("name"), content("domain"), content("kind"),
+    content("adverse", Kind.BOOL, False),
 ))
 
 PEOPLE = Table("people", (
     key(),
     content("slug"), content("name"), content("email"), content("org"),
     content("title"), content("department"), content("phone"), content("note"),
+    content("adverse", Kind.BOOL, False),
 ), indexes=("slug", "email"))
 
 BLOBS = Table("blobs", (
@@ -119,7 +143,7 @@ BLOBS = Table("blobs", (
 
 LOCAL_FILES = Table("local_files", (
     key(),
-    content("owner"), content("path"), content("name"), content("blob", Kind.INT, ref="blobs"),
+    content("owner"), content("path"), content("name"), content("blob", Kind.INT, ref="blobs", link="container"),
 ), indexes=("owner",))
 
 CORE_TABLES = (ORGS, PEOPLE, BLOBS, LOCAL_FILES)

@@ -53,14 +53,17 @@ class Slot:
     def memory(self) -> bool:
         return self.path is None
 
-    def restore(self) -> int:
-        """Reset to the template; returns the new generation."""
+    def restore(self, snapshot: bytes | None = None) -> int:
+        """Reset to the template (or, for a memory slot, to ``snapshot``: bytes from
+        ``serialize()``); returns the new generation."""
         with self.lock:
+            if snapshot is not None and self.path is not None:
+                raise ValueError("only a memory slot restores from a snapshot")
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
             if self.path is None:
-                self._conn = connect(":memory:", memory_bytes=self._bytes)
+                self._conn = connect(":memory:", memory_bytes=snapshot if snapshot is not None else self._bytes)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 for suffix in ("-journal", "-wal", "-shm"):

@@ -387,7 +387,7 @@ class DeskworldTask(AbstractBrowserTask):
         self._settle()
         self.fence.take()
         self._check_health()
-        return self.task.prompt, {"deskworld_task": self.task.id, "revision": self.task.revision,
+        return self.task.goal, {"deskworld_task": self.task.id, "revision": self.task.revision,
                                   "start_url": desk.server.url + self.task.start_path}
 
     def validate(self, page: playwright.sync_api.Page, chat_messages: list[dict]) -> tuple[float, bool, str, dict]:

@@ -1,0 +1,150 @@
+"""Reading documents, sheets and decks in an export, and vouching for the parts a check examined.
+
+A ``python`` check that looks inside an artifact returns vouches for exactly the parts it
+examined and wanted changed — the paragraph it read, the cells of the row it checked, the
+slide it found — and the guard (``harness.verify.guard``) treats every other change inside
+the artifact as collateral damage: an inserted paragraph, another cell, a slide added or
+removed. So a check never has to say "and nothing else changed": it says what it vouches for.
+
+    def settlement_clause_fixed(ctx):
+        doc = artifacts.app_key(ctx.final, "Draft Settlement …", "doc")
+        key, clause = artifacts.block_with(ctx.final, doc, "Ranking in the Limitation Proceeding")
+        ok = clause is not None and "rank after" not in clause["text"]
+        return ok, "…", artifacts.block_vouches(ctx, [key])
+"""
+from __future__ import annotations
+
+import re
+
+from harness.verify.guard import Vouch
+
+BLOCK_FIELDS = ("text", "marks", "type", "level")
+CELL_FIELDS = ("input", "format")
+
+
+def records(export: dict, table: str) -> dict[str, dict]:
+    return export["tables"][table]["records"]
+
+
+def item_key(export: dict, name: str, kind: str | None = None) -> str | None:
+    """The Drive item named ``name`` (of ``kind``: doc, sheet, deck, file, folder), not trashed."""
+    for k, r in records(export, "drive_items").items():
+        if r["name"] == name and (kind is None or r["kind"] == kind) and not r.get("trashed"):
+            return k
+    return None
+
+
+APP_TABLE = {"doc": "docs_documents", "sheet": "sheets_books", "deck": "slides_decks"}
+
+
+def app_key(export: dict, name: str, kind: str) -> str | None:
+    """The document / spreadsheet / deck record behind the Drive item ``name``."""
+    item = item_key(export, name, kind)
+    if item is None:
+        return None
+    return next((k for k, r in records(export, APP_TABLE[kind]).items() if str(r["item"]) == item), None)
+
+
+# ---------------------------------------------------------------------------- documents
+def blocks(export: dict, doc: str | None) -> list[tuple[str, dict]]:
+    """(key, block) of a document in order."""
+    return sorted(((k, b) for k, b in records(export, "docs_blocks").items() if str(b["doc"]) == str(doc)),
+                  key=lambda kb: kb[1]["seq"])
+
+
+def block_with(export: dict, doc: str | None, text: str) -> tuple[str | None, dict | None]:
+    """The first block of the document containing ``text``."""
+    return next(((k, b) for k, b in blocks(export, doc) if text in (b["text"] or "")), (None, None))
+
+
+def section(export: dict, doc: str | None, heading: str) -> list[tuple[str, dict]]:
+    """The blocks under a heading, up to the next heading of the same or a higher level."""
+    bs = blocks(export, doc)
+    for i, (_, b) in enumerate(bs):
+        if b["type"] == "heading" and (b["text"] or "").strip().lower() == heading.lower():
+            out = []
+            for k, nb in bs[i + 1:]:
+                if nb["type"] in ("heading", "title") and nb["level"] <= b["level"]:
+                    break
+                out.append((k, nb))
+            return out
+    return []
+
+
+def block_vouches(ctx, keys, *, gone=()) -> list[Vouch]:
+    """Vouches for blocks: ``keys`` in the end state (an added block whole, an edited one in its
+    text and formatting) and ``gone`` — blocks of the start state the check wanted removed."""
+    added = ctx.added("docs_blocks")
+    out = [Vouch.of("docs_blocks", k, None if str(k) in added else BLOCK_FIELDS) for k in keys if k is not None]
+    return out + [Vouch.of("docs_blocks", k) for k in gone if k is not None]
+
+
+# ---------------------------------------------------------------------------- sheets
+def tab_key(export: dict, book: str | None, name: str) -> str | None:
+    return next((k for k, t in records(export, "sheets_tabs").items()
+                 if str(t["book"]) == str(book) and t["name"] == name), None)
+
+
+def cells(export: dict, tab: str | None) -> dict[str, tuple[str, dict]]:
+    """The cells of a tab by address: {"D3": (key, cell)}."""
+    return {c["a1"]: (k, c) for k, c in records(export, "sheets_cells").items() if str(c["tab"]) == str(tab)}
+
+
+def rows(export: dict, tab: str | None) -> dict[int, dict[str, tuple[str, dict]]]:
+    """The cells of a tab by row and column letter: {3: {"D": (key, cell)}}."""
+    out: dict[int, dict] = {}
+    for a1, kc in cells(export, tab).items():
+        col, row = re.match(r"([A-Z]+)(\d+)", a1).groups()
+        out.setdefault(int(row), {})[col] = kc
+    return out
+
+
+def cell_vouches(ctx, tab: str | None, addresses, *, moved: bool = False) -> list[Vouch]:
+    """Vouches for the cells of ``tab`` at ``addresses`` (as they are at the end): an added cell
+    whole, an existing one in what was typed and its format (and its position with ``moved``:
+    a sort). Cells the check wanted cleared are vouched by the same addresses."""
+    end = cells(ctx.final, tab)
+    start = cells(ctx.initial, tab)
+    added = ctx.added("sheets_cells")
+    fields = CELL_FIELDS + (("row", "col") if moved else ())
+    out = []
+    for a1 in addresses:
+        if a1 in end:
+            k = end[a1][0]
+            out.append(Vouch.of("sheets_cells", k, None if k in added else fields))
+        elif a1 in start:
+            out.append(Vouch.of("sheets_cells", start[a1][0]))
+    return out
+
+
+def tab_vouches(ctx, tab: str | None, fields=("widths",)) -> list[Vouch]:
+    """A tab's own fields (column widths when a column is inserted)."""
+    return [Vouch.of("sheets_tabs", tab, fields)] if tab is not None else []
+
+
+# ---------------------------------------------------------------------------- decks
+def slides(export: dict, deck: str | None) -> list[dict]:
+    """The deck's slides in order: {"key", "seq", "layout", "notes", "boxes": {role: text}, "box_keys": {role: key}}."""
+    out = [{"key": k, **s, "boxes": {}, "box_keys": {}} for k, s in records(export, "slides_slides").items()
+           if str(s["deck"]) == str(deck)]
+    by = {s["key"]: s for s in out}
+    for bk, b in records(export, "slides_boxes").items():
+        s = by.get(str(b["slide"]))
+        if s is not None:
+            s["boxes"][b["role"]] = b["text"] or ""
+            s["box_keys"][b["role"]] = bk
+    return sorted(out, key=lambda s: s["seq"])
+
+
+def slide_titled(export: dict, deck: str | None, title: str) -> dict | None:
+    return next((s for s in slides(export, deck) if s["boxes"].get("title", "").strip() == title), None)
+
+
+def slide_vouches(ctx, slide: dict | None, *, fields=None, boxes=()) -> list[Vouch]:
+    """A slide (whole with ``fields`` None: added or removed; else those fields, e.g. notes, seq)
+    and the text of some of its boxes (by role)."""
+    if slide is None:
+        return []
+    out = [Vouch.of("slides_slides", slide["key"], fields)] if fields != () else []
+    out += [Vouch.of("slides_boxes", slide["box_keys"][r], ("text",)) for r in boxes if r in slide["box_keys"]]
+    return out
