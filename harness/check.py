@@ -26,10 +26,11 @@ class TaskReport:
     oracle_score: float | None = None
     noop_score: float | None = None
     lines: list[str] = field(default_factory=list)
+    adversaries: object = None             # harness.adversaries.base.TaskAdversaries
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and (self.adversaries is None or self.adversaries.ok)
 
 
 def junk_answers(task, expected) -> list[str]:
@@ -47,7 +48,9 @@ def junk_answers(task, expected) -> list[str]:
     return junk
 
 
-def check_task(env, task) -> TaskReport:
+def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
+    """One task's QC; with a workbench (``harness.adversaries``) its adversaries too."""
+    from harness.adversaries.workbench import Ending
     from harness.verify import expected_answer
     rep = TaskReport(task.id)
     oracle = make("oracle", env=env)
@@ -56,6 +59,11 @@ def check_task(env, task) -> TaskReport:
     rep.oracle_score = row["score"]
     res = env.unwrapped.result
     rep.lines = res.lines if res else []
+    snapshot = None
+    if bench is not None and row["status"] != "error":
+        runner = env.unwrapped._runner
+        snapshot = (env.unwrapped._call(lambda: runner.current.slot.serialize()),
+                    Ending(env.unwrapped.answer, res.done_status or "complete" if res else "complete"))
     if row["status"] == "error" or not row["passed"] or row["score"] != 1.0:
         detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
         rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
@@ -82,6 +90,9 @@ def check_task(env, task) -> TaskReport:
         r = verify(task, initial, initial, empty, answer=None, done_status="complete", world_root=ws.world.root)
         if r.passed or r.score != 0:
             rep.problems.append("done(status=complete) scores above 0 on an infeasible task")
+    if bench is not None:
+        from harness.adversaries.suite import run_task
+        rep.adversaries = run_task(task, bench, catalogue, oracle=snapshot)
     return rep
 
 
@@ -114,9 +125,10 @@ def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
     return problems, summary
 
 
-def check(tasks, *, progress=None, workers: int = 1) -> tuple[list[TaskReport], list[str]]:
+def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
+          tools_only: bool = False) -> tuple[list[TaskReport], list[str]]:
     """QC every task; ``workers`` > 1 checks them in that many spawned processes (one browser each),
-    reports in the tasks' order."""
+    reports in the tasks' order. ``adversaries``: the adversary suite too; ``tools_only``: only it."""
     overall = []
     for world_name in sorted({t.world for t in tasks}):
         problems, summary = coworker_problems(world_name, [t for t in tasks if t.world == world_name])
@@ -126,13 +138,14 @@ def check(tasks, *, progress=None, workers: int = 1) -> tuple[list[TaskReport], 
     infeasible = [t for t in tasks if t.infeasible]
     if tasks and len(infeasible) / len(tasks) > MAX_INFEASIBLE and len(tasks) >= 10:
         overall.append(f"{len(infeasible)} of {len(tasks)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
+    mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
     if workers <= 1 or len(tasks) < 2:
-        return _check_all(tasks, progress), overall
+        return _check_all(tasks, progress, mode), overall
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
     chunks = [[t.id for t in tasks[i::workers]] for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-        done = list(pool.map(_check_ids, chunks))
+        done = list(pool.map(_check_ids, chunks, [mode] * len(chunks)))
     by_id = {r.task: r for part in done for r in part}
     if progress:
         for t in tasks:
@@ -140,25 +153,41 @@ def check(tasks, *, progress=None, workers: int = 1) -> tuple[list[TaskReport], 
     return [by_id[t.id] for t in tasks], overall
 
 
-def _check_ids(ids: list[str]) -> list[TaskReport]:
+def _check_ids(ids: list[str], mode: str = "plain") -> list[TaskReport]:
     from harness.tasks.registry import load_task
-    return _check_all([load_task(i) for i in ids], None)
+    return _check_all([load_task(i) for i in ids], None, mode)
 
 
-def _check_all(tasks, progress) -> list[TaskReport]:
-    from harness.env import DeskEnv
+def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
+    benches, catalogue = {}, None
+    if mode != "plain":
+        from harness.adversaries.suite import Catalogue
+        from harness.adversaries.workbench import Workbench
+        from harness.tasks.registry import all_tasks
+        benches = {w: Workbench(w) for w in sorted({t.world for t in tasks})}
+        catalogue = Catalogue([t for t in all_tasks() if t.world in benches], benches)
+    env = None
     reports = []
-    env = DeskEnv(tasks[0])
     try:
+        if mode != "tools":
+            from harness.env import DeskEnv
+            env = DeskEnv(tasks[0])
         for t in tasks:
             if progress:
                 progress(t)
             try:
-                reports.append(check_task(env, t))
+                if mode == "tools":
+                    from harness.adversaries.suite import run_task
+                    reports.append(TaskReport(t.id, adversaries=run_task(t, benches[t.world], catalogue)))
+                else:
+                    reports.append(check_task(env, t, benches.get(t.world), catalogue))
             except Exception as e:
                 r = TaskReport(t.id)
                 r.problems.append(f"{type(e).__name__}: {e}")
                 reports.append(r)
     finally:
-        env.close()
+        if env is not None:
+            env.close()
+        for wb in benches.values():
+            wb.close()
     return reports

@@ -1,6 +1,7 @@
 """The ``deskworld`` command line: one Click group, so later commands slot in."""
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -79,7 +80,7 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def tasks(world: str | None, as_json: bool) -> None:
     """List tasks."""
-    import json
+
 
     from harness.tasks.registry import TaskError, all_tasks
     try:
@@ -137,7 +138,7 @@ def tasks(world: str | None, as_json: bool) -> None:
 def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, address: str | None, out: str | None,
         resume: bool, trace: bool, seed: int, judges: tuple[str, ...], **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
-    import json
+
     from datetime import datetime
     from pathlib import Path
 
@@ -194,33 +195,118 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
 @main.command()
 @click.argument("pattern", required=False)
 @click.option("--workers", default=1, show_default=True, type=int, help="Processes (each owns a browser).")
-def check(pattern: str | None, workers: int) -> None:
-    """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0."""
+@click.option("--adversaries", is_flag=True, help="Also try every task's adversaries (false passes and false fails).")
+@click.option("--tools-only", is_flag=True, help="Only the adversaries, without a browser (no oracle or do-nothing episode).")
+@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="Show every adversary's verdict, not only the wrong ones.")
+def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool, as_json: bool, verbose: bool) -> None:
+    """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0; with
+    --adversaries, hedges, spam, duplicates, collateral writes, literals and memorised answers
+    must fail and the task done other right ways must pass."""
     from rich.console import Console
     from rich.table import Table
 
+    from harness.adversaries.suite import totals
     from harness.check import check as run_check
     from harness.tasks.registry import TaskError, select
     try:
         chosen = select(pattern)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
-    console = Console()
-    reports, overall = run_check(chosen, workers=workers, progress=lambda t: console.print(
-        t if isinstance(t, str) else f"checking {t.id} …", style="dim"))
-    table = Table(title=f"deskworld check ({len(reports)} tasks)")
-    for col in ("task", "oracle", "noop", "steps", "result"):
-        table.add_column(col)
-    for r in reports:
-        table.add_row(r.task, "—" if r.oracle_score is None else f"{r.oracle_score:g}",
-                      "—" if r.noop_score is None else f"{r.noop_score:g}", str(r.oracle_steps),
-                      "[green]ok[/green]" if r.ok else "[red]" + "; ".join(r.problems) + "[/red]")
-    console.print(table)
+    console = Console(stderr=as_json)
+    reports, overall = run_check(chosen, workers=workers, adversaries=adversaries, tools_only=tools_only,
+                                 progress=lambda t: console.print(
+                                     t if isinstance(t, str) else f"checking {t.id} …", style="dim"))
+    suites = [r.adversaries for r in reports if r.adversaries is not None]
+    if as_json:
+        click.echo(json.dumps({"tasks": [{"task": r.task, "ok": r.ok, "problems": r.problems,
+                                          "oracle_score": r.oracle_score, "noop_score": r.noop_score,
+                                          **({"adversaries": r.adversaries.to_dict()} if r.adversaries else {})}
+                                         for r in reports],
+                               "overall": overall, **({"adversaries": totals(suites)} if suites else {})},
+                              indent=2, default=str))
+    else:
+        table = Table(title=f"deskworld check ({len(reports)} tasks)")
+        cols = ("task",) + (() if tools_only else ("oracle", "noop", "steps")) + \
+            (("adversaries", "false pass", "false fail") if suites else ()) + ("result",)
+        for col in cols:
+            table.add_column(col)
+        for r in reports:
+            a = r.adversaries
+            problems = r.problems + (a.problems + [f"false pass: {o.name}" for o in a.false_passes]
+                                     + [f"false fail: {o.name}" for o in a.false_fails]
+                                     + [f"can't build {o.name}" for o in a.errors] if a else [])
+            row = [r.task]
+            if not tools_only:
+                row += ["—" if r.oracle_score is None else f"{r.oracle_score:g}",
+                        "—" if r.noop_score is None else f"{r.noop_score:g}", str(r.oracle_steps)]
+            if suites:
+                row += [str(a.tried), str(len(a.false_passes)), str(len(a.false_fails))] if a else ["—"] * 3
+            row.append("[green]ok[/green]" if r.ok else "[red]" + "; ".join(problems)[:400] + "[/red]")
+            table.add_row(*row)
+        console.print(table)
+        if suites:
+            t = totals(suites)
+            kinds = Table(title="adversaries by kind")
+            for col in ("kind", "tried", "false passes", "false fails"):
+                kinds.add_column(col)
+            for k, v in sorted(t["by_kind"].items()):
+                kinds.add_row(k, str(v["tried"]), str(v["false_passes"]), str(v["false_fails"]))
+            console.print(kinds)
+            console.print(f"{t['tried']} adversaries over {t['tasks']} tasks: {t['false_passes']} false passes, "
+                          f"{t['false_fails']} false fails, {t['errors']} not built, {t['problems']} task problems")
+            for a in suites:
+                for o in a.outcomes if verbose else a.false_passes + a.false_fails + a.errors:
+                    tag = ("false pass" if o.false_pass else "false fail" if o.false_fail
+                           else "not built" if o.error else "ok")
+                    console.print(f"  {a.task} {o.name} [{o.expect}]: {tag} — {(o.error or o.why)[:300]}",
+                                  markup=False, highlight=False)
     for line in overall:
         console.print(f"[red]{line}[/red]")
     if overall or not all(r.ok for r in reports):
         raise SystemExit(1)
 
+
+@main.command("regrade")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--write", is_flag=True, help="Replace the recorded results with the new ones (the old kept in result.json).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def regrade_cmd(run_dir: str, write: bool, as_json: bool) -> None:
+    """Score a run's episodes again with today's tasks and verifiers; print what changed."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from harness.regrade import RegradeError, regrade
+    console = Console()
+    try:
+        rep = regrade(run_dir, write=write)
+    except RegradeError as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(rep.to_dict(), indent=2, default=str))
+        return
+    per = rep.per_task()
+    if per:
+        table = Table(title=f"regraded {rep.episodes} episodes: {len(rep.changes)} changed")
+        for col in ("task", "pass → fail", "fail → pass", "score only"):
+            table.add_column(col)
+        for tid, c in sorted(per.items()):
+            table.add_row(tid, str(c["pass → fail"]), str(c["fail → pass"]), str(c["score"]))
+        console.print(table)
+        for c in rep.changes:
+            console.print(f"  {c.task}/{c.sample} r{c.revision[0]}→r{c.revision[1]}: "
+                          f"{'passed' if c.before[0] else 'failed'} {c.before[1]:g} → "
+                          f"{'passed' if c.after[0] else 'failed'} {c.after[1]:g}"
+                          + (f" — {c.lines[0][:160]}" if c.lines else ""), markup=False, highlight=False)
+    else:
+        console.print(f"regraded {rep.episodes} episodes: nothing changed")
+    for s in rep.skipped:
+        console.print(f"  skipped {s}", style="dim")
+    if rep.worlds_changed:
+        console.print(f"note: the world files of {', '.join(sorted(rep.worlds_changed))} changed since the run; "
+                      "expected values are computed from today's files", style="yellow")
+    if write and rep.changes:
+        console.print(f"wrote the new results into {run_dir}")
 
 
 @main.command("grade")
@@ -306,7 +392,7 @@ def view(run_dir: str, port: int, host: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def qc(run_dir: str, as_json: bool) -> None:
     """Verifier QC: agreement between the verifier and human labels (labels.json) over a run."""
-    import json
+
     from pathlib import Path
 
     from rich.console import Console
@@ -367,7 +453,7 @@ def qc(run_dir: str, as_json: bool) -> None:
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Also write the figures here.")
 def bench(n: int, steps: int, workers: str, json_out: str | None) -> None:
     """Measure reset, step latency, throughput and memory against bare Playwright."""
-    import json
+
 
     from harness.bench import print_table, run as run_bench
     res = run_bench(n=n, throughput_steps=steps, workers=tuple(int(w) for w in workers.split(",")))

@@ -75,10 +75,17 @@ def values_in(text: str) -> list[tuple[int, int, str, object]]:
             or re.match(r"\s*(hours?|hrs?|bbl|barrels|gt\b|gross tons|tons|%)", after)
         if amount and not any(s <= c.start < e for s, e in taken):
             out.append((c.start, c.end, "number", c.value))
+    for m in re.finditer(r"\bP([1-4])\b", text):
+        out.append((m.start(), m.end(), "priority", int(m.group(1))))
     return sorted(out)
 
 
+PRIORITY_LABELS = {1: "1 - Critical", 2: "2 - High", 3: "3 - Moderate", 4: "4 - Low"}
+
+
 def wrong_value(kind: str, v, n: int = 1):
+    if kind == "priority":
+        return (v + n - 1) % 4 + 1
     if kind == "date":
         return v + timedelta(days=7 * n)
     bumped = v * (1 + 0.1 * n)
@@ -87,6 +94,8 @@ def wrong_value(kind: str, v, n: int = 1):
 
 def written(kind: str, v, like: str) -> str:
     """A value written the way the original text writes values of its kind."""
+    if kind == "priority":
+        return f"P{v}"
     if kind == "date":
         return f"{v:%B} {v.day}, {v.year}" if any(c.isdigit() for c in like[-4:]) else f"{v:%B} {v.day}"
     if like.strip().startswith("$") or "$" in like:
@@ -96,6 +105,8 @@ def written(kind: str, v, like: str) -> str:
 
 def other_forms(kind: str, v, like: str) -> list[str]:
     norm = like.replace(" ", "").lower()
+    if kind == "priority":
+        return [PRIORITY_LABELS[v], f"priority {v}"]
     forms = date_forms(v) if kind == "date" else number_forms(v)
     return [f for f in forms if f.replace(" ", "").lower() != norm][:2]
 

@@ -132,6 +132,61 @@ def write_adversaries(task, base: Base) -> list[Adversary]:
     out += [Adversary(pre + n, k, e, _attempt(base, fn), note) for n, k, e, fn, note in _inside(base, caller)]
     out += [Adversary(pre + n, k, e, _attempt(base, fn), note) for n, k, e, fn, note in _literals(base, caller)]
     out += [Adversary(pre + n, k, e, _attempt(base, fn), note) for n, k, e, fn, note in _recreate(base, caller)]
+    out += [Adversary(pre + n, k, e, _attempt(base, fn), note) for n, k, e, fn, note in _copies(base)]
+    out += [Adversary(pre + n, k, e, _attempt(base, fn), note) for n, k, e, fn, note in _emptied(base, caller)]
+    return out
+
+
+COPYABLE = ("cal_events", "crm_accounts", "crm_contacts", "crm_opportunities", "crm_leads", "crm_activities",
+            "crm_notes", "tk_incidents", "tk_requests", "tk_changes", "mail_labels", "chat_conversations")
+
+
+def _copies(base: Base):
+    """A new record with the edit, next to the record left as it was: a copy instead of an edit."""
+    out = []
+    f, init = base.final["tables"], base.initial["tables"]
+    for table in COPYABLE:
+        for r in base.diff["tables"].get(table, {}).get("changed", [])[:1]:
+            if not any(ch["class"] == "content" and ch["actor"] == "agent" for ch in r["fields"].values()):
+                continue
+            edited = dict(f[table]["records"][r["key"]])
+            before = {k: v for k, v in init[table]["records"][r["key"]].items() if k in r["fields"]}
+
+            def copy(st: Store, table=table, key=int(r["key"]), edited=edited, before=before):
+                values = {k: v for k, v in edited.items() if k in st.table(table).by_name}
+                for uniq in ("slug", "number"):
+                    if uniq in values and values[uniq]:
+                        values[uniq] = f"{values[uniq]}-copy"
+                st.update(table, key, AGENT, **before)
+                new = st.insert(table, AGENT, **values)
+                if table == "cal_events":
+                    for g in st.select("cal_guests", "event=?", (key,)):
+                        st.insert("cal_guests", AGENT, event=new, person=g["person"], response="needs_action", note="")
+            out.append((f"copy-not-edit:{table}", "duplicate", Expect.FAIL, copy,
+                        f"a new {table} record with the change, the old one left as it was"))
+    return out
+
+
+def _emptied(base: Base, caller: Caller):
+    """A document, spreadsheet or deck the solved state created, with the right title but nothing in it."""
+    out = []
+    for r in base.agent_rows("docs_documents", "added")[:1]:
+        def empty_doc(st: Store, doc=int(r["key"])):
+            from apps.docs import service as docs_svc
+            docs_svc.write_blocks(st, AGENT, doc, [{"type": "paragraph", "level": 0, "text": "", "marks": []}])
+        out.append((f"empty-doc:{r['key']}", "placeholder", Expect.FAIL, empty_doc, "the new document left empty"))
+    for r in base.agent_rows("sheets_books", "added")[:1]:
+        def empty_book(st: Store, book=int(r["key"])):
+            for t in st.select("sheets_tabs", "book=?", (book,)):
+                for c in st.select("sheets_cells", "tab=?", (t["id"],)):
+                    st.delete("sheets_cells", c["id"], AGENT)
+        out.append((f"empty-sheet:{r['key']}", "placeholder", Expect.FAIL, empty_book, "the new spreadsheet left blank"))
+    for r in base.agent_rows("slides_decks", "added")[:1]:
+        def empty_deck(st: Store, deck=int(r["key"])):
+            for sl in st.select("slides_slides", "deck=?", (deck,)):
+                for b in st.select("slides_boxes", "slide=?", (sl["id"],)):
+                    st.update("slides_boxes", b["id"], AGENT, text="")
+        out.append((f"empty-deck:{r['key']}", "placeholder", Expect.FAIL, empty_deck, "the new deck left blank"))
     return out
 
 

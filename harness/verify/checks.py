@@ -290,6 +290,23 @@ def allow_vouches(ctx: Ctx, query: dict) -> list[Vouch]:
     return out
 
 
+_WORLD_MODULES: dict[tuple[str, float], object] = {}
+
+
+def world_module(world_root: Path, name: str):
+    """A world's own module (``checks`` is ``worlds/<w>/checks.py``), loaded once while the file is
+    unchanged. A world module can use another this way: ``world_module(Path(__file__).parent, "checks")``."""
+    path = Path(world_root) / f"{name}.py"
+    key = (str(path.resolve()), path.stat().st_mtime)
+    mod = _WORLD_MODULES.get(key)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(f"deskworld_world_{Path(world_root).name}_{name}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _WORLD_MODULES[key] = mod
+    return mod
+
+
 def load_function(ref: str, world_root: Path | None):
     """``module:function`` — ``checks:x`` is the world's own ``checks.py``."""
     mod_name, _, fn_name = ref.partition(":")
@@ -297,9 +314,7 @@ def load_function(ref: str, world_root: Path | None):
         raise CheckSpecError(f"python checks are module:function, not {ref!r}")
     path = (world_root / f"{mod_name}.py") if world_root else None
     if path is not None and path.is_file():
-        spec = importlib.util.spec_from_file_location(f"deskworld_world_{world_root.name}_{mod_name}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = world_module(world_root, mod_name)
     else:
         module = importlib.import_module(mod_name)
     try:
