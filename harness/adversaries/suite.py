@@ -18,6 +18,7 @@ A task without a tool solution is a problem; so is one whose solution fails.
 """
 from __future__ import annotations
 
+import re
 import traceback
 from collections import Counter
 
@@ -28,7 +29,33 @@ from harness.adversaries.workbench import Attempt, Ending, SolutionError, Workbe
 from harness.adversaries.writes import solved_base, write_adversaries
 from harness.verify import expected_answer
 
-NEGATIVE = r"\b(don't|do not|nothing else|without|only\b|leave (?:everything|the|it|them)|keep(?:ing)? (?:the|what|it)|never|not (?:the|to|edit|change|touch)|no other|rather than|alone\b)"
+# Words that make a negative requirement ("don't", "nothing else", "only to him", "leave … as it is",
+# "keep …", "without …", "not …", "except …"): each one in a prompt needs a task adversary that breaks it.
+NEGATIVE = re.compile(r"\b(don't|do not|nothing else|only\b|leave\b|leaving\b|keep(?:ing)?\b|without\b|not\b|"
+                      r"no other|rather than|alone\b|never\b|except\b|excluding\b)", re.I)
+
+
+def _prompt(task) -> str:
+    return " ".join(task.prompt.split())
+
+
+def negative_clauses(task) -> list[tuple[int, str]]:
+    """(position, words around) of each negative requirement in the prompt."""
+    p = _prompt(task)
+    return [(m.start(), p[max(0, m.start() - 30):m.end() + 30]) for m in NEGATIVE.finditer(p)]
+
+
+def uncovered_clauses(task) -> list[str]:
+    """Negative requirements of the prompt that no ``expect: fail`` task adversary quotes."""
+    p = _prompt(task).lower()
+    spans = []
+    for a in task.adversaries:
+        if a.clause and a.expect == "fail":
+            c = " ".join(a.clause.split()).lower()
+            at = p.find(c)
+            if at >= 0:
+                spans.append((at, at + len(c)))
+    return [words for pos, words in negative_clauses(task) if not any(s <= pos < e for s, e in spans)]
 
 
 class Catalogue:
@@ -139,6 +166,8 @@ def run_task(task, wb: Workbench, catalogue: Catalogue | None = None, *, oracle=
     rep = TaskAdversaries(task.id)
     if not task.solution:
         rep.problems.append("no tool solution (solution: in the task file)")
+    for words in uncovered_clauses(task):
+        rep.problems.append(f"the prompt says “…{words}…” and no task adversary (clause:, expect: fail) breaks it")
     try:
         advs = task_adversaries(task, wb, catalogue, oracle=oracle)
     except SolutionError as e:

@@ -64,11 +64,53 @@ def test_cli_run_prints_the_table(tmp_path):
     assert bad.exit_code != 0 and "unknown agent" in bad.output
 
 
-def test_every_task_passes_qc():
+def test_every_task_passes_qc_and_survives_its_adversaries():
+    """The GUI oracle scores 1, doing nothing 0, and every adversary of every task gets its verdict:
+    no false pass, no false fail, none that can't be built, every negative clause tested."""
+    from harness.adversaries.suite import totals
     tasks = all_tasks()
-    reports, overall = check(tasks, workers=2)
+    reports, overall = check(tasks, workers=2, adversaries=True)
     assert [r.task for r in reports] == [t.id for t in tasks]
-    problems = {r.task: r.problems for r in reports if not r.ok}
+    problems = {r.task: r.problems + [f"{o.name}: {o.why or o.error}" for o in
+                                      r.adversaries.false_passes + r.adversaries.false_fails + r.adversaries.errors]
+                + r.adversaries.problems for r in reports if not r.ok}
     assert not problems and not overall, (problems, overall)
     assert all(r.oracle_score == 1 and r.noop_score == 0 for r in reports)
     assert sum(r.oracle_steps >= 15 for r in reports) >= 3
+    t = totals([r.adversaries for r in reports])
+    assert t["false_passes"] == t["false_fails"] == t["errors"] == 0
+    assert t["tried"] >= 20 * len(tasks)            # every task faces many adversaries, of every kind
+    assert {"hedge", "shotgun", "duplicate", "collateral", "extra-part", "literal", "memorised", "infeasible",
+            "placeholder", "halfway", "tools", "format", "explanation", "recreate", "custom"} <= set(t["by_kind"])
+
+
+def test_episodes_keep_their_end_state_and_regrade_reports_what_changed(tmp_path, monkeypatch):
+    import harness.regrade as rg
+    from harness.recorder import load_end_states
+    out = tmp_path / "rg"
+    tasks = [load_task("meridian/reply-shortfall-to-eleanor"), load_task("meridian/gross-tonnage")]
+    rows = run("oracle", tasks, k=1, workers=1, out=out, progress=False)
+    assert all(r["passed"] for r in rows)
+    ep = out / "episodes/meridian/reply-shortfall-to-eleanor/0"
+    initial, final = load_end_states(out, ep)
+    assert len(list((out / "states").iterdir())) == 1                       # the start, once per world template
+    assert (ep / "final.json.gz").stat().st_size < 60_000                   # the tables that changed, compressed
+    assert len(final["tables"]["mail_messages"]["records"]) > len(initial["tables"]["mail_messages"]["records"])
+    rep = rg.regrade(out)
+    assert rep.episodes == 2 and rep.same == 2 and not rep.changes
+    # A stricter verifier (a new revision): the oracle's reply must also cite the complaint.
+    stricter = load_task("meridian/reply-shortfall-to-eleanor")
+    stricter.revision += 1
+    stricter.checks = [{"exists": {"table": "mail_messages", "new": True,
+                                   "where": {"body": {"matches": "paragraph 99 of the complaint"}}}}]
+    real = rg.load_task
+    monkeypatch.setattr(rg, "load_task", lambda tid: stricter if tid == stricter.id else real(tid))
+    rep = rg.regrade(out, write=True)
+    assert [(c.task, c.flipped, c.revision) for c in rep.changes] == \
+        [(stricter.id, "pass → fail", (stricter.revision - 1, stricter.revision))]
+    res = json.loads((ep / "result.json").read_text())
+    assert res["passed"] is False and res["regraded_from"]["passed"] is True
+    line = next(r for r in read_results(out) if r["task"] == stricter.id)
+    assert line["passed"] is False and line["revision"] == stricter.revision
+    res = CliRunner().invoke(main, ["regrade", str(out)])
+    assert res.exit_code == 0 and "nothing changed" in res.output           # already written
