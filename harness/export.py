@@ -69,11 +69,13 @@ A recorded run (`deskworld run --out DIR`) is plain JSON, JSONL and PNG. `run.js
 DIR/run.json
 DIR/results.jsonl
 DIR/summary.json
+DIR/states/<world>-<template>.json.gz   the start export of each world template the run used
 DIR/episodes/<world>/<task>/<sample>/
     steps.jsonl
     screens/0000.png 0001.png ...
     result.json
     diff.json
+    final.json.gz      the end export: the tables that differ from the start, the write log
     [trace.zip]        Playwright trace (--trace)
     [labels.json]      human grades (deskworld view), never written by the agent or runner
 ```
@@ -152,7 +154,7 @@ PNG screenshots of the viewport (1280×800 by default); `0000.png` before the fi
 | `lines` | [str] | human-readable verdict, one per check (`✓`, `✗`, `…` pending, `!` error) |
 | `checks` | [object] | each state check: name, passed, expected, found |
 | `rubric` | [{{name, weight, kind, passed}}] | rubric criteria (`kind` `check` or `judge`; a judge's `passed` is null, pending) |
-| `collateral` | [object] | unexpected changes found by the guard: table, key, op, field, actor |
+| `collateral` | [object] | what the guard found: `op` `added` \\| `removed` \\| `changed` (table, key, field, before, after) for a change nothing vouched for, `disclosed` (table, key, `to`) for something that reached an outsider no check required, `duplicated` (table, key, `of`) for a record made twice |
 | `done_status` | str \\| null | status the agent gave in `done` (`complete`, `infeasible`, …) |
 | `answer` | str \\| null | the answer the agent submitted |
 | `error` | str \\| null | environment error message |
@@ -169,6 +171,13 @@ PNG screenshots of the viewport (1280×800 by default); `0000.png` before the fi
 
 Only tables that changed appear; `actor` is `agent`, a co-worker id, or `unknown`. `{{"tables": {{}}}}`
 when nothing changed or the environment broke.
+
+## final.json.gz and states/ — the end state, for regrading
+
+`final.json.gz` (gzip JSON) is the episode's end export (`apps.common.store.export`) with only the
+tables that differ from the start, plus `"start"`: the file in `DIR/states/` holding the start
+export. Start ∪ end tables is the full end state; `deskworld regrade DIR` verifies it again with
+today's tasks (`harness.recorder.load_end_states`). Episodes that ended in `error` keep none.
 
 ## labels.json — human grades (optional)
 
