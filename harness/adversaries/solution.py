@@ -9,9 +9,8 @@ from datetime import timedelta
 
 from harness.adversaries.answers import date_forms, number_forms
 from harness.adversaries.base import Adversary, Expect
-from harness.adversaries.workbench import Attempt, SolutionError, Workbench, callable_tool
+from harness.adversaries.workbench import Attempt, Workbench, callable_tool
 from harness.verify.answer import date_cands, number_cands
-from harness.verify.dates import parse_date
 
 # The arguments that carry what the agent writes (a message, a paragraph, a note), not what it names.
 TEXT = {"body", "text", "markdown", "notes", "note", "description", "comment", "work_note", "replacement",
@@ -111,7 +110,7 @@ def other_forms(kind: str, v, like: str) -> list[str]:
     return [f for f in forms if f.replace(" ", "").lower() != norm][:2]
 
 
-def solution_adversaries(task, wb: Workbench, report) -> list[Adversary]:
+def solution_adversaries(task, wb: Workbench) -> list[Adversary]:
     steps = list(task.solution)
     calls = [i for i, s in enumerate(steps) if s.call is not None and callable_tool(s.call).write]
     end = next((s for s in reversed(steps) if s.done is not None), None)

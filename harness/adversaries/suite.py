@@ -104,10 +104,11 @@ def task_adversaries(task, wb: Workbench, catalogue: Catalogue | None = None, *,
     has_calls = any(s.call for s in steps)
     if task.infeasible:
         advs += _infeasible(task, wb, oracle)
+    tools_base = solved_base(task, wb, "tools", steps=steps) if has_calls else None
     if steps and not task.infeasible:
-        advs += solution_adversaries(task, wb, None)
-        if has_calls:
-            advs += write_adversaries(task, solved_base(task, wb, "tools", steps=steps))
+        advs += solution_adversaries(task, wb)
+        if tools_base is not None:
+            advs += write_adversaries(task, tools_base)
     if oracle is not None and not task.infeasible:
         snap, ending = oracle
         base = solved_base(task, wb, "oracle", snapshot=snap, ending=ending)
@@ -118,7 +119,7 @@ def task_adversaries(task, wb: Workbench, catalogue: Catalogue | None = None, *,
     if task.answer is not None:
         exp = expected_answer(task, wb.initial, wb.world.root)
         others = catalogue.others(task, exp) if catalogue else []
-        base_make = (lambda bench: bench.attempt(task, [s for s in steps if s.call or s.wait])) if has_calls else None
+        base_make = (lambda bench: tools_base.make(bench)) if tools_base is not None else None
         advs += answer_adversaries(task, exp, wb.initial, others, base_make)
     for spec in task.adversaries:
         advs.append(_custom(task, spec))

@@ -20,7 +20,6 @@ from collections.abc import Callable
 
 from apps.common.store.db import AGENT, Caller, Store
 from apps.common.store.export import diff as state_diff
-from apps.common.store.export import export
 from harness.adversaries.base import Adversary, Expect
 from harness.adversaries.workbench import Attempt, Workbench
 
@@ -382,10 +381,15 @@ def _recreate(base: Base, caller: Caller):
 
 
 def solved_base(task, wb: Workbench, name: str, steps=None, snapshot: bytes | None = None, ending=None) -> Base:
-    """A base from the tool solution (``steps``) or a snapshot of an episode's end."""
+    """A base from the tool solution (``steps``, run once and kept as a snapshot) or a snapshot of an
+    episode's end; each adversary restores it and adds its writes."""
+    if snapshot is None:
+        with wb.fresh(task) as st:
+            ending = wb.run_steps(st, task, steps or ())
+        snapshot = wb.snapshot()
+
     def make(bench: Workbench, then=None):
-        att = bench.attempt(task, steps or (), snapshot=snapshot, ending=ending,
-                            then=(lambda st: (then(st), bench.step(st, task))) if then else None)
-        return att
+        return bench.attempt(task, (), snapshot=snapshot, ending=ending,
+                             then=(lambda st: (then(st), bench.step(st, task))) if then else None)
     att = make(wb)
     return Base(name, make, att.final, wb.initial, wb.user_of(task))

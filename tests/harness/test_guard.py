@@ -8,7 +8,7 @@ import pytest
 
 from apps.calendar import service as cal
 from apps.chat import service as chat
-from apps.common.store.db import AGENT, Caller
+from apps.common.store.db import AGENT
 from apps.common.store.export import diff, export
 from apps.docs import service as docs
 from apps.drive import service as drive
