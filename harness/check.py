@@ -84,9 +84,15 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
             if r.passed or r.score > 0:
                 rep.problems.append(f"junk answer {junk!r} scores {r.score}")
     if task.infeasible:
-        r = verify(task, initial, initial, empty, answer=None, done_status="infeasible", world_root=ws.world.root)
+        # Giving up with the oracle's explanation scores 1 (and without one, when none is asked for).
+        said = (task.oracle[-1].done or {}).get("answer") if task.explain else None
+        r = verify(task, initial, initial, empty, answer=said, done_status="infeasible", world_root=ws.world.root)
         if not r.passed or r.score != 1:
-            rep.problems.append("done(status=infeasible) does not score 1")
+            rep.problems.append("done(status=infeasible) with the oracle's explanation does not score 1")
+        if task.explain:
+            r = verify(task, initial, initial, empty, answer=None, done_status="infeasible", world_root=ws.world.root)
+            if r.passed or r.score != 0:
+                rep.problems.append("done(status=infeasible) without the explanation the task asks for scores above 0")
         r = verify(task, initial, initial, empty, answer=None, done_status="complete", world_root=ws.world.root)
         if r.passed or r.score != 0:
             rep.problems.append("done(status=complete) scores above 0 on an infeasible task")

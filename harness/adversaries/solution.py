@@ -135,11 +135,13 @@ def solution_adversaries(task, wb: Workbench) -> list[Adversary]:
     if not wb.score(task, base).passed:
         return out                            # "tools" fails: nothing derived from it means anything
     # Duplicates: a call that creates records, made twice (with the same resolved arguments).
+    creating = set()
     for i in calls:
         again = steps[i].model_copy(update={"args": wb.resolved(task, steps, i)})
         twice = steps[:i + 1] + [again] + steps[i + 1:]
         att = wb.attempt(task, twice, lenient=True)
         if _added_content(att.final) > _added_content(base.final):
+            creating.add(i)
             out.append(Adversary(f"tools:duplicate:{i}", "duplicate", Expect.FAIL, run(twice),
                                  f"{steps[i].call} made twice"))
     texts = text_args(steps)
@@ -149,7 +151,18 @@ def solution_adversaries(task, wb: Workbench) -> list[Adversary]:
         for i, path in written_texts:
             _set(blank[i].args, path, "TBD")
         out.append(Adversary("tools:placeholder", "placeholder", Expect.FAIL, run(blank), "every text written as TBD"))
-    out += _value_adversaries(task, wb, steps, texts)
+    out += _value_adversaries(task, wb, steps, texts, creating, _start_lines(wb.initial))
+    return out
+
+
+def _start_lines(initial: dict) -> set[str]:
+    """Every line of text in the start state: a value on one of them was carried over, not written."""
+    out = set()
+    for t in initial["tables"].values():
+        for rec in t["records"].values():
+            for v in rec.values():
+                if isinstance(v, str) and len(v) > 12:
+                    out.update(line.strip() for line in v.splitlines() if len(line.strip()) > 12)
     return out
 
 
@@ -162,7 +175,9 @@ def _added_content(export: dict) -> int:
     return len(seen)
 
 
-def _value_adversaries(task, wb: Workbench, steps, texts) -> list[Adversary]:
+def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], start: set[str]) -> list[Adversary]:
+    """``creating``: the calls that make records (a spray of them is three records); ``start``: the lines
+    of the start state (a value on a line the text only carries over is not one the agent wrote)."""
     out = []
     found = 0
     for i, path in texts:
@@ -170,6 +185,9 @@ def _value_adversaries(task, wb: Workbench, steps, texts) -> list[Adversary]:
         for s, e, kind, v in values_in(text):
             if found >= MAX_VALUES:
                 return out
+            line = text[text.rfind("\n", 0, s) + 1:(text.find("\n", e) + 1 or len(text) + 1) - 1].strip()
+            if line in start:
+                continue
             span = text[s:e]
             w = wrong_value(kind, v)
             replaced = with_text(steps, i, path, lambda t, s=s, e=e, w=w, kind=kind, span=span:
@@ -201,6 +219,8 @@ def _value_adversaries(task, wb: Workbench, steps, texts) -> list[Adversary]:
                 other = with_text(steps, i, path, lambda t, s=s, e=e, form=form, lead=lead: t[:s] + lead + form + t[e:])
                 out.append(Adversary(f"text:format-{j}:{tag}", "format", Expect.PASS, build(other),
                                      f"{span.strip()} written {form}"))
+            if i not in creating:
+                continue                      # a call that overwrites: three of them leave one result
             # Shotgun: the same call made three times, with two wrong values and the right one.
             spray = list(steps[:i])
             fixed = steps[i].model_copy(update={"args": wb.resolved(task, steps, i)})

@@ -90,9 +90,9 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
         lines.append(f"{'✓' if ok else '✗'} infeasible task: expected done(status=infeasible); "
                      f"found {done_status or 'no done'}")
         if ok and task.explain is not None:
-            from harness.verify.answer import answer_text
+            from harness.verify.answer import normalise
             from harness.verify.conditions import match
-            said = answer_text(answer)
+            said = " ".join(normalise(answer).split())          # the whole message: the reason may come first
             if not match(said, task.explain):
                 ok = False
                 lines.append(f"✗ the explanation doesn't say why: expected {task.explain}; found {said[:160]!r}")
