@@ -127,6 +127,8 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
         add("set-extra", "shotgun", Expect.FAIL, f"ANSWER: {', '.join(vals + [extra])}")
         add("set-hedge", "hedge", Expect.FAIL, f"ANSWER: {', '.join(vals)} or {extra}")
         add("set-possibly", "hedge", Expect.FAIL, f"ANSWER: {', '.join(vals)}, and possibly {extra}")
+        add("set-spaces-extra", "shotgun", Expect.FAIL, "ANSWER: " + " ".join(vals + [extra]))
+        add("set-also", "shotgun", Expect.FAIL, f"ANSWER: {' and '.join(vals)} (also {extra})")
     else:
         e = show(kind, expected)
         ws = [show(kind, w) for w in competitors(kind, expected, others)]
@@ -136,11 +138,26 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
         add("hedge-unsure", "hedge", Expect.FAIL, f"ANSWER: {e}, though I'm not sure whether it is {e} or {w}.")
         add("shotgun", "shotgun", Expect.FAIL, f"ANSWER: {w}; {e}; {w2}")
         add("wrong", "wrong", Expect.FAIL, f"ANSWER: {w}")
+        add("conditional", "hedge", Expect.FAIL, f"ANSWER: {e} if the later document governs; {w} if the earlier one does")
+        add("two-markers", "hedge", Expect.FAIL, f"ANSWER: {w} (on the first reading)\nANSWER: {e} (on the second reading)")
+        add("could-be", "hedge", Expect.FAIL, f"ANSWER: {e} (could be {w})")
+        add("but-other", "hedge", Expect.FAIL, f"ANSWER: {e} — but {w} on the other side's figures")
+        add("guess", "hedge", Expect.FAIL, f"ANSWER: {e}? I think so, but I'm guessing")
+        add("correction", "explanation", Expect.PASS, f"ANSWER: {w}\n\nWait — that's the wrong figure; correcting it.\n\nANSWER: {e}")
         if kind == "number":
             v = float(expected)
             lo, hi = show(kind, v * 0.99), show(kind, v * 1.01)
             add("range", "hedge", Expect.FAIL, f"ANSWER: between {lo} and {hi}")
             add("contains-digits", "wrong", Expect.FAIL, f"ANSWER: {show(kind, float('1' + str(int(v))))}")
+            add("at-least", "hedge", Expect.FAIL, f"ANSWER: at least {e}")
+            add("negative", "wrong", Expect.FAIL, f"ANSWER: -{e}")
+            unit = spec.unit
+            if unit:
+                add("unit-list", "shotgun", Expect.FAIL, f"ANSWER: {e} {unit}; {w} {unit}; {w2} {unit}")
+                other = {"bbl": "litres", "barrels": "litres", "gt": "DWT", "per gross ton": "per net ton"}.get(
+                    unit.lower(), "DWT" if "gross" in unit.lower() else None)
+                if other:
+                    add("other-unit", "wrong", Expect.FAIL, f"ANSWER: {f'{v:,.0f}'} {other}")
             for i, f in enumerate(number_forms(v)):
                 add(f"format-{i}", "format", Expect.PASS, f"ANSWER: {f}")
         if kind == "date":
@@ -151,6 +168,8 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
         if kind == "string":
             for i, f in enumerate(string_forms(initial, str(expected))):
                 add(f"format-{i}", "format", Expect.PASS, f"ANSWER: {f}")
+            add("also-other", "hedge", Expect.FAIL, f"ANSWER: {e} (also {w})")
+            add("other-first", "wrong", Expect.FAIL, f"ANSWER: {w} (see {e})")
         add("explained-not", "explanation", Expect.PASS, f"ANSWER: {e} (not {w})")
         add("explained-after", "explanation", Expect.PASS, f"ANSWER: {e}. The other figure, {w}, is superseded.")
         add("no-marker", "format", Expect.PASS, f"The answer is {e}.")

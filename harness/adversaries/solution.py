@@ -182,6 +182,7 @@ def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], st
     found = 0
     for i, path in texts:
         text = _get(steps[i].args, path)
+        keys = []
         for s, e, kind, v in values_in(text):
             if found >= MAX_VALUES:
                 return out
@@ -196,6 +197,7 @@ def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], st
             if r.passed:
                 continue                      # the checks don't depend on this value
             found += 1
+            keys.append((s, e, kind, v))
             tag = f"{i}:{span.strip()}"
 
             def build(st_steps):
@@ -231,4 +233,16 @@ def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], st
             spray += [fixed] + steps[i + 1:]
             out.append(Adversary(f"text:shotgun:{tag}", "shotgun", Expect.FAIL, build(spray),
                                  f"{steps[i].call} made with {span} and two wrong values"))
+        # Two figures the checks need, each put where the other belongs.
+        nums = [k for k in keys if k[2] == "number"]
+        pair = next(((a, b) for a in nums for b in nums if a[0] < b[0] and a[3] != b[3]), None)
+        if pair:
+            (s1, e1, _, _), (s2, e2, _, _) = pair
+
+            def swap(t, s1=s1, e1=e1, s2=s2, e2=e2):
+                return t[:s1] + t[s2:e2] + t[e1:s2] + t[s1:e1] + t[e2:]
+            out.append(Adversary(f"text:swapped:{i}:{text[s1:e1].strip()}", "wrong", Expect.FAIL,
+                                 (lambda st_steps: lambda bench: bench.attempt(task, st_steps, lenient=True))(
+                                     with_text(steps, i, path, swap)),
+                                 f"{text[s1:e1].strip()} and {text[s2:e2].strip()} swapped"))
     return out

@@ -289,6 +289,24 @@ def _inside(base: Base, caller: Caller):
                 st.update("docs_comments", cid, AGENT, resolved=True, resolved_by=caller.user)
             out.append((f"resolve-other-comment:{doc}", "extra-part", Expect.FAIL, resolve_other,
                         "another open comment resolved"))
+    # An edit made as a copy: the original block put back, the edited text as a new block after it.
+    for r in base.diff["tables"].get("docs_blocks", {}).get("changed", [])[:1]:
+        ch = r["fields"].get("text")
+        if not ch or ch["actor"] != "agent" or not (ch["before"] or "").strip():
+            continue
+
+        def as_copy(st: Store, key=int(r["key"]), before=ch["before"]):
+            from apps.docs import service as docs_svc
+            row = st.get("docs_blocks", key)
+            rows = st.select("docs_blocks", "doc=?", (row["doc"],), order="seq")
+            blocks = [{k: x[k] for k in ("type", "level", "text", "marks")} for x in rows]
+            at = next(j for j, x in enumerate(rows) if x["id"] == key)
+            edited = dict(blocks[at])
+            blocks[at] = {**blocks[at], "text": before, "marks": []}
+            blocks.insert(at + 1, {**edited, "marks": []})
+            docs_svc.write_blocks(st, AGENT, row["doc"], blocks)
+        out.append((f"edit-as-copy:block{r['key']}", "duplicate", Expect.FAIL, as_copy,
+                    "the edited paragraph added as a copy after its original, left as it was"))
     # Decks: a slide more, a slide less.
     decks = {str(f["slides_slides"]["records"].get(r["key"], {}).get("deck")) for r in
              base.diff["tables"].get("slides_slides", {}).get("changed", []) + base.agent_rows("slides_slides", "added")}
@@ -306,6 +324,25 @@ def _inside(base: Base, caller: Caller):
                 from apps.slides import service as slides
                 slides.delete_slide(st, caller, sid)
             out.append((f"missing-slide:{deck}", "extra-part", Expect.FAIL, drop, "another slide deleted"))
+    # A cell edit made next to the cell: the original left as it was, the new input in an empty cell beside it.
+    for r in base.diff["tables"].get("sheets_cells", {}).get("changed", [])[:1]:
+        ch = r["fields"].get("input")
+        if not ch or ch["actor"] != "agent" or ch["before"] in (None, ""):
+            continue
+        cell = f["sheets_cells"]["records"][r["key"]]
+        taken = {(c["row"], c["col"]) for c in f["sheets_cells"]["records"].values()
+                 if str(c["tab"]) == str(cell["tab"]) and c.get("input") not in (None, "")}
+        col = next((c for c in range(cell["col"] + 1, cell["col"] + 30) if (cell["row"], c) not in taken), None)
+        if col is None:
+            continue
+
+        def beside(st: Store, tab=int(cell["tab"]), row=cell["row"], c0=cell["col"], col=col, before=ch["before"],
+                   after=ch["after"]):
+            from apps.sheets import service as sheets
+            book = st.get("sheets_tabs", tab)["book"]
+            sheets.set_cells(st, caller, book, tab, {(row, c0): before, (row, col): after})
+        out.append((f"edit-beside:{cell['a1']}", "duplicate", Expect.FAIL, beside,
+                    f"{cell['a1']} left as it was, the new value typed in column {col}"))
     # Sheets: a cell filled below the data of an edited tab.
     tabs = {str(f["sheets_cells"]["records"].get(r["key"], {}).get("tab")) for r in
             base.diff["tables"].get("sheets_cells", {}).get("changed", []) + base.agent_rows("sheets_cells", "added")}

@@ -37,13 +37,15 @@ class _M(BaseModel):
 class AnswerSpec(_M):
     """How ``done(answer=…)`` is matched.
 
-    - ``number``: ``value`` (or ``value_from``) ± ``tolerance``; currency and units stripped;
+    - ``number``: ``value`` (or ``value_from``) ± ``tolerance``; currency and units stripped
+      (with ``unit``, the value in a unit of another quantity — DWT for GT, litres for bbl — fails);
     - ``date``: any common format, in the world's locale;
     - ``string``: normalised (case, spacing, punctuation); ``aliases`` also accepted;
     - ``set``: every item of ``values`` named, nothing else (order free).
     """
     type: Literal["number", "date", "string", "set"]
     value: Any = None
+    unit: str | None = None                # number: what it measures ("bbl", "GT"); another unit is wrong
     value_from: str | None = None          # "module:function" in the world's checks.py, computed from the start state
     tolerance: float = 0
     aliases: list[str] = []

@@ -31,17 +31,34 @@ from datetime import date
 from harness.verify.dates import find_date_spans, parse_date
 
 JUNK = {"", "n/a", "na", "none", "null", "unknown", "-", "?", "i don't know", "idk", "tbd", "tbc"}
-SCALE = {"million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9, "thousand": 1e3, "k": 1e3}
+SCALE = {"million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9, "thousand": 1e3,
+         "k": 1e3}
 NUMBER = re.compile(
-    r"(?<![\w.,/\d])\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(million|mn|billion|bn|thousand|m|b|k)\b)?"
+    r"(?<![\w.,/\d])(?P<sign>[-−]\s?)?(?P<cur>[$€£¥])?\s?(\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
+    r"(\.\d+)?(?:\s?(million|mn|mm|billion|bn|thousand|m|b|k)\b)?"
     r"(?![\w]|,\d|\.\d)", re.I)
+# Units an answer may carry, by what they measure: one of another kind than the task's is another quantity.
+UNITS = {"bbl": "bbl", "barrel": "bbl", "barrels": "bbl", "litres": "l", "liters": "l", "litre": "l", "liter": "l",
+         "gallons": "gal", "gal": "gal", "m3": "m3", "tonnes": "t", "t": "t", "gt": "gt", "gross": "gt", "nt": "nt",
+         "net": "nt", "dwt": "dwt", "deadweight": "dwt"}
 ZERO_WORDS = re.compile(r"\b(nil|zero|nothing)\b", re.I)
 HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr", "doctor", "mr", "ms", "mrs", "miss",
               "capt", "captain", "prof", "professor", "sir", "dame", "madam"}
 
-# Words that make another value an alternative offered as the answer.
-HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|unsure|not sure|uncertain|either|alternatively|"
-                         r"otherwise|depending|could also be|might (?:be|mean)|or so)\b", re.I)
+# Words that make the answer uncertain wherever they stand near another value (its clause).
+HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|likely|unsure|not sure|uncertain|either|"
+                         r"could (?:also )?be|might (?:be|mean)|or so|i think|i believe|i guess|i'm guessing|guessing|"
+                         r"arguably)\b|±|\?", re.I)
+# A bound written right before a value is not the value ("at least $8,760,000").
+BOUND = re.compile(r"\b(at least|at most|up to|no more than|no less than|not more than|not less than|more than|"
+                   r"less than|over|under|above|below)\s*$", re.I)
+# Words that offer another value as an alternative when they stand between the two (or just before it).
+ALTERNATIVE = re.compile(r"\b(or|either|alternatively|alt|otherwise|else|if|unless|in which case|but|depending|"
+                         r"whereas|while)\b", re.I)
+# Conditional alternatives that a "not" in them doesn't set aside ("(if not, April 21)").
+CONDITIONAL = re.compile(r"\b(if not|if so|unless|otherwise|or else|in which case|failing that)\b", re.I)
+# Zero-width and other format characters, and Latin look-alikes from other scripts.
+CONFUSABLE = str.maketrans("оОаАеЕрРсСхХуіІјӏԁһԛѕԝκνοτ", "oOaAeEpPcCxXyiIjldhqswkvot")
 # Words that set another value aside (a correction, an exclusion, context that isn't an answer).
 NEGATION = re.compile(r"(\bnot\b(?!\s+(?:sure|certain|clear|know))|n't\b(?!\s+(?:sure|know|tell))|\bnever\b|\brather than\b|\binstead of\b|\bexclud\w*|\bexcept\b|\bother than\b|"
                       r"\bsupersed\w*|\bwrong\b|\bincorrect\b|\bmistaken\b|\boutdated\b|\bwithdrawn\b|\bclosed\b|"
@@ -60,6 +77,15 @@ class AnswerResult:
         return f"{mark} answer: expected {self.expected}; found {self.found}"
 
 
+class Foreign(float):
+    """An amount in another currency: never equal to a dollar figure."""
+
+    def __new__(cls, v, cur):
+        obj = super().__new__(cls, v)
+        obj.cur = cur
+        return obj
+
+
 @dataclass
 class Cand:
     start: int
@@ -70,9 +96,14 @@ class Cand:
 # ---------------------------------------------------------------------------- text
 def normalise(text: str | None) -> str:
     text = unicodedata.normalize("NFKC", text or "").replace("\u00a0", " ").replace("\u2009", " ")
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf").translate(CONFUSABLE)
     text = re.sub(r"(\*\*|__|`)", "", text)
     text = re.sub(r"(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", text)
     return text
+
+
+CORRECTION = re.compile(r"\b(wait|correction|correct(?:ed|ing)?|actually|sorry|on reflection|re-?read\w*|mistake|"
+                        r"wrong|not|instead|rather|update\w*|revis\w*|confirm\w*|final\w*)\b", re.I)
 
 
 def answer_text(answer: str | None) -> str:
@@ -81,6 +112,19 @@ def answer_text(answer: str | None) -> str:
     if idx >= 0:
         text = text[idx + len("ANSWER:"):]
     return text.strip().strip("\"'“”").strip()
+
+
+def earlier_answers(answer: str | None) -> list[str]:
+    """The answers given before the last ``ANSWER:`` that no correction withdraws ("ANSWER: X (if …)
+    ANSWER: Y (if …)" offers two answers; "ANSWER: X — wait, that's the fund. ANSWER: Y" corrects one)."""
+    text = normalise(answer)
+    marks = [m.end() for m in re.finditer(r"ANSWER:", text, re.I)]
+    out = []
+    for a, b in zip(marks, marks[1:]):
+        between = text[a:b - len("ANSWER:")]
+        if not CORRECTION.search(between):
+            out.append(between.strip())
+    return out
 
 
 def _clause(text: str, pos: int) -> tuple[int, int]:
@@ -116,13 +160,16 @@ def _between(text: str, a: Cand, b: Cand) -> str:
 
 def _competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | None:
     """Why ``other`` is offered as an alternative to ``hit``, or None."""
+    gap = _between(text, hit, other)
     cs, ce = _clause(text, other.start)
-    if HEDGE_WORDS.search(text[cs:ce]):
+    near = text[max(cs, other.start - 24):other.start]
+    if HEDGE_WORDS.search(text[cs:ce]) or HEDGE_WORDS.search(gap):
         return "hedged"
+    if CONDITIONAL.search(gap) or CONDITIONAL.search(near):
+        return "a conditional alternative"
     if _negated(text, other):
         return None
-    gap = _between(text, hit, other)
-    bare = gap.strip().lower()
+    bare = _strip_units(gap).strip().lower()
     same_clause = _clause(text, hit.start) == _clause(text, other.start)
     adjacent = not any(min(hit.start, other.start) < c.start < max(hit.start, other.start) for c in ordered)
     if adjacent and re.fullmatch(r"(,|;|/|&|\+?and|or|either|, or|; or|and/or|\|)?", bare) and bare not in ("+",):
@@ -136,12 +183,23 @@ def _competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | N
     if same_clause and re.search(r"\bbetween\b", text[_clause(text, hit.start)[0]:min(hit.start, other.start)], re.I) \
             and re.fullmatch(r"and", bare):
         return "a range"
-    near_or = re.search(r"\bor\b|\bor else\b", text[max(0, other.start - 14):other.start], re.I)
-    if near_or or (same_clause and re.search(r"\bor\b", gap, re.I) and not NEGATION.search(gap)):
-        return "'or' offers another value"
-    if HEDGE_WORDS.search(gap):
-        return "hedged"
+    alt = ALTERNATIVE.search(gap) or ALTERNATIVE.search(near)
+    if alt and not NEGATION.search(gap[alt.end():] if alt.re is ALTERNATIVE else ""):
+        return f"{alt.group(0)!r} offers another value"
     return None
+
+
+def _uncertain(text: str, hit: Cand) -> bool:
+    """"at least $X", "$X?", "$X (I think)": the value itself offered with doubt."""
+    cs, ce = _clause(text, hit.start)
+    return HEDGE_WORDS.search(text[cs:ce]) is not None or text[hit.end:hit.end + 2].lstrip().startswith("?") \
+        or BOUND.search(text[max(cs, hit.start - 20):hit.start]) is not None
+
+
+def _strip_units(gap: str) -> str:
+    """A gap without the unit words of the values around it ("barrels; " is a bare separator)."""
+    return re.sub(r"(?i)\b(usd|dollars?|bbl|barrels?|gt|nt|dwt|gross tons?|net tons?|tons?|hours?|hrs?|"
+                  r"per gross ton|per ton|each|per occurrence)\b\.?", " ", gap)
 
 
 def _rank(v):
@@ -159,6 +217,8 @@ def _judge(text: str, cands: list[Cand], equal) -> tuple[bool, str]:
             why = _competes(text, h, o, cands)
             if why:
                 return False, f"a hedge ({why}: {_show_value(o.value)}) in {text[:120]!r}"
+    if all(_uncertain(text, h) for h in hits):
+        return False, f"an uncertain answer in {text[:120]!r}"
     if others and all(_negated(text, h) for h in hits):
         return False, f"the expected value is set aside in {text[:120]!r}"
     return True, _show_value(hits[0].value)
@@ -173,11 +233,20 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
     masked = re.sub(r"\b\d{1,2}:\d{2}\b", lambda m: " " * len(m.group(0)), masked)       # times
     out = []
     for m in NUMBER.finditer(masked):
-        whole, frac, unit = m.group(1), m.group(2) or "", (m.group(3) or "").lower()
-        v = float(whole.replace(",", "") + frac)
+        whole, frac, unit = m.group(3), m.group(4) or "", (m.group(5) or "").lower()
+        v = float(re.sub(r"[ ,\u202f]", "", whole) + frac)
         if unit in SCALE:
             v *= SCALE[unit]
-        out.append(Cand(m.start(), m.end(), v))
+        before = masked[:m.start()].rstrip()
+        start = m.start()
+        if m.group("sign"):
+            if re.search(r"[\d)A-Za-z]\s*$", before):      # "160.6 − 151.84": an operator, not a sign
+                start = m.start() + len(m.group("sign"))
+            else:                                             # "-$8,760,000"
+                v = -v
+        if m.group("cur") and m.group("cur") != "$":
+            v = Foreign(v, m.group("cur"))
+        out.append(Cand(start, m.end(), v))
     if words:
         out += [Cand(m.start(), m.end(), 0.0) for m in ZERO_WORDS.finditer(masked)]
     return sorted(out, key=lambda c: c.start)
@@ -188,8 +257,17 @@ def numbers_in(text: str) -> list[float]:
     return list(dict.fromkeys(c.value for c in number_cands(normalise(text), words=False)))
 
 
-def _number(text: str, expected: float, tolerance: float) -> tuple[bool, str]:
-    return _judge(text, number_cands(text), lambda v: abs(v - expected) <= tolerance)
+def _number(text: str, expected: float, tolerance: float, unit: str | None = None) -> tuple[bool, str]:
+    cands = number_cands(text)
+    if unit:
+        word = re.sub(r"^per\s+", "", unit.lower()).split()[0]
+        kind = UNITS.get(word, UNITS.get(word.rstrip("s")))
+        for c in cands:
+            m = re.match(r"\s*(?:per\s+)?([a-z0-9]+)", text[c.end:c.end + 16], re.I)
+            said = UNITS.get(m.group(1).lower()) if m else None
+            if kind and said and said != kind and abs(c.value - expected) <= tolerance:
+                return False, f"{_show_value(c.value)} {m.group(1)}: another quantity than {unit}"
+    return _judge(text, cands, lambda v: not isinstance(v, Foreign) and abs(v - expected) <= tolerance)
 
 
 # ---------------------------------------------------------------------------- dates
@@ -243,14 +321,19 @@ def _shape(value: str) -> re.Pattern | None:
         return None
     parts = []
     for tok in re.findall(r"[A-Za-z]+|\d+|\S", value):
-        parts.append(r"\d+" if tok.isdigit() else re.escape(tok))
+        parts.append(r"\d+" if tok.isdigit() else r"[A-Za-z]" if len(tok) == 1 and tok.isalpha() else re.escape(tok))
     return re.compile(r"(?<![\w])" + r"\s*".join(parts) + r"(?![\w])", re.I)
 
 
 def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tuple[bool, str]:
     accepted = [value, *aliases]
-    hits = [h for a in accepted for h in _phrase_hits(text, a)]
     person = _name_like(value)
+    if person:                     # "Rourke, Imelda" and "Imelda M. Rourke" are her too
+        first, last = value.split()[0], value.split()[-1]
+        accepted += [f"{last}, {first}"]
+        for m in re.finditer(rf"\b{re.escape(first)}\s+[A-Z]\.?\s+{re.escape(last)}\b", text):
+            accepted.append(m.group(0))
+    hits = [h for a in accepted for h in _phrase_hits(text, a)]
     if person:
         hits += _title_hits(text, value)
     hits.sort(key=lambda c: c.start)
@@ -270,6 +353,14 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
             for c in _phrase_hits(text, n) + (_title_hits(text, n) if _name_like(n) else []):
                 if not any(h.start <= c.start < h.end for h in hits):
                     others.append(c)
+        # Names outside the directory joined to the answer ("Imelda Rourke, Harold Abernathy").
+        for m in re.finditer(r"(?:\b(?:Judge|Hon\.?|Dr\.?|Mr\.?|Ms\.?|Mrs\.?)\s+)?\b[A-Z][a-z'’-]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z'’-]+\b"
+                             r"(?!\s+[A-Z&])", text):
+            if all(w.lower().rstrip(".") in HONORIFICS for w in m.group(0).split()):
+                continue
+            if not any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits) \
+                    and not any(o.start == m.start() for o in others):
+                others.append(Cand(m.start(), m.end(), m.group(0)))
     else:
         # A capitalised word joined to the answer by "and", "or", "," or "/" competes with it.
         for h in hits:
@@ -296,6 +387,17 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
     if re.search(r"\bor\b", text[max(0, first - 12):first] + " " + text[last:last + 12], re.I) \
             and not NEGATION.search(text[last:last + 20]):
         return False, f"a hedge ('or' next to the answer) in {text[:120]!r}"
+    if re.search(r"\(\s*(?:also|or|and|plus)\s+[A-Z0-9]", text):
+        return False, f"a hedge (another candidate added in brackets) in {text[:120]!r}"
+    # The answer only inside brackets after something else: "In re Northgate Shipping (see Ostrander)".
+    outside = re.sub(r"\([^()]*\)", " ", text)
+    if not any(_phrase_hits(outside, a) for a in accepted) and not (person and _title_hits(outside, value)) \
+            and re.search(r"[A-Za-z0-9]", outside):
+        return False, f"the answer names something else first in {text[:120]!r}"
+    # "X if …; Y if …", "X — but Y on their reading": another answer offered on a condition.
+    if CONDITIONAL.search(text) or re.search(r"\b(if|but|whereas)\b[^.;]*?(\b[A-Z][\w&'’-]+|\d)", text[last:]) \
+            or re.search(r";\s*[A-Z0-9]", text[last:]):
+        return False, f"a hedge (another answer on a condition) in {text[:120]!r}"
     if HEDGE_WORDS.search(text):
         return False, f"a hedge ({HEDGE_WORDS.search(text).group(0)!r}) in {text[:120]!r}"
     if all(_negated(text, h) for h in hits):
@@ -311,6 +413,7 @@ FILLER = {"and", "the", "both", "tank", "tanks", "cargo", "incident", "incidents
 
 def _set(text: str, values: list[str]) -> tuple[bool, str]:
     shapes = [s for s in (_shape(v) for v in values) if s is not None]
+    text = re.sub(r"\b(\d+)\s+([A-Za-z])\b", r"\1\2", text)           # "3 P" is 3P
     # Set-aside parentheticals ("(not 5S)", "(INC0010342 and INC0010389 are closed)") are not items.
     body = re.sub(r"\(([^()]*)\)", lambda m: " " if NEGATION.search(m.group(1)) else " " + m.group(1) + " ", text)
     body = re.sub(r"(?i)\b(not|except|excluding)\b[^,;.\n]*", " ", body)
@@ -335,10 +438,17 @@ def _set(text: str, values: list[str]) -> tuple[bool, str]:
             extra.append(item)
         elif toks and not all(t in FILLER or re.fullmatch(r"p\d", t) for t in toks):
             extra.append(item)
+    for sh in shapes:                 # every id of the answer's shape anywhere in it ("3P 4P 5S", "3P-4P-5S")
+        for m in sh.finditer(body):
+            tok = re.sub(r"\s+", "", m.group(0)).lower()
+            if tok in {re.sub(r"\s+", "", v).lower() for v in values}:
+                found |= {v for v in values if re.sub(r"\s+", "", v).lower() == tok}
+            elif m.group(0) not in extra:
+                extra.append(m.group(0))
     missing = [v for v in values if v not in found]
     if missing or extra:
         return False, ", ".join(sorted(found)) + (f"; missing {missing}" if missing else "") + \
-            (f"; also {extra}" if extra else "")
+            (f"; also {list(dict.fromkeys(extra))}" if extra else "")
     return True, ", ".join(v for v in values)
 
 
@@ -354,16 +464,36 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
     if text.lower().strip(" .!") in JUNK:
         return AnswerResult(False, shown, repr(text) if text else "no answer")
     ok, found = states(text, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
-                       values=spec.values, today=today, names=names)
+                       values=spec.values, today=today, names=names, unit=spec.unit)
+    if ok:
+        for before in earlier_answers(given):
+            if _offers(before, spec.type, today) and not states(before, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
+                                     values=spec.values, today=today, names=names, unit=spec.unit)[0]:
+                return AnswerResult(False, shown, f"two answers: {before[:60]!r} and {text[:60]!r}")
     return AnswerResult(ok, shown, found)
 
 
+def _offers(text: str, kind: str, today) -> bool:
+    """Does this text offer a value of the answer's kind the way an answer does — first, within its
+    first few words (an earlier answer, not a sentence quoting the instruction)?"""
+    words = [m.start() for m in re.finditer(r"\S+", text)]
+    head = words[3] if len(words) > 3 else len(text)
+    if kind == "number":
+        cands = number_cands(text, words=False)
+    elif kind == "date":
+        cands = date_cands(text, today)
+    else:
+        return 0 < len(words) <= 8
+    return bool(cands) and cands[0].start <= head
+
+
 def states(text: str, kind: str, expected, *, tolerance: float = 0, aliases=(), values=(), today: date | None = None,
-           names=()) -> tuple[bool, str]:
-    """Does ``text`` state ``expected`` (of ``kind`` number, date, string or set) with nothing competing?"""
+           names=(), unit: str | None = None) -> tuple[bool, str]:
+    """Does ``text`` state ``expected`` (of ``kind`` number, date, string or set) with nothing competing?
+    ``unit``: what a number measures ("bbl", "GT"): the value given in another unit is another quantity."""
     text = normalise(text)
     if kind == "number":
-        return _number(text, _num(expected), tolerance)
+        return _number(text, _num(expected), tolerance, unit)
     if kind == "date":
         exp = expected if isinstance(expected, date) else parse_date(str(expected))
         if exp is None:

@@ -65,14 +65,14 @@ def says(value, arg) -> bool:
     expected = arg[kind]
     if isinstance(expected, dict):
         raise CheckSpecError(f"says: {kind}: {expected!r} was not computed (use it inside a check)")
-    unknown = set(arg) - set(SAYS) - {"tolerance", "aliases"}
+    unknown = set(arg) - set(SAYS) - {"tolerance", "aliases", "unit"}
     if unknown:
         raise CheckSpecError(f"says: unknown keys {sorted(unknown)}")
     text = "\n".join(map(str, value)) if isinstance(value, list) else value
     if not isinstance(text, str):
         return False
     ok, _ = states(text, SAYS[kind], expected, tolerance=float(arg.get("tolerance", 0)),
-                   aliases=arg.get("aliases", ()), values=expected if kind == "set" else ())
+                   aliases=arg.get("aliases", ()), values=expected if kind == "set" else (), unit=arg.get("unit"))
     return ok
 
 

@@ -21,6 +21,7 @@ DATE_SPANS = re.compile(
     r"|\b\d{4}/\d{1,2}/\d{1,2}\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
     r"|\b\d{1,2}\.\d{1,2}\.\d{4}\b"
+    rf"|\b\d{{1,2}}-{_MON}-\d{{4}}\b"
     rf"|\b{_WD}{_MON}\s+{_DAY}(?:,?\s+\d{{4}}\b)?(?!\s*(?:,\d|\d))"
     rf"|\b{_WD}{_DAY}\s+(?:of\s+)?{_MON}(?:,?\s+\d{{4}}\b)?",
     re.I)
@@ -61,6 +62,9 @@ def parse_date(text: str, today: date | None = None) -> date | None:
     m = re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", t)
     if m:
         return _safe(int(m[3]), int(m[2]), int(m[1]))
+    m = re.fullmatch(r"(\d{1,2})-([A-Za-z]+\.?)-(\d{4})", t)
+    if m and _month(m[2]):
+        return _safe(int(m[3]), _month(m[2]), int(m[1]))
     t = re.sub(rf"^{_WD}", "", t, flags=re.I).strip()
     m = re.fullmatch(r"([A-Za-z]+\.?) (\d{1,2})(?:,? (\d{4}))?", t)
     if m and _month(m[1]):
