@@ -170,8 +170,8 @@ def _added_content(export: dict) -> int:
     """How many records the agent wrote (a duplicate call writes more)."""
     seen = set()
     for w in export.get("writes", []):
-        if w["actor"] == "agent" and w["op"] == "insert":
-            seen.add((w["table"], w["key"]))
+        if w["actor"] == "agent" and w["op"] == "insert" and w["table"] in export["tables"]:
+            seen.add((w["table"], w["key"]))       # exported tables only (an undo stack isn't content)
     return len(seen)
 
 

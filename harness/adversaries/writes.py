@@ -405,10 +405,15 @@ def _recreate(base: Base, caller: Caller):
                   if str(g["event"]) == r["key"] and g["person"] != caller.user]
 
         def again(st: Store, key=int(r["key"]), ev=ev, guests=guests):
+            from datetime import timedelta
+
             from apps.calendar import service as cal
             from apps.common.store.db import parse_iso
             cal.delete_event(st, caller, key)
-            cal.create_event(st, caller, title=ev["title"], start=parse_iso(ev["start"]), end=parse_iso(ev["end"]),
+            start, end = parse_iso(ev["start"]), parse_iso(ev["end"])
+            if ev.get("all_day"):             # stored end is the midnight after; create takes the last day
+                start, end = st.local(start).date(), (st.local(end) - timedelta(days=1)).date()
+            cal.create_event(st, caller, title=ev["title"], start=start, end=end,
                              all_day=bool(ev.get("all_day")), location=ev.get("location") or "",
                              description=ev.get("description") or "", guests=guests,
                              visibility=ev.get("visibility") or "default", color=ev.get("color") or "")

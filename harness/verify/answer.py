@@ -60,6 +60,10 @@ CONDITIONAL = re.compile(r"\b(if not|if so|unless|otherwise|or else|in which cas
 # Zero-width and other format characters, and Latin look-alikes from other scripts.
 CONFUSABLE = str.maketrans("оОаАеЕрРсСхХуіІјӏԁһԛѕԝκνοτ", "oOaAeEpPcCxXyiIjldhqswkvot")
 # Words that set another value aside (a correction, an exclusion, context that isn't an answer).
+# The old value of a change, right before it: "revised from $4,125,000 (to …)", "formerly 12,000".
+CHANGED_FROM = re.compile(r"(\b(?:revised|changed|moved|went|rose|fell|increased|decreased|grew|dropped|up|down|"
+                          r"corrected|amended|updated|raised|lowered|cut)\b[^.;\n]{0,30}\bfrom|\bformerly|\bpreviously)\s*$",
+                          re.I)
 NEGATION = re.compile(r"(\bnot\b(?!\s+(?:sure|certain|clear|know))|n't\b(?!\s+(?:sure|know|tell))|\bnever\b|\brather than\b|\binstead of\b|\bexclud\w*|\bexcept\b|\bother than\b|"
                       r"\bsupersed\w*|\bwrong\b|\bincorrect\b|\bmistaken\b|\boutdated\b|\bwithdrawn\b|\bclosed\b|"
                       r"\bno longer\b|\bminus\b|\bless\b)", re.I)
@@ -141,7 +145,7 @@ def _negated(text: str, c: Cand) -> bool:
     """A value set aside by what comes just before it in its clause ("not $X", "(… $X … are closed)")."""
     cs, ce = _clause(text, c.start)
     before = text[max(cs, c.start - 45):c.start]
-    if NEGATION.search(before):
+    if NEGATION.search(before) or CHANGED_FROM.search(text[max(cs, c.start - 60):c.start]):
         return True
     # "(INC0010342 and INC0010389 are closed)": a parenthetical that sets its values aside.
     open_ = text.rfind("(", cs, c.start)
