@@ -1,0 +1,529 @@
+"""Python checks (and expected values) for a group of meridian tasks: billing tracker, damages model,
+claims register, replies with figures.
+
+Each check returns ``(ok, found, vouches)`` and vouches for exactly the parts it examined and wanted
+changed (the cells of the new row, the edited cell, the reply it read); the guard sees every other
+edit. Expected values are computed from the world's own files (``checks.py``) or, for "what the
+model now shows", from the end state.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from harness.verify import artifacts as A
+from harness.verify.answer import states
+from harness.verify.checks import world_module
+from harness.verify.guard import Vouch
+
+HERE = Path(__file__).parent
+DAMAGES = "Damages Model – Aurelia Dawn"
+BILLING = "Billing Tracker – M-2026-0147 (live)"
+ALEX = "alex.chen@meridianshaw.com"
+
+
+def _base():
+    return world_module(HERE, "checks")
+
+
+# ---------------------------------------------------------------------------- helpers
+def _mail_thread(ctx, subject_part: str) -> dict:
+    """The world's mail file whose subject contains ``subject_part`` (parsed)."""
+    for p in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        if subject_part in (data.get("subject") or ""):
+            return data
+    raise LookupError(f"no mail thread about {subject_part!r}")
+
+
+def _tab(export: dict, book: str, tab: str) -> str | None:
+    return A.tab_key(export, A.app_key(export, book, "sheet"), tab)
+
+
+def _val(kc):
+    return None if kc is None else kc[1].get("value")
+
+
+def _inp(kc) -> str:
+    return "" if kc is None else str(kc[1].get("input") or "")
+
+
+def _num(v) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+REF = re.compile(r"(?<![\w.$'])(?:(?:'[^']+'|[A-Za-z_][\w.]*)!)?\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?(?![\w(])")
+
+
+def _strip_strings(formula: str) -> str:
+    return re.sub(r'"[^"]*"', '""', formula)
+
+
+def _refs(formula: str) -> list[tuple[str, str, int, str, int]]:
+    """(sheet prefix, col1, row1, col2, row2) of every reference in a formula (strings left out)."""
+    out = []
+    for m in REF.finditer(_strip_strings(formula)):
+        text = m.group(0)
+        prefix = text.split("!")[0].strip("'") if "!" in text else ""
+        c1, r1 = m.group(1), int(m.group(2))
+        c2, r2 = (m.group(3), int(m.group(4))) if m.group(3) else (c1, r1)
+        out.append((prefix, c1, r1, c2, r2))
+    return out
+
+
+def _sum_range(formula: str, col: str) -> tuple[float, float] | None:
+    """(first, last) row of ``=SUM(<col>a:<col>b)`` or ``=SUM(<col>:<col>)`` — a SUM over one range of
+    one column — else None."""
+    f = formula.replace(" ", "").upper()
+    if re.fullmatch(rf"=SUM\(\$?{col}:\$?{col}\)", f):
+        return 1, float("inf")
+    m = re.fullmatch(rf"=SUM\(\$?{col}\$?(\d+):\$?{col}\$?(\d+)\)", f)
+    if not m:
+        return None
+    a, b = int(m.group(1)), int(m.group(2))
+    return min(a, b), max(a, b)
+
+
+def _ref_cells(formula: str) -> set[tuple[str, str, int]]:
+    """Every cell a formula refers to, ranges expanded: {(sheet prefix lower-cased, column, row)}."""
+    out = set()
+    for p, c1, r1, c2, r2 in _refs(formula):
+        for c in range(min(_col_index(c1), _col_index(c2)), max(_col_index(c1), _col_index(c2)) + 1):
+            for r in range(min(r1, r2), max(r1, r2) + 1):
+                out.add((p.lower(), _col_letter(c), r))
+    return out
+
+
+def _col_index(col: str) -> int:
+    n = 0
+    for ch in col:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _col_letter(n: int) -> str:
+    s = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+# "revised from $4,125,000 to $4,310,000" states the new figure; the old one is what it changed from
+# (the answer reader would take "X to Y" for a range). The old figure is dropped before reading.
+CHANGE_FROM = re.compile(r"(?i)\b(revis\w*|chang\w*|increas\w*|rais\w*|updat\w*|correct\w*|amend\w*|went|goes|gone|"
+                         r"mov\w*|ris\w*|rose|up|down|drop\w*|fell|fall\w*)\b([^.;\n]{0,60}?)\bfrom\s+"
+                         r"(?:US)?\$?\s?[\d][\d,]*(?:\.\d+)?(?:\s?(?:million|mn|m|bn|k)\b)?\s+to\b")
+
+
+def says_number(text: str, value) -> tuple[bool, str]:
+    """``states(text, "number", value)``, reading "changed from X to Y" as stating Y."""
+    return states(CHANGE_FROM.sub(lambda m: f"{m.group(1)}{m.group(2)}from the earlier figure to", text or ""),
+                  "number", value)
+
+
+def _mail_vouch(key, *to) -> Vouch:
+    return Vouch.of("mail_messages", key, to=[t for t in to if t])
+
+
+# ---------------------------------------------------------------------------- billing tracker
+def _henry_entry(ctx) -> dict:
+    """The entry Henry's mail asks for: date, task code, description, hours."""
+    body = _mail_thread(ctx, "Live tracker – your Friday entry")["messages"][0]["body"]
+    m = re.search(r"(\d{1,2} \w+ \d{4}) – (L\d{3}) – (.+?) – ([\d.]+) hours", body)
+    return {"code": m.group(2), "description": m.group(3).strip(), "hours": float(m.group(4))}
+
+
+def _billing_rows(ctx) -> list[list]:
+    path = (HERE / _base().MATTER / "08 Billing/Billing Tracker – M-2026-0147 (live).gsheet.yaml")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["tabs"][0]["rows"]
+
+
+def henry_hours(ctx) -> float:
+    """Alex's total hours in the live tracker once Henry's missing entry is in."""
+    before = sum(r[5] for r in _billing_rows(ctx)[1:] if r and r[1] == "Alex Chen")
+    return round(before + _henry_entry(ctx)["hours"], 4)
+
+
+def billing_friday_entry(ctx):
+    """Exactly one new Entries row for Henry's 3 April entry, laid out like the others (text date,
+    Alex Chen, Associate, the task code and description, the hours, the $480 rate, and an Amount
+    formula multiplying that row's hours by its rate), inside the range the By timekeeper tab sums."""
+    want = _henry_entry(ctx)
+    tab = _tab(ctx.final, BILLING, "Entries")
+    start = A.rows(ctx.initial, _tab(ctx.initial, BILLING, "Entries"))
+    rows = A.rows(ctx.final, tab)
+    good, seen = [], []
+    for r, cells in sorted(rows.items()):
+        if r == 1 or str(_val(cells.get("B"))) != "Alex Chen" or _num(_val(cells.get("F"))) != want["hours"]:
+            continue
+        if {c: _inp(kc) for c, kc in cells.items()} == {c: _inp(kc) for c, kc in start.get(r, {}).items()}:
+            continue                                    # a row that was there already
+        problems = []
+        a = cells.get("A")
+        if "2026-04-03" not in (str(_val(a)), str((a or (None, {}))[1].get("display"))):
+            problems.append(f"date {_val(a)!r}")
+        if _val(cells.get("C")) != "Associate":
+            problems.append(f"role {_val(cells.get('C'))!r}")
+        if str(_val(cells.get("D"))).strip() != want["code"]:
+            problems.append(f"task code {_val(cells.get('D'))!r}")
+        if "claim and answer v2" not in str(_val(cells.get("E")) or "").lower():
+            problems.append(f"description {_val(cells.get('E'))!r}")
+        if _num(_val(cells.get("G"))) != 480:
+            problems.append(f"rate {_val(cells.get('G'))!r}")
+        h = _inp(cells.get("H"))
+        if not h.startswith("=") or _ref_cells(h) != {("", "F", r), ("", "G", r)} or \
+                _num(_val(cells.get("H"))) is None or abs(_val(cells.get("H")) - want["hours"] * 480) > 1e-6:
+            problems.append(f"Amount {h!r} = {_val(cells.get('H'))} (want a formula of F{r} and G{r})")
+        extra = sorted(set(cells) - set("ABCDEFGH"))
+        if extra:
+            problems.append(f"cells outside the layout: {extra}")
+        seen.append(f"row {r}: " + ("; ".join(problems) or "ok"))
+        if not problems:
+            good.append((r, cells))
+    if len(good) != 1:
+        return False, "; ".join(seen) or f"no new row for Alex Chen with {want['hours']} hours"
+    r, cells = good[0]
+    by = A.rows(ctx.final, _tab(ctx.final, BILLING, "By timekeeper"))
+    alex = next((c for c in by.values() if _val(c.get("A")) == "Alex Chen"), {})
+    total = _num(_val(alex.get("D")))
+    if total is None or abs(total - henry_hours(ctx)) > 1e-6:
+        return False, f"row {r} is in, but the By timekeeper tab shows {total} hours for Alex (it doesn't count the row)"
+    out = A.cell_vouches(ctx, tab, [f"{c}{r}" for c in cells])
+    if len(rows) > len(start) and r in start:       # a row inserted for the entry: formulas follow the rows below
+        out += shifted_formula_vouches(ctx, BILLING, "Entries", "row", r)
+    return True, f"row {r}; By timekeeper shows {total} hours", out
+
+
+def billing_total_row(ctx):
+    """A row below the entries labelled Total, with =SUM over the Hours (F) and the Amount (H) of
+    every entry row (and not itself), giving their totals."""
+    tab = _tab(ctx.final, BILLING, "Entries")
+    start = A.rows(ctx.initial, _tab(ctx.initial, BILLING, "Entries"))
+    entries = [r for r, c in start.items() if r > 1 and _val(c.get("B"))]
+    first, last = min(entries), max(entries)
+    rows = A.rows(ctx.final, tab)
+    hours = round(sum(_num(_val(rows[r].get("F"))) or 0 for r in entries), 6)
+    amount = round(sum(_num(_val(rows[r].get("H"))) or 0 for r in entries), 6)
+    good, seen = [], []
+    for r, cells in sorted(rows.items()):
+        if r <= last:
+            continue
+        labels = [c for c, kc in cells.items() if re.match(r"(?i)\s*totals?\b", str(_val(kc) or ""))]
+        if not labels:
+            continue
+        problems = []
+        for col, want in (("F", hours), ("H", amount)):
+            rng = _sum_range(_inp(cells.get(col)), col)
+            v = _num(_val(cells.get(col)))
+            if rng is None or rng[0] > first or rng[1] < last or rng[1] >= r or v is None or abs(v - want) > 1e-6:
+                problems.append(f"{col}{r} {_inp(cells.get(col))!r} = {_val(cells.get(col))} "
+                                f"(want a SUM of {col}{first}:{col}{last} giving {want:g})")
+        others = [f"{c}{r}" for c, kc in cells.items() if c not in ("F", "H", *labels) and _inp(kc)]
+        if others:
+            problems.append(f"other cells filled: {others}")
+        seen.append(f"row {r}: " + ("; ".join(problems) or "ok"))
+        if not problems:
+            good.append((r, cells))
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no row labelled Total below the entries"
+    r, cells = good[0]
+    return True, f"row {r}: {hours:g} hours, ${amount:,.2f}", A.cell_vouches(ctx, tab, [f"{c}{r}" for c in cells])
+
+
+# ---------------------------------------------------------------------------- claims register as a sheet
+def claims_register_sheet_total(ctx):
+    """A new spreadsheet made from Claims Register.csv (its rows as they are) with a =SUM over the
+    Amount (USD) column of every row of the register."""
+    import csv
+    with open(HERE / _base().MATTER / "04 Claims/Claims Register.csv", encoding="utf-8") as f:
+        table = list(csv.reader(f))
+    header, body = table[0], table[1:]
+    col = _col_letter(header.index("Amount (USD)") + 1)
+    everything = sum(int(r[header.index("Amount (USD)")]) for r in body)
+    good, seen = [], []
+    for key, it in ctx.records("drive_items", which="new").items():
+        if it["kind"] != "sheet" or "claims register" not in it["name"].lower() or it.get("trashed"):
+            continue
+        book = next((k for k, b in A.records(ctx.final, "sheets_books").items() if str(b["item"]) == key), None)
+        tabs = [k for k, t in A.records(ctx.final, "sheets_tabs").items() if str(t["book"]) == str(book)]
+        ok_sheet = False
+        for tab in tabs:
+            rows = A.rows(ctx.final, tab)
+
+            def same(kc, text):
+                return _inp(kc).strip() == text.strip()
+            kept = all(same(rows.get(i + 1, {}).get(_col_letter(j + 1)), text)
+                       for i, line in enumerate(table) for j, text in enumerate(line))
+            sums = [(a1, kc) for a1, kc in A.cells(ctx.final, tab).items()
+                    if (rng := _sum_range(_inp(kc), col)) and rng[0] <= 2 and rng[1] >= len(table)
+                    and not (kc[1]["row"] <= len(table) and kc[1]["col"] <= len(header))
+                    and _num(kc[1].get("value")) == everything]
+            if kept and sums:
+                ok_sheet = True
+                seen.append(f"“{it['name']}” {sums[0][0]} {_inp(sums[0][1])} = {everything:,}")
+        if ok_sheet:
+            good.append(key)
+        else:
+            seen.append(f"“{it['name']}” does not keep the register's rows with a =SUM({col}2:{col}{len(table)}) "
+                        f"giving {everything:,} outside them")
+    if not good:
+        return False, "; ".join(seen) or "no new spreadsheet named like Claims Register"
+    return True, "; ".join(seen), {"drive_items": set(good)}
+
+
+# ---------------------------------------------------------------------------- damages model
+def _claims_tab(export):
+    return _tab(export, DAMAGES, "Claims")
+
+
+def _row_of(rows, claim_id: str) -> int | None:
+    return next((r for r, c in rows.items() if str(_val(c.get("A")) or "").strip() == claim_id), None)
+
+
+def damages_port_calder_fixed(ctx):
+    """CL-002's amount is Port Calder's invoiced total and the third-party total, still a formula,
+    recomputes to the register's figure."""
+    tab = _claims_tab(ctx.final)
+    rows = A.rows(ctx.final, tab)
+    r = _row_of(rows, "CL-002")
+    tp_row = next((r_ for r_, c in rows.items() if _val(c.get("A")) == "Third-party total"), None)
+    if r is None or tp_row is None:
+        return False, "the CL-002 or the third-party total row is missing"
+    want, tp_want = _base().port_calder_invoices_total(ctx), _base().third_party_total(ctx)
+    amount, tp = _num(_val(rows[r].get("D"))), _num(_val(rows[tp_row].get("D")))
+    formula = _inp(rows[tp_row].get("D")).startswith("=")
+    ok = amount == want and tp == tp_want and formula
+    found = f"CL-002 {amount}, third-party total {tp} ({'a formula' if formula else 'typed'}); want {want} and {tp_want}"
+    return ok, found, A.cell_vouches(ctx, tab, [f"D{r}"])
+
+
+def tourism_revised_amounts(ctx) -> tuple[int, int]:
+    body = _mail_thread(ctx, "Calder Coast Tourism Board – supporting data")["messages"][-1]["body"]
+    m = re.search(r"revised from \$([\d,]+) to \$([\d,]+)", body)
+    return int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))
+
+
+def tourism_revised_amount(ctx) -> int:
+    return tourism_revised_amounts(ctx)[1]
+
+
+def tourism_row_updated(ctx):
+    """CL-004's amount is the revised claim and its status no longer says documentation is awaited."""
+    tab = _claims_tab(ctx.final)
+    rows = A.rows(ctx.final, tab)
+    r = _row_of(rows, "CL-004")
+    if r is None:
+        return False, "CL-004 is missing"
+    want = tourism_revised_amount(ctx)
+    amount = _num(_val(rows[r].get("D")))
+    status = str(_val(rows[r].get("E")) or "").strip()
+    problems = []
+    if amount != want:
+        problems.append(f"amount {amount} (want {want:,})")
+    if not status or re.search(r"(?i)request|await|pending|outstanding", status) or \
+            not re.search(r"(?i)receiv|review|arriv|complete|in hand", status):
+        problems.append(f"status {status!r} (want one saying the documentation is in)")
+    return not problems, "; ".join(problems) or f"CL-004 {amount:,.0f}, {status!r}", A.cell_vouches(ctx, tab, [f"D{r}", f"E{r}"])
+
+
+def model_third_party_total(export) -> float | None:
+    rows = A.rows(export, _claims_tab(export))
+    r = next((r_ for r_, c in rows.items() if _val(c.get("A")) == "Third-party total"), None)
+    return None if r is None else _num(_val(rows[r].get("D")))
+
+
+def tourism_mail_to_daniel(ctx):
+    """One new mail to Daniel stating the revised claim amount and the third-party total the model
+    shows at the end."""
+    daniel = "daniel.ortiz@meridianshaw.com"
+    revised, tp = tourism_revised_amount(ctx), model_third_party_total(ctx.final)
+    good, seen = [], []
+    for k, m in ctx.records("mail_messages", which="new").items():
+        if m.get("sender") != ALEX or daniel not in (m.get("to") or []) + (m.get("cc") or []):
+            continue
+        body = m.get("body") or ""
+        a, why_a = says_number(body, revised)
+        b, why_b = says_number(body, tp) if tp is not None else (False, "no total in the model")
+        seen.append(f"mail {k}: revised {why_a if not a else 'ok'}; total {why_b if not b else 'ok'}")
+        if a and b:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no new mail to Daniel"
+    return True, f"mail {good[0]} gives {revised:,} and {tp:,.0f}", [_mail_vouch(good[0])]
+
+
+def _shift_refs(formula: str, at: int, by: int, tab_name: str, same_tab: bool, axis: str = "col") -> str:
+    """``formula`` with its references to ``tab_name`` at or past column (``axis`` col) or row
+    (``axis`` row) ``at`` moved ``by`` — what inserting columns or rows there does to it."""
+    parts = re.split(r'("[^"]*")', formula)
+
+    def fix(m):
+        text = m.group(0)
+        prefix = text.split("!")[0].strip("'") if "!" in text else None
+        if (prefix is None and not same_tab) or (prefix is not None and prefix != tab_name):
+            return text
+
+        def one(mc):
+            d1, c, d2, r = mc.groups()
+            if axis == "col":
+                n = _col_index(c)
+                return f"{d1}{_col_letter(n + by) if n >= at else c}{d2}{r}"
+            return f"{d1}{c}{d2}{int(r) + by if int(r) >= at else r}"
+        head, sep, refs = text.rpartition("!")
+        return head + sep + re.sub(r"(\$?)([A-Z]{1,3})(\$?)(\d+)", one, refs)
+    return "".join(p if p.startswith('"') else REF.sub(fix, p) for p in parts)
+
+
+def shifted_formula_vouches(ctx, book: str, tab_name: str, axis: str, at: int, by: int = 1) -> list[Vouch]:
+    """Vouches for the formulas of ``book`` that inserting ``by`` rows or columns at ``at`` of
+    ``tab_name`` rewrote (their references follow the cells that moved), and nothing else."""
+    tabs = {k: t for k, t in A.records(ctx.final, "sheets_tabs").items()
+            if str(t["book"]) == str(A.app_key(ctx.final, book, "sheet"))}
+    before = A.records(ctx.initial, "sheets_cells")
+    out = []
+    for k, c in A.records(ctx.final, "sheets_cells").items():
+        if str(c["tab"]) not in tabs or k not in before:
+            continue
+        was, now = str(before[k].get("input") or ""), str(c.get("input") or "")
+        if was != now and was.startswith("=") and \
+                _shift_refs(was, at, by, tab_name, tabs[str(c["tab"])]["name"] == tab_name, axis) == now:
+            out.append(Vouch.of("sheets_cells", k, ("input",)))
+    return out
+
+
+def damages_share_column(ctx):
+    """A column inserted just right of Amount (USD) on Claims, headed Share of limit, whose CL-001…
+    CL-007 cells are =amount / the limit on the Limit tab, formatted as percentages; the columns to
+    its right moved over (formulas that pointed at them follow)."""
+    tab = _claims_tab(ctx.final)
+    start = A.rows(ctx.initial, _claims_tab(ctx.initial))
+    rows = A.rows(ctx.final, tab)
+    header = rows.get(1, {})
+    amount_col = next((c for c, kc in header.items() if _val(kc) == "Amount (USD)"), None)
+    if amount_col is None:
+        return False, "no Amount (USD) header"
+    col = _col_letter(_col_index(amount_col) + 1)
+    nxt = _col_letter(_col_index(amount_col) + 2)
+    if str(_val(header.get(col)) or "").strip().lower() != "share of limit":
+        return False, f"{col}1 is {_val(header.get(col))!r}, not Share of limit"
+    old_next = _val(start.get(1, {}).get(col))
+    if _val(header.get(nxt)) != old_next:
+        return False, f"{nxt}1 is {_val(header.get(nxt))!r}: the {old_next!r} column was overwritten, not moved right"
+    limit_tab = _tab(ctx.final, DAMAGES, "Limit")
+    limit_cells = A.rows(ctx.final, limit_tab)
+    limit_row = next((r for r, c in limit_cells.items() if _val(c.get("A")) == "Limit"), None)
+    limit = _base().copla_limit(ctx)
+    bad, vouch = [], [f"{col}1"]
+    claim_rows = [r for r, c in rows.items() if re.fullmatch(r"CL-\d{3}", str(_val(c.get("A")) or ""))]
+    for r in sorted(claim_rows):
+        cell = rows[r].get(col)
+        f = _inp(cell)
+        refs = _ref_cells(f)
+        amount = _num(_val(rows[r].get(amount_col)))
+        v = _num(_val(cell))
+        fmt = (cell[1].get("format") or {}) if cell else {}
+        if not f.startswith("=") or refs != {("", amount_col, r), ("limit", "B", limit_row)} or \
+                re.search(r"\d{5,}", _strip_strings(f)) or amount is None or v is None or \
+                abs(v - amount / limit) > 1e-9 or fmt.get("type") != "percent":
+            bad.append(f"{col}{r}={f!r}→{v} {fmt}")
+        vouch.append(f"{col}{r}")
+    if bad or len(claim_rows) != 7:
+        return False, "; ".join(bad[:3]) or f"{len(claim_rows)} claim rows"
+    # The rest of the new column: cells the insert made with the formats of their row and nothing typed.
+    for r, c in rows.items():
+        if r not in claim_rows and r != 1 and col in c and not _inp(c[col]):
+            vouch.append(f"{col}{r}")
+    out = A.cell_vouches(ctx, tab, vouch) + A.tab_vouches(ctx, tab)
+    # Formulas that pointed at the moved columns follow them (the insert rewrote them).
+    out += shifted_formula_vouches(ctx, DAMAGES, "Claims", "col", _col_index(col))
+    return True, f"column {col}, {old_next} moved to {nxt}", out
+
+
+def damages_sorted_by_amount(ctx):
+    """The claim rows (whole rows, as they were) in descending order of amount, between the header
+    and the total rows, and the totals still add up."""
+    tab = _claims_tab(ctx.final)
+    start = A.rows(ctx.initial, _claims_tab(ctx.initial))
+    rows = A.rows(ctx.final, tab)
+    claim_rows = sorted(r for r, c in start.items() if re.fullmatch(r"CL-\d{3}", str(_val(c.get("A")) or "")))
+
+    def whole(cells):
+        return tuple(sorted((c, _inp(kc)) for c, kc in cells.items() if _inp(kc)))
+    before = sorted(whole(start[r]) for r in claim_rows)
+    after = [whole(rows.get(r, {})) for r in claim_rows]
+    amounts = [_num(_val(rows.get(r, {}).get("D"))) for r in claim_rows]
+    problems = []
+    if sorted(after) != before:
+        problems.append("the claim rows are not the original rows, whole")
+    if None in amounts or amounts != sorted(amounts, reverse=True):
+        problems.append(f"amounts {amounts} are not in descending order")
+    tp = model_third_party_total(ctx.final)
+    if tp != _num(model_third_party_total(ctx.initial)):
+        problems.append(f"the third-party total is now {tp}")
+    ids = [_val(rows.get(r, {}).get("A")) for r in claim_rows]
+    addresses = [f"{c}{r}" for r in claim_rows for c in set(rows.get(r, {})) | set(start.get(r, {}))]
+    return not problems, "; ".join(problems) or f"order {ids}", A.cell_vouches(ctx, tab, addresses, moved=True)
+
+
+# ---------------------------------------------------------------------------- replies with figures
+SOURCE_A = re.compile(r"(?i)claims register|damages model")
+SOURCE_B = re.compile(r"(?i)notice|vessel particulars|tonnage certificate|calculation|damages model")
+
+
+def board_reply_to_laura(ctx):
+    """One reply to all on Laura's Board pack mail (to Laura, Eleanor copied) stating the third-party
+    total and Halcyon's COPLA limit, each with where it comes from."""
+    b = _base()
+    laura, eleanor = "laura.whitfield@corvane-energy.com", "eleanor.vance@meridianshaw.com"
+    threads = {k for k, t in A.records(ctx.final, "mail_threads").items() if "Board pack" in (t.get("subject") or "")}
+    tp, limit = b.third_party_total(ctx), b.copla_limit(ctx)
+    good, seen = [], []
+    for k, m in ctx.records("mail_messages", which="new").items():
+        if m.get("sender") != ALEX or str(m.get("thread")) not in threads:
+            continue
+        to, cc = m.get("to") or [], m.get("cc") or []
+        body = m.get("body") or ""
+        problems = []
+        if laura not in to:
+            problems.append("not to Laura")
+        if eleanor not in to + cc:
+            problems.append("Eleanor not copied (not a reply to all)")
+        for label, v in (("third-party total", tp), ("COPLA limit", limit)):
+            ok, why = says_number(body, v)
+            if not ok:
+                problems.append(f"{label}: {why}")
+        if not SOURCE_A.search(body):
+            problems.append("no source for the claims total (the claims register)")
+        if not SOURCE_B.search(body):
+            problems.append("no source for the limit (the tonnage / the 2025 notice)")
+        seen.append(f"mail {k}: " + ("; ".join(problems) or "ok"))
+        if not problems:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no reply from you in the Board pack conversation"
+    return True, f"mail {good[0]}: {tp:,} and {limit:,}", [_mail_vouch(good[0], laura)]
+
+
+def billing_reply_to_henry(ctx):
+    """One reply from you in Henry's Live tracker conversation, to him, stating your total hours as the
+    tracker shows them once the entry is in ("from 15.5 to 17.8 hours" states 17.8)."""
+    henry = "henry.adeyemi@meridianshaw.com"
+    threads = {k for k, t in A.records(ctx.final, "mail_threads").items()
+               if "Live tracker – your Friday entry" in (t.get("subject") or "")}
+    want = henry_hours(ctx)
+    good, seen = [], []
+    for k, m in ctx.records("mail_messages", which="new").items():
+        if m.get("sender") != ALEX or str(m.get("thread")) not in threads:
+            continue
+        ok, why = says_number(m.get("body") or "", want)
+        if henry not in (m.get("to") or []):
+            ok, why = False, "not to Henry"
+        seen.append(f"mail {k}: {why}")
+        if ok:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no reply in Henry's conversation"
+    return True, f"mail {good[0]} gives {want:g} hours", [_mail_vouch(good[0])]
