@@ -207,8 +207,9 @@ def run_check(ctx: Ctx, spec: dict) -> CheckResult:
         parts = []
         for op, label in (("equals", "exactly"), ("min", "at least"), ("max", "at most")):
             if op in body:
-                parts.append(f"{label} {body[op]}")
-                ok &= {"equals": n == body[op], "min": n >= body[op], "max": n <= body[op]}[op]
+                want = computed(ctx, body[op])
+                parts.append(f"{label} {want}")
+                ok &= {"equals": n == want, "min": n >= want, "max": n <= want}[op]
         return CheckResult(name, ok, " and ".join(parts) or "a count", str(n), vouch_rows(ctx, body, rows))
     if kind == "changed":
         table, fld = body["table"], body["field"]

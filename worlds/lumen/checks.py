@@ -1,10 +1,15 @@
 """Expected values and checks for the lumen world's tasks.
 
-Expected values are computed from the world's own files (so a data edit can't
-make a task stale); checks read the verifier's context (``ctx.final``,
-``ctx.initial``, ``ctx.diff``, ``ctx.records(table, which=…)``) and return
-``(ok, found)`` or ``(ok, found, {table: keys})`` to vouch for the records they
-matched (the collateral-damage guard then allows them).
+Expected values are computed from the world's own files (so a data edit can't make a task stale);
+checks read the verifier's context (``ctx.final``, ``ctx.initial``, ``ctx.diff``,
+``ctx.records(table, which=…)``) and return ``(ok, found, vouches)``: the vouches name exactly the
+records — and, for records that existed, the fields — the check examined and wanted changed
+(``harness.verify.guard``); every other change the agent makes is collateral damage.
+
+Texts the agent writes (a channel summary, a page, a mail to the customer) are read the way a
+person reads them: a priority may be written "P1", "Priority 1", "1 - Critical" or "critical"; a
+value offered with an alternative ("P1 or P2", "Ines Duarte or Paul Novak") is a hedge and fails;
+a value set aside ("P2 (not P1)") is not a competitor (``harness.verify.answer``).
 """
 from __future__ import annotations
 
@@ -13,16 +18,14 @@ from pathlib import Path
 
 import yaml
 
+from harness.verify.answer import NEGATION, Cand, _clause, _competes, _phrase_hits, _show_value, normalise, states
+from harness.verify.guard import Vouch
+
 Q2 = ("2026-04-01", "2026-06-30")
-HARROWGATE_OPEN = {"INC0010421": ("P1", "ines.duarte"), "INC0010433": ("P2", "paul.novak"),
-                   "INC0010440": ("P3", "diego.ramos")}
-TRIAGE = {  # number -> (group, manager) by KB0001001 and tickets/groups.yaml
-    "INC0010441": ("Pipeline Ops", "kofi.mensah"),
-    "INC0010442": ("Identity & Access", "arjun.mehta"),
-    "INC0010443": ("Platform Infra", "hana.sato"),
-    "INC0010444": ("Billing Ops", "lena.fischer"),
-    "INC0010445": ("Platform Infra", "hana.sato"),
-}
+OPEN_STAGES = ("Prospecting", "Qualification", "Discovery", "Proposal", "Negotiation")
+CLOSED_STATES = ("Resolved", "Closed")
+LEAD_CONVERTED = ("status", "converted_account", "converted_contact", "converted_opportunity", "converted_at",
+                  "converted_by")
 
 
 def _yaml(ctx, rel: str):
@@ -33,8 +36,9 @@ def _recs(ctx, table: str, which: str = "all") -> dict[str, dict]:
     return ctx.records(table, which=which)
 
 
-def _by_field(ctx, table: str, field: str, value) -> tuple[str, dict] | tuple[None, None]:
-    for k, r in _recs(ctx, table).items():
+def _by_field(ctx, table: str, field: str, value, export: dict | None = None) -> tuple[str, dict] | tuple[None, None]:
+    recs = (export or ctx.final)["tables"][table]["records"]
+    for k, r in recs.items():
         if r.get(field) == value:
             return k, r
     return None, None
@@ -45,6 +49,167 @@ def _agent_keys(ctx, table: str) -> set[str]:
     seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
     return {w["key"] for w in ctx.final.get("writes", [])
             if w["seq"] > seen and w["table"] == table and w["actor"] == "agent"}
+
+
+def _agent_new(ctx, table: str) -> dict[str, dict]:
+    """Records the agent added in this episode."""
+    mine = _agent_keys(ctx, table)
+    return {k: r for k, r in _recs(ctx, table, "new").items() if k in mine}
+
+
+def _people(ctx) -> dict[str, dict]:
+    return {p["slug"]: p for p in ctx.final["tables"]["people"]["records"].values()}
+
+
+def _squash(s) -> str:
+    return " ".join(str(s or "").replace("—", "–").replace(" - ", " – ").split()).casefold()
+
+
+def today(ctx) -> str:
+    """The world's local date at the start (ISO)."""
+    from harness.verify import world_day
+    return world_day(ctx.initial).isoformat()
+
+
+# ---------------------------------------------------------------- reading texts
+PRIORITY_LABEL = {1: "critical", 2: "high", 3: "moderate", 4: "low"}
+_PRIORITY_PATTERNS = (
+    (re.compile(r"\bP([1-4])\b"), lambda m: int(m.group(1))),
+    (re.compile(r"\bpriority\s*(?:[:=]|is|of|-|–)?\s*P?([1-4])\b(?!\s*[-–]\s*(?:hour|day))", re.I), lambda m: int(m.group(1))),
+    (re.compile(r"\b([1-4])\s*[-–—]\s*(critical|high|moderate|low)\b", re.I),
+     lambda m: int(m.group(1)) if PRIORITY_LABEL[int(m.group(1))] == m.group(2).lower() else None),
+    (re.compile(r"\bpriority\s*(?:[:=]|is|of|-|–)?\s*(critical|high|moderate|low)\b", re.I),
+     lambda m: {v: k for k, v in PRIORITY_LABEL.items()}[m.group(1).lower()]),
+    (re.compile(r"(?<![-\w])critical\b", re.I), lambda m: 1),
+)
+
+
+def priority_mentions(text: str) -> list[Cand]:
+    """The priorities a text states ("P1", "Priority 1", "1 - Critical", "critical"), one per span."""
+    found: list[Cand] = []
+    for rx, value in _PRIORITY_PATTERNS:
+        for m in rx.finditer(text):
+            v = value(m)
+            if v is None:
+                continue
+            same = [c for c in found if c.start < m.end() and m.start() < c.end and c.value == v]
+            if same:                      # "Priority 1 - Critical": one mention
+                for c in same:
+                    c.start, c.end = min(c.start, m.start()), max(c.end, m.end())
+                continue
+            found.append(Cand(m.start(), m.end(), v))
+    return sorted(found, key=lambda c: c.start)
+
+
+def name_mentions(ctx, text: str) -> list[Cand]:
+    """The people of the directory a text names in full (value: their id)."""
+    out = []
+    for slug, p in _people(ctx).items():
+        if p.get("name"):
+            out += [Cand(c.start, c.end, slug) for c in _phrase_hits(text, p["name"])]
+    return sorted(out, key=lambda c: c.start)
+
+
+def _number_rx(number: str) -> re.Pattern:
+    """An incident number as people write it: INC0010421, INC10421 or 10421."""
+    digits = re.sub(r"\D", "", number).lstrip("0")
+    return re.compile(rf"(?<![\w])(?:INC)?0*{digits}(?!\d)", re.I)
+
+
+SEGMENT = re.compile(r"\n|;|,|\.\s|\band\b", re.I)
+
+
+def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
+    """The mentions that go with each record number. A mention goes to the number in its own
+    segment (the text between line breaks, and ``;``, ``,``, sentence ends and "and" outside
+    parentheses): "INC1 (P1, not P2), INC2 (P2)", "Ines owns INC1, Paul owns INC2". One without a
+    number in its segment goes to the nearest number, a line break or ``;`` between them counting
+    as far."""
+    spots = [(m.start(), m.end(), n) for n in numbers for m in _number_rx(n).finditer(text)]
+    depth, level = 0, []
+    for ch in text:
+        depth = max(0, depth + (ch == "(") - (ch == ")"))
+        level.append(depth)
+    cuts = [0] + [m.end() for m in SEGMENT.finditer(text) if m.group(0) == "\n" or level[m.start()] == 0] + [len(text)]
+    out: dict[str, list[Cand]] = {n: [] for n in numbers}
+    for c in mentions:
+        if any(s <= c.start < e for s, e, _ in spots):
+            continue
+
+        def far(spot):
+            s, e, _ = spot
+            gap = text[e:c.start] if e <= c.start else text[c.end:s]
+            return len(re.findall(r"[\n;]", gap)) * 1000 + len(gap) + (0.5 if e > c.start else 0)
+        lo = max(x for x in cuts if x <= c.start)
+        hi = min(x for x in cuts if x > c.start)
+        mine = [sp for sp in spots if lo <= sp[0] < hi]
+        pool = mine or spots
+        if pool:
+            best = min(pool, key=far)
+            if mine or far(best) < 1000 * 3:
+                out[best[2]].append(c)
+    return out
+
+
+def _set_aside(text: str, c: Cand) -> bool:
+    """Is the value at ``c`` set aside ("not P1", "(… P1 … are closed)")? As the answer matcher
+    reads it, except that a parenthesis nested in the one around the value ("(P1 (not P2))")
+    speaks of its own value, not of this one."""
+    cs, ce = _clause(text, c.start)
+    before = re.sub(r"\([^()]*\)", " ", text[max(cs, c.start - 45):c.start])
+    if NEGATION.search(before):
+        return True
+    depth, open_ = 0, -1
+    for i in range(c.start - 1, cs - 1, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            if depth == 0:
+                open_ = i
+                break
+            depth -= 1
+    if open_ < 0:
+        return False
+    depth, close = 0, ce
+    for j in range(open_ + 1, ce):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            if depth == 0:
+                close = j
+                break
+            depth -= 1
+    inner = text[open_ + 1:close]
+    inner = inner[:c.start - open_ - 1] + " " * (c.end - c.start) + inner[c.end - open_ - 1:]
+    return bool(NEGATION.search(re.sub(r"\([^()]*\)", " ", inner)))
+
+
+def stated(text: str, cands: list[Cand], expected) -> tuple[bool, str]:
+    """Is ``expected`` among ``cands`` with nothing competing (a hedge, a second value offered with
+    it), and not itself set aside? (``harness.verify.answer``'s reading of an answer.)"""
+    hits = [c for c in cands if c.value == expected]
+    if not hits:
+        return False, ", ".join(dict.fromkeys(_show_value(c.value) for c in cands)) or "nothing"
+    others = [c for c in cands if c.value != expected]
+    for o in others:
+        for h in hits:
+            why = _competes(text, h, o, cands)
+            if why:
+                return False, f"a hedge ({why}: {_show_value(o.value)})"
+    if others and all(_set_aside(text, h) for h in hits):
+        return False, f"{_show_value(expected)} is set aside"
+    return True, _show_value(expected)
+
+
+def presented_open(text: str, number: str) -> bool:
+    """Does the text list ``number`` without saying it is closed (or resolved)?"""
+    for m in _number_rx(number).finditer(text):
+        start = max(text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start())) + 1
+        ends = [i for i in (text.find("\n", m.end()), text.find(";", m.end())) if i >= 0]
+        line = text[start:min(ends) if ends else len(text)]
+        if not re.search(r"\b(closed|resolved|fixed|done)\b", line, re.I):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- CRM
@@ -69,40 +234,141 @@ def _qualifies(lead: dict) -> bool:
     return locations >= 10 and named and soon
 
 
+def _world_leads(ctx) -> dict[str, dict]:
+    return {lead["id"]: lead for lead in _yaml(ctx, "crm/leads.yaml")["leads"]}
+
+
 def new_leads(ctx) -> dict[str, bool]:
     """slug -> qualifies, for every lead that was New in the world files."""
-    return {lead["id"]: _qualifies(lead) for lead in _yaml(ctx, "crm/leads.yaml")["leads"] if lead["status"] == "New"}
+    return {slug: _qualifies(lead) for slug, lead in _world_leads(ctx).items() if lead["status"] == "New"}
+
+
+def _follows(ctx, table: str, lead_key: str, contact_key) -> tuple[list[Vouch], list[str]]:
+    """A lead's activities (or notes) moved to the contact it became: vouched in the fields the move
+    changes; the ones left behind or moved elsewhere are named."""
+    start = ctx.initial["tables"][table]["records"]
+    now = _recs(ctx, table)
+    vouches, wrong = [], []
+    for k, r in start.items():
+        if r.get("related_type") == "lead" and str(r.get("related_id")) == str(lead_key):
+            after = now.get(k)
+            if after is not None and after.get("related_type") == "contact" \
+                    and str(after.get("related_id")) == str(contact_key):
+                vouches.append(Vouch.of(table, k, ("related_type", "related_id")))
+            else:
+                wrong.append(f"{table}#{k} did not follow the lead to its contact")
+    return vouches, wrong
+
+
+def _conversion(ctx, slug: str, opp_name: str):
+    """The lead ``slug`` converted into a new account named after its company, a new contact from
+    it on that account and a new open opportunity ``opp_name`` on that account, the lead linked to
+    all three, its activities and notes moved to the contact (as Convert does)."""
+    key, lead = _by_field(ctx, "crm_leads", "slug", slug)
+    if lead is None:
+        return False, f"{slug}: the lead is missing", []
+    if lead["status"] != "Converted":
+        return False, f"{slug}: {lead['status']}, not Converted", []
+    new = {t: _agent_new(ctx, t) for t in ("crm_accounts", "crm_contacts", "crm_opportunities")}
+    acc = new["crm_accounts"].get(str(lead.get("converted_account")))
+    con = new["crm_contacts"].get(str(lead.get("converted_contact")))
+    opp = new["crm_opportunities"].get(str(lead.get("converted_opportunity")))
+    wrong = []
+    if acc is None or _squash(acc["name"]) != _squash(lead["company"]):
+        wrong.append(f"account {acc and acc['name']!r} (want a new account {lead['company']!r})")
+    if con is None or str(con["account"]) != str(lead.get("converted_account")) \
+            or any(_squash(con[f]) != _squash(lead[f]) for f in ("first_name", "last_name", "email", "title", "phone")):
+        wrong.append(f"contact {con and (con['first_name'], con['last_name'], con['email'])} "
+                     f"(want {lead['first_name']} {lead['last_name']} <{lead['email']}> on the new account)")
+    if opp is None or _squash(opp["name"]) != _squash(opp_name) or opp["stage"] not in OPEN_STAGES \
+            or str(opp["account"]) != str(lead.get("converted_account")):
+        wrong.append(f"opportunity {opp and (opp['name'], opp['stage'])} (want {opp_name!r}, open, on the new account)")
+    vouches = [Vouch.of("crm_leads", key, LEAD_CONVERTED)]
+    for table in ("crm_activities", "crm_notes"):
+        v, w = _follows(ctx, table, key, lead.get("converted_contact"))
+        vouches += v
+        wrong += w
+    if wrong:
+        return False, f"{slug}: " + "; ".join(wrong), []
+    vouches += [Vouch.of("crm_accounts", lead["converted_account"]), Vouch.of("crm_contacts", lead["converted_contact"]),
+                Vouch.of("crm_opportunities", lead["converted_opportunity"])]
+    return True, f"{slug}: converted into {acc['name']}, {con['first_name']} {con['last_name']}, {opp['name']}", vouches
+
+
+def _platform(company: str) -> str:
+    return f"{company} – Platform"
+
+
+def brookfield_converted(ctx):
+    lead = _world_leads(ctx)["brookfield-dental-ava-lin"]
+    return _conversion(ctx, "brookfield-dental-ava-lin", _platform(lead["company"]))
+
+
+def _unqualified(ctx, slug: str):
+    """The lead set to Unqualified; its web-form text may have a reason added to it, but not lost."""
+    key, lead = _by_field(ctx, "crm_leads", "slug", slug)
+    if lead is None or lead["status"] != "Unqualified":
+        return False, f"{slug}: {lead and lead['status']}, not Unqualified", []
+    fields = ["status"]
+    before = ctx.initial["tables"]["crm_leads"]["records"][key]
+    if lead.get("description") != before.get("description"):
+        if _squash(before.get("description")) not in _squash(lead.get("description")):
+            return False, f"{slug}: the web-form text in its description was changed", []
+        fields.append("description")
+    return True, f"{slug}: Unqualified", [Vouch.of("crm_leads", key, fields)]
+
+
+def lead_worked(ctx, slug: str):
+    """A New lead worked by the rule: converted if it qualifies, else Unqualified."""
+    if new_leads(ctx)[slug]:
+        return _conversion(ctx, slug, _platform(_world_leads(ctx)[slug]["company"]))
+    return _unqualified(ctx, slug)
 
 
 def new_leads_worked(ctx):
-    want = new_leads(ctx)
-    wrong = []
-    vouch: dict[str, set[str]] = {"crm_leads": set()}
-    for slug, ok in sorted(want.items()):
-        key, lead = _by_field(ctx, "crm_leads", "slug", slug)
-        status = lead and lead["status"]
-        if status != ("Converted" if ok else "Unqualified"):
-            wrong.append(f"{slug}: {status}")
-        elif key:
-            vouch["crm_leads"].add(key)
-    if wrong:
-        return False, "; ".join(wrong)
-    return True, f"{sum(want.values())} converted, {len(want) - sum(want.values())} unqualified", vouch
+    lines, vouches, ok = [], [], True
+    for slug in sorted(new_leads(ctx)):
+        r = lead_worked(ctx, slug)
+        ok &= r[0]
+        lines.append(r[1])
+        vouches += r[2]
+    return ok, "; ".join(lines), vouches if ok else []
+
+
+def lead_brookfield(ctx):
+    return lead_worked(ctx, "brookfield-dental-ava-lin")
+
+
+def lead_copperline(ctx):
+    return lead_worked(ctx, "copperline-car-wash-wendy-chang")
+
+
+def lead_cedar_ridge(ctx):
+    return lead_worked(ctx, "cedar-ridge-veterinary-derek-yates")
+
+
+def lead_halvorsen(ctx):
+    return lead_worked(ctx, "halvorsen-pharmacy-sonia-rahman")
+
+
+def lead_marigold(ctx):
+    return lead_worked(ctx, "marigold-family-clinics-jade-ellis")
+
+
+def lead_lakeview(ctx):
+    return lead_worked(ctx, "lakeview-optometry-partners-omar-castillo")
 
 
 def converted_opportunities(ctx):
-    found = []
-    for slug, ok in sorted(new_leads(ctx).items()):
-        if not ok:
-            continue
-        _, lead = _by_field(ctx, "crm_leads", "slug", slug)
-        opp = lead and lead.get("converted_opportunity")
-        rec = _recs(ctx, "crm_opportunities").get(str(opp)) if opp else None
-        want = f"{lead['company']} – Platform" if lead else "?"
-        if rec is None or rec["name"].replace("-", "–") != want:
-            return False, f"{slug}: opportunity {rec and rec['name']!r} (want {want!r})"
-        found.append(rec["name"])
-    return True, ", ".join(found)
+    leads = _world_leads(ctx)
+    lines, vouches, ok = [], [], True
+    for slug, qualifies in sorted(new_leads(ctx).items()):
+        if qualifies:
+            r = _conversion(ctx, slug, _platform(leads[slug]["company"]))
+            ok &= r[0]
+            lines.append(r[1])
+            vouches += r[2]
+    return ok, "; ".join(lines), vouches if ok else []
 
 
 class _Clock:
@@ -113,7 +379,7 @@ class _Clock:
 
         from apps.common.store.db import parse_iso
         self._now = parse_iso(ctx.final["clock"])
-        self.tz = ZoneInfo("America/Chicago")
+        self.tz = ZoneInfo(ctx.final.get("timezone") or "America/Chicago")
 
     def now(self):
         return self._now
@@ -128,71 +394,135 @@ def q2_renewals_view(ctx):
     """A saved "Q2 renewals" view whose filters (applied as the CRM applies them) keep exactly the
     Renewal opportunities closing in Q2."""
     from apps.crm import service as crm
-    views = [(k, v) for k, v in _recs(ctx, "crm_views", "new").items() if v["name"].strip().lower() == "q2 renewals"]
+    views = [(k, v) for k, v in _agent_new(ctx, "crm_views").items() if v["name"].strip().lower() == "q2 renewals"]
     if not views:
         return False, "no saved view named “Q2 renewals”"
-    key, view = views[-1]
-    if view["object"] != "opportunities":
-        return False, f"the view is on {view['object']}, not opportunities"
     want = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
                   if o["type"] == "Renewal" and Q2[0] <= str(o["close_date"]) <= Q2[1])
     clock = _Clock(ctx)
-    got = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
-                 if all(crm._match(clock, "jordan.blake", "opportunities", o, f) for f in view["filters"]))
-    return got == want, f"the view keeps {len(got)} opportunities (want the {len(want)} Q2 renewals)", \
-        {"crm_views": {key}}
+    found, good = [], []
+    for key, view in views:
+        if view["object"] != "opportunities":
+            found.append(f"a view on {view['object']}")
+            continue
+        got = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
+                     if all(crm._match(clock, "jordan.blake", "opportunities", o, f) for f in view["filters"]))
+        found.append(f"a view keeping {len(got)} opportunities")
+        if got == want:
+            good.append(key)
+    return bool(good), "; ".join(found) + f" (want the {len(want)} Q2 renewals)", {"crm_views": good}
 
 
 # ---------------------------------------------------------------- Service desk
+def _incident(ctx, number: str, export: dict | None = None) -> tuple[str | None, dict | None]:
+    return _by_field(ctx, "tk_incidents", "number", number, export)
+
+
+def _kb_body(ctx, number: str) -> str:
+    return next(a["body"] for a in _yaml(ctx, "tickets/kb.yaml")["kb"] if a["number"] == number)
+
+
+def kb_priority_matrix(ctx) -> dict[tuple[str, str], int]:
+    """(impact, urgency) -> priority, from the table in KB0001001."""
+    body = _kb_body(ctx, "KB0001001")
+    rows = [r for r in body.splitlines() if r.strip().startswith("|")]
+    def cells(row):
+        return [c.strip().strip("*").strip() for c in row.strip().split("|")[1:-1]]
+    head = cells(rows[0])
+    urgencies = [re.sub(r"(?i)^urgency\s+", "", c) for c in head[1:]]
+    out = {}
+    for r in rows[2:]:
+        row = cells(r)
+        impact = re.sub(r"(?i)^impact\s+", "", row[0])
+        for u, cell in zip(urgencies, row[1:]):
+            out[(impact, u)] = int(re.search(r"P(\d)", cell).group(1))
+    if len(out) != 9:
+        raise ValueError(f"KB0001001's priority table reads as {out}")
+    return out
+
+
+def kb_routing(ctx) -> dict[str, str]:
+    """category -> assignment group, from section 2 of KB0001001."""
+    body = _kb_body(ctx, "KB0001001")
+    out = {}
+    for m in re.finditer(r"^- ([^\n→]+?) → \*\*([^*]+)\*\*", body, re.M):
+        for cat in m.group(1).split(","):
+            out[cat.strip()] = m.group(2).strip()
+    return out
+
+
+def _groups(ctx) -> dict[str, dict]:
+    return {g["name"]: g for g in _yaml(ctx, "tickets/groups.yaml")["groups"]}
+
+
+def _world_incidents(ctx) -> dict[str, dict]:
+    return {i["number"]: i for i in _yaml(ctx, "tickets/incidents.yaml")["incidents"]}
+
+
+def triage_expected(ctx) -> dict[str, dict]:
+    """The overnight queue (New, no group) with what KB0001001 gives each: the priority of its impact
+    × urgency, the group of its category, and that group's manager (tickets/groups.yaml)."""
+    matrix, routing, groups = kb_priority_matrix(ctx), kb_routing(ctx), _groups(ctx)
+    out = {}
+    for n, i in _world_incidents(ctx).items():
+        if i["state"] == "New" and not i.get("group"):
+            group = routing[i["category"]]
+            out[n] = {"impact": i["impact"], "urgency": i["urgency"], "priority": matrix[(i["impact"], i["urgency"])],
+                      "group": group, "manager": groups[group]["manager"], "account": i.get("account")}
+    return out
+
+
+def billing_resolved(ctx) -> list[str]:
+    """The incidents assigned to Billing Ops that are Resolved (tickets/incidents.yaml)."""
+    return sorted(n for n, i in _world_incidents(ctx).items() if i.get("group") == "Billing Ops" and i["state"] == "Resolved")
+
+
+def billing_resolved_closed(ctx):
+    want = billing_resolved(ctx)
+    keys = {n: _incident(ctx, n) for n in want}
+    still = [n for n, (_, inc) in keys.items() if inc is None or inc["state"] != "Closed"]
+    if still:
+        return False, f"not Closed: {still} (of {want})"
+    return True, f"{', '.join(want)} Closed", [Vouch.of("tk_incidents", k, ("state",)) for k, _ in keys.values()]
+
+
 def _group_names(ctx) -> dict[str, str]:
     return {k: g["name"] for k, g in _recs(ctx, "tk_groups").items()}
 
 
-def _incident(ctx, number: str) -> tuple[str | None, dict | None]:
-    return _by_field(ctx, "tk_incidents", "number", number)
-
-
 def _triage_one(ctx, number: str, need_assignee: bool = True):
+    want = triage_expected(ctx)[number]
     key, inc = _incident(ctx, number)
     if inc is None:
-        return False, f"{number} is missing"
-    group, manager = TRIAGE[number]
+        return False, f"{number} is missing", []
     have = _group_names(ctx).get(str(inc.get("assignment_group")), "none")
-    ok = have == group and (not need_assignee or inc.get("assigned_to") == manager)
-    return ok, f"{number}: {have}, {inc.get('assigned_to') or 'unassigned'} (want {group}, {manager})", \
-        {"tk_incidents": {key}}
+    ok = (have == want["group"] and (not need_assignee or inc.get("assigned_to") == want["manager"])
+          and inc.get("impact") == want["impact"] and inc.get("urgency") == want["urgency"]
+          and inc.get("priority") == want["priority"])
+    fields = ["assignment_group", "impact", "urgency"] + (["assigned_to"] if need_assignee else [])
+    found = (f"{number}: {inc.get('impact')}×{inc.get('urgency')} = P{inc.get('priority')}, {have}, "
+             f"{inc.get('assigned_to') or 'unassigned'} (want {want['impact']}×{want['urgency']} = P{want['priority']}, "
+             f"{want['group']}" + (f", {want['manager']})" if need_assignee else ")"))
+    return ok, found, [Vouch.of("tk_incidents", key, fields)] if ok else []
 
 
-def triage_one_441(ctx):
-    return _triage_one(ctx, "INC0010441")
+def _triage_n(n: int):
+    def check(ctx):
+        return _triage_one(ctx, sorted(triage_expected(ctx))[n])
+    return check
 
 
-def triage_one_442(ctx):
-    return _triage_one(ctx, "INC0010442")
-
-
-def triage_one_443(ctx):
-    return _triage_one(ctx, "INC0010443")
-
-
-def triage_one_444(ctx):
-    return _triage_one(ctx, "INC0010444")
-
-
-def triage_one_445(ctx):
-    return _triage_one(ctx, "INC0010445")
+triage_one_441, triage_one_442, triage_one_443, triage_one_444, triage_one_445 = (_triage_n(i) for i in range(5))
 
 
 def _all(ctx, need_assignee: bool):
-    vouch: set[str] = set()
-    lines = []
-    ok = True
-    for number in TRIAGE:
+    vouch, lines, ok = [], [], True
+    for number in sorted(triage_expected(ctx)):
         r = _triage_one(ctx, number, need_assignee)
         ok &= r[0]
         lines.append(r[1])
-        vouch |= r[2]["tk_incidents"] if len(r) > 2 else set()
-    return ok, "; ".join(lines), {"tk_incidents": vouch}
+        vouch += r[2]
+    return ok, "; ".join(lines), vouch if ok else []
 
 
 def triage_groups(ctx):
@@ -203,38 +533,123 @@ def triage_assignees(ctx):
     return _all(ctx, need_assignee=True)
 
 
+def _channel_messages(ctx, name: str) -> dict[str, dict]:
+    conv, _ = _by_field(ctx, "chat_conversations", "name", name)
+    return {k: m for k, m in _agent_new(ctx, "chat_messages").items() if str(m["conversation"]) == conv}
+
+
+def _account_name(ctx, slug: str) -> str:
+    _, acc = _by_field(ctx, "crm_accounts", "slug", slug)
+    return acc["name"] if acc else slug
+
+
+def _page(ctx, number: str):
+    """KB0001001 §3: a post in #support-oncall with the incident number, the customer and a summary;
+    a priority it states is the incident's (P1), with nothing competing."""
+    want = _world_incidents(ctx)[number]
+    customer = _account_name(ctx, want["account"])
+    good, found = [], []
+    for key, m in _channel_messages(ctx, "support-oncall").items():
+        text = normalise(m["text"])
+        if not _number_rx(number).search(text):
+            continue
+        if customer.lower() not in text.lower():
+            found.append(f"a page without the customer ({customer})")
+            continue
+        prios = priority_mentions(text)
+        if prios:
+            ok, why = stated(text, prios, 1)
+            if not ok:
+                found.append(f"a page stating the priority as {why}")
+                continue
+        good.append(key)
+    if good:
+        return True, f"{number} ({customer}) paged", [Vouch.of("chat_messages", k) for k in good]
+    return False, "; ".join(found) or f"no post in #support-oncall names {number}", []
+
+
+def page_p1(ctx):
+    p1 = [n for n, w in triage_expected(ctx).items() if w["priority"] == 1]
+    if len(p1) != 1:
+        raise ValueError(f"the overnight queue has {len(p1)} P1s: {p1}")
+    return _page(ctx, p1[0])
+
+
 def _catalog_item(ctx, name: str) -> str | None:
     key, _ = _by_field(ctx, "tk_catalog", "name", name)
     return key
 
 
+def _requests(ctx, item_name: str) -> list[tuple[str, dict, dict]]:
+    item = _catalog_item(ctx, item_name)
+    return [(k, r, {f: str(v) for f, v in (r.get("variables") or {}).items()})
+            for k, r in _agent_new(ctx, "tk_requests").items() if str(r.get("item")) == item]
+
+
 def laptop_request(ctx):
-    item = _catalog_item(ctx, "New laptop")
-    for key, r in _recs(ctx, "tk_requests", "new").items():
-        v = r.get("variables") or {}
-        text = " ".join(str(x) for x in v.values()).lower()
-        if str(r.get("item")) == item and r.get("requested_for") == "jordan.blake" \
-                and "MacBook Pro 14" in v.values() and "battery" in text:
-            return True, f"request {r['number']}", {"tk_requests": {key}}
-    return False, "no New laptop request for Jordan with a MacBook Pro 14 and the justification"
+    found = []
+    for key, r, v in _requests(ctx, "New laptop"):
+        if r.get("requested_for") == "jordan.blake" and v.get("model") == "MacBook Pro 14" \
+                and "failing battery" in v.get("justification", "").lower():
+            return True, f"request {r['number']}", {"tk_requests": [key]}
+        found.append(f"{r['number']} for {r.get('requested_for')}: {v}")
+    return False, "; ".join(found) or "no New laptop request"
+
+
+def billing_dispute(ctx) -> dict:
+    """The latest customer complaint about an invoice in the user's mail: the customer's account (its
+    sender's organisation), the invoice number and the disputed amount (seats billed − seats ordered,
+    at the seat price)."""
+    world = _yaml(ctx, "world.yaml")
+    people = {p["id"]: p for p in world["people"]}
+    orgs = {o["id"]: o for o in world["orgs"]}
+    latest = None
+    for path in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
+        thread = yaml.safe_load(path.read_text(encoding="utf-8"))
+        first = thread["messages"][0]
+        who = people.get(first["from"], {})
+        if orgs.get(who.get("org"), {}).get("kind") != "customer" or "INV-" not in thread["subject"] \
+                or not re.search(r"too much|overcharg|overbill|wrong", first["body"], re.I):
+            continue
+        if latest is None or str(first["date"]) > str(latest[1]["date"]):
+            latest = (thread, first, who)
+    thread, first, who = latest
+    body = " ".join(first["body"].split())
+    billed, price = map(lambda x: int(x.replace(",", "")), re.search(r"bills (\d+) seats at \$(\d[\d,]*\d|\d)", body).groups())
+    ordered = int(re.search(r"order form is for (\d+)", body).group(1))
+    return {"account": orgs[who["org"]]["name"], "invoice": re.search(r"INV-\d{4}-\d{4}", thread["subject"]).group(0),
+            "amount": (billed - ordered) * price}
 
 
 def billing_discrepancy_request(ctx):
-    item = _catalog_item(ctx, "Report a billing discrepancy")
-    for key, r in _recs(ctx, "tk_requests", "new").items():
-        v = {k: str(x) for k, x in (r.get("variables") or {}).items()}
-        if str(r.get("item")) != item:
-            continue
-        amount = re.sub(r"[^\d.]", "", v.get("amount", ""))
-        ok = ("meadowline" in v.get("account", "").lower() and "INV-2026-0533" in v.get("invoice_number", "").upper()
-              and amount in ("9000", "9000.00") and v.get("discrepancy") == "Wrong amount")
+    want = billing_dispute(ctx)
+    good, found = [], []
+    for key, r, v in _requests(ctx, "Report a billing discrepancy"):
+        ok = (_squash(want["account"]) in _squash(v.get("account")) and v.get("discrepancy") == "Wrong amount"
+              and re.fullmatch(rf"\s*{want['invoice']}\s*", v.get("invoice_number", ""), re.I) is not None
+              and states(v.get("amount", ""), "number", want["amount"])[0])
         if ok:
-            return True, f"request {r['number']}", {"tk_requests": {key}}
-        return False, f"request {r['number']} has {v}"
-    return False, "no billing-discrepancy request"
+            good.append(key)
+        else:
+            found.append(f"{r['number']}: {v}")
+    if good:
+        return True, f"{len(good)} request(s) for {want['account']} {want['invoice']}, ${want['amount']:,}", \
+            {"tk_requests": good}
+    return False, "; ".join(found) + f" (want {want})" if found else f"no billing-discrepancy request (want {want})"
 
 
-# ---------------------------------------------------------------- Harrowgate renewal risk
+# ---------------------------------------------------------------- Harrowgate
+def harrowgate_open(ctx) -> dict[str, dict]:
+    """Harrowgate's open incidents in the world files: number -> {priority, owner}."""
+    matrix = kb_priority_matrix(ctx)
+    return {n: {"priority": matrix[(i["impact"], i["urgency"])], "owner": i["assignee"]}
+            for n, i in _world_incidents(ctx).items() if i.get("account") == "harrowgate" and i["state"] not in CLOSED_STATES}
+
+
+def harrowgate_closed(ctx) -> list[str]:
+    return [n for n, i in _world_incidents(ctx).items() if i.get("account") == "harrowgate" and i["state"] in CLOSED_STATES]
+
+
 def _opp_key(ctx, slug: str) -> str | None:
     key, _ = _by_field(ctx, "crm_opportunities", "slug", slug)
     return key
@@ -242,49 +657,69 @@ def _opp_key(ctx, slug: str) -> str | None:
 
 def renewal_note_lists_incidents(ctx):
     opp = _opp_key(ctx, "harrowgate-fy27-renewal")
-    for key, n in _recs(ctx, "crm_notes", "new").items():
-        text = f"{n.get('title', '')} {n.get('body', '')}"
-        if n.get("related_type") == "opportunity" and str(n.get("related_id")) == opp \
-                and all(num in text for num in HARROWGATE_OPEN):
-            return True, "note lists all three", {"crm_notes": {key}}
-    return False, "no new note on the renewal that lists INC0010421, INC0010433 and INC0010440"
-
-
-def _channel_messages(ctx, name: str) -> dict[str, dict]:
-    conv, _ = _by_field(ctx, "chat_conversations", "name", name)
-    return {k: m for k, m in _recs(ctx, "chat_messages", "new").items()
-            if str(m["conversation"]) == conv and m["author"] == "jordan.blake"}
+    open_, closed = harrowgate_open(ctx), harrowgate_closed(ctx)
+    good, found = [], []
+    for key, n in _agent_new(ctx, "crm_notes").items():
+        if n.get("related_type") != "opportunity" or str(n.get("related_id")) != opp:
+            continue
+        text = normalise(f"{n.get('title', '')}\n{n.get('body', '')}")
+        missing = [num for num in open_ if not _number_rx(num).search(text)]
+        stale = [num for num in closed if presented_open(text, num)]
+        if missing or stale:
+            found.append(f"a note missing {missing}" + (f", listing closed {stale} as open" if stale else ""))
+        else:
+            good.append(key)
+    if good:
+        return True, "a note lists the open incidents", {"crm_notes": good}
+    return False, "; ".join(found) or f"no new note on the renewal lists {', '.join(open_)}"
 
 
 def harrowgate_channel_summary(ctx):
+    open_, closed = harrowgate_open(ctx), harrowgate_closed(ctx)
+    good, found = [], []
     for key, m in _channel_messages(ctx, "acct-harrowgate").items():
-        text = m["text"]
-        if all(re.search(num + r"\D{0,40}?" + prio + r"\b", text) or re.search(prio + r"\D{0,40}?" + num, text)
-               for num, (prio, _) in HARROWGATE_OPEN.items()):
-            return True, "summary lists each incident with its priority", {"chat_messages": {key}}
-    return False, "no message in #acct-harrowgate pairs INC0010421/P1, INC0010433/P2 and INC0010440/P3"
+        text = normalise(m["text"])
+        paired = pair(text, list(open_) + closed, priority_mentions(text))
+        bad = []
+        for num, want in open_.items():
+            if not _number_rx(num).search(text):
+                bad.append(f"{num} missing")
+                continue
+            ok, why = stated(text, paired[num], want["priority"])
+            if not ok:
+                bad.append(f"{num}: {why}")
+        bad += [f"closed {num} listed as open" for num in closed if presented_open(text, num)]
+        if bad:
+            found.append("; ".join(bad))
+        else:
+            good.append(key)
+    if good:
+        return True, "a summary lists each open incident with its priority", {"chat_messages": good}
+    return False, " | ".join(found) or "no message in #acct-harrowgate"
 
 
 def no_closed_incidents_in_summary(ctx):
     for m in _channel_messages(ctx, "acct-harrowgate").values():
-        for num in ("INC0010342", "INC0010389"):
-            if num in m["text"]:
+        for num in harrowgate_closed(ctx):
+            if presented_open(normalise(m["text"]), num):
                 return False, f"the summary lists {num}, which is closed"
     return True, "only open incidents"
 
 
 # ---------------------------------------------------------------- owners for Nadia
-NAMES = {"ines.duarte": "Ines Duarte", "paul.novak": "Paul Novak", "diego.ramos": "Diego Ramos"}
-
-
 def _owner_comment(ctx, number: str):
     key, _ = _incident(ctx, number)
-    owner = NAMES[HARROWGATE_OPEN[number][1]]
-    for jk, j in _recs(ctx, "tk_journal", "new").items():
-        if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == "comment" \
-                and owner.lower() in j["text"].lower():
-            return True, f"{number}: comment names {owner}", {"tk_journal": {jk}}
-    return False, f"{number}: no customer comment naming {owner}"
+    owner = _people(ctx)[harrowgate_open(ctx)[number]["owner"]]["name"]
+    slug = harrowgate_open(ctx)[number]["owner"]
+    good, found = [], []
+    for jk, j in _agent_new(ctx, "tk_journal").items():
+        if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == "comment":
+            text = normalise(j["text"])
+            ok, why = stated(text, name_mentions(ctx, text), slug)
+            (good if ok else found).append(jk if ok else why)
+    if good:
+        return True, f"{number}: a customer comment names {owner}", {"tk_journal": good}
+    return False, f"{number}: no customer comment naming {owner}" + (f" ({'; '.join(found)})" if found else "")
 
 
 def owner_comment_421(ctx):
@@ -300,57 +735,98 @@ def owner_comment_440(ctx):
 
 
 def owner_comments(ctx):
-    vouch: set[str] = set()
-    for number in HARROWGATE_OPEN:
+    vouch, missing = [], []
+    for number in harrowgate_open(ctx):
         r = _owner_comment(ctx, number)
-        if not r[0]:
-            return r
-        vouch |= r[2]["tk_journal"]
-    return True, "all three commented", {"tk_journal": vouch}
+        if r[0]:
+            vouch += r[2]["tk_journal"]
+        else:
+            missing.append(r[1])
+    if missing:
+        return False, "; ".join(missing)
+    return True, "every open incident has its owner's name in a customer comment", {"tk_journal": vouch}
+
+
+def _internal_lines(ctx, thread_subject: str, outsider: str) -> list[str]:
+    """Lines (six words or more) of the messages in the thread that ``outsider`` never received."""
+    th = next(k for k, t in ctx.initial["tables"]["mail_threads"]["records"].items() if t["subject"] == thread_subject)
+    out = []
+    for m in ctx.initial["tables"]["mail_messages"]["records"].values():
+        if str(m["thread"]) != th or outsider in [m["sender"], *(m["to"] or []), *(m["cc"] or []), *(m["bcc"] or [])]:
+            continue
+        out += [_squash(line.lstrip("> ")) for line in m["body"].splitlines() if len(line.split()) >= 6]
+    return out
 
 
 def owners_mail_to_nadia(ctx):
-    for key, m in _recs(ctx, "mail_messages", "new").items():
-        if m["sender"] != "jordan.blake@lumenanalytics.io" or m["to"] != ["nadia.fell@harrowgate.com"] or m["cc"]:
+    nadia = _people(ctx)["nadia.fell"]["email"]
+    open_ = harrowgate_open(ctx)
+    internal = _internal_lines(ctx, "Repeated pipeline-delay alerts — this needs to stop", nadia)
+    good, found = [], []
+    for key, m in _agent_new(ctx, "mail_messages").items():
+        if nadia not in (m["to"] or []) + (m["cc"] or []) + (m["bcc"] or []):
             continue
-        body = m["body"].split("\n>")[0]
-        if all(re.search(num + r"[^\n]{0,80}?" + NAMES[o], body, re.I) or re.search(NAMES[o] + r"[^\n]{0,80}?" + num, body, re.I)
-               for num, (_, o) in HARROWGATE_OPEN.items()):
-            return True, "reply pairs each incident with its owner", {"mail_messages": {key}}
-    return False, "no reply to Nadia alone that pairs each incident with its owner"
+        if (m["to"], m["cc"] or [], m["bcc"] or []) != ([nadia], [], []):
+            found.append(f"a mail to {m['to']} cc {m['cc']} bcc {m['bcc']} (to her only)")
+            continue
+        body = m["body"]
+        flat = _squash(re.sub(r"(?m)^>\s?", "", body))
+        if any(line in flat for line in internal):
+            found.append("a mail that carries Miguel's internal-only note to the customer")
+            continue
+        text = normalise("\n".join(line for line in body.splitlines() if not line.startswith(">")))
+        paired = pair(text, list(open_) + harrowgate_closed(ctx), name_mentions(ctx, text))
+        bad = []
+        for num, want in open_.items():
+            if not _number_rx(num).search(text):
+                bad.append(f"{num} missing")
+                continue
+            ok, why = stated(text, paired[num], want["owner"])
+            if not ok:
+                bad.append(f"{num}: {why}")
+        if bad:
+            found.append("; ".join(bad))
+        else:
+            good.append(key)
+    if good:
+        return True, "a mail to Nadia alone pairs each open incident with its owner", \
+            [Vouch.of("mail_messages", k, to=[nadia]) for k in good]
+    return False, " | ".join(found) or "no mail to Nadia"
 
 
 def owners_no_work_notes(ctx):
-    keys = {_incident(ctx, n)[0] for n in HARROWGATE_OPEN}
-    for j in _recs(ctx, "tk_journal", "new").values():
+    keys = {_incident(ctx, n)[0] for n in harrowgate_open(ctx)}
+    for j in _agent_new(ctx, "tk_journal").values():
         if j["record_table"] == "incident" and j["kind"] == "work_note" and str(j["record"]) in keys:
             return False, "a work note (internal) was added where a customer comment was asked for"
-    for num in ("INC0010342", "INC0010389"):
+    for num in harrowgate_closed(ctx):
         key, _ = _incident(ctx, num)
-        if key in _agent_keys(ctx, "tk_incidents"):
-            return False, f"{num} (closed) was changed"
+        if key in _agent_keys(ctx, "tk_incidents") or any(
+                str(j["record"]) == key and j["record_table"] == "incident" for j in _agent_new(ctx, "tk_journal").values()):
+            return False, f"{num} (closed) was changed or commented on"
     return True, "comments only, closed incidents untouched"
 
 
 # ---------------------------------------------------------------- onboarding Nico
-def _requests_for(ctx, person: str, item_name: str) -> list[tuple[str, dict]]:
-    item = _catalog_item(ctx, item_name)
-    return [(k, r) for k, r in _recs(ctx, "tk_requests", "new").items()
-            if str(r.get("item")) == item and r.get("requested_for") == person]
+def _requests_for(ctx, person: str, item_name: str) -> list[tuple[str, dict, dict]]:
+    return [(k, r, v) for k, r, v in _requests(ctx, item_name) if r.get("requested_for") == person]
 
 
 def nico_laptop(ctx):
-    for key, r in _requests_for(ctx, "nico.alvarez", "New laptop"):
-        if (r.get("variables") or {}).get("model") == "MacBook Pro 14":
-            return True, f"request {r['number']}", {"tk_requests": {key}}
-    return False, "no New laptop request for Nico with a MacBook Pro 14"
+    found = []
+    for key, r, v in _requests_for(ctx, "nico.alvarez", "New laptop"):
+        new_hire = v.get("reason") == "New hire" or "new hire" in v.get("justification", "").lower()
+        if v.get("model") == "MacBook Pro 14" and new_hire and states(v.get("needed_by", ""), "date", "2026-06-12")[0]:
+            return True, f"request {r['number']}", {"tk_requests": [key]}
+        found.append(f"{r['number']}: {v}")
+    return False, "; ".join(found) or "no New laptop request for Nico"
 
 
 def _access(ctx, tool: str, role: str):
-    for key, r in _requests_for(ctx, "nico.alvarez", "Access to a tool"):
-        v = r.get("variables") or {}
-        if v.get("tool") == tool and v.get("role") == role:
-            return True, f"request {r['number']}", {"tk_requests": {key}}
+    good = [k for k, r, v in _requests_for(ctx, "nico.alvarez", "Access to a tool")
+            if v.get("tool") == tool and v.get("role") == role]
+    if good:
+        return True, f"{len(good)} request(s) for {tool} as {role}", {"tk_requests": good}
     return False, f"no access request for Nico: {tool} as {role}"
 
 
@@ -363,7 +839,6 @@ def nico_access_sheets(ctx):
 
 
 def nico_no_other_access(ctx):
-    extra = [(r.get("variables") or {}).get("tool") for _, r in _requests_for(ctx, "nico.alvarez", "Access to a tool")
-             if ((r.get("variables") or {}).get("tool"), (r.get("variables") or {}).get("role"))
-             not in {("CRM", "Editor"), ("Sheets (Finance workspace)", "Viewer")}]
+    extra = [(v.get("tool"), v.get("role")) for _, r, v in _requests_for(ctx, "nico.alvarez", "Access to a tool")
+             if (v.get("tool"), v.get("role")) not in {("CRM", "Editor"), ("Sheets (Finance workspace)", "Viewer")}]
     return not extra, "only the two asked for" if not extra else f"also requested: {extra}"
