@@ -292,6 +292,18 @@ def allow_vouches(ctx: Ctx, query: dict) -> list[Vouch]:
 
 
 _WORLD_MODULES: dict[tuple[str, float], object] = {}
+_WORLD_FILES: dict[tuple[str, int], object] = {}
+
+
+def world_yaml(path: Path):
+    """A world file parsed once while it is unchanged (checks read the world's files on every call;
+    treat the result as read-only)."""
+    import yaml
+    path = Path(path)
+    key = (str(path.resolve()), path.stat().st_mtime_ns)
+    if key not in _WORLD_FILES:
+        _WORLD_FILES[key] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return _WORLD_FILES[key]
 
 
 def world_module(world_root: Path, name: str):

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
 
 from harness.verify.answer import NEGATION, Cand, _clause, _competes, _phrase_hits, _show_value, normalise, states
+from harness.verify.checks import world_yaml
 from harness.verify.guard import Vouch
 
 Q2 = ("2026-04-01", "2026-06-30")
@@ -29,7 +29,7 @@ LEAD_CONVERTED = ("status", "converted_account", "converted_contact", "converted
 
 
 def _yaml(ctx, rel: str):
-    return yaml.safe_load((Path(ctx.world_root) / rel).read_text(encoding="utf-8"))
+    return world_yaml(Path(ctx.world_root) / rel)
 
 
 def _recs(ctx, table: str, which: str = "all") -> dict[str, dict]:
@@ -605,7 +605,7 @@ def billing_dispute(ctx) -> dict:
     orgs = {o["id"]: o for o in world["orgs"]}
     latest = None
     for path in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
-        thread = yaml.safe_load(path.read_text(encoding="utf-8"))
+        thread = world_yaml(path)
         first = thread["messages"][0]
         who = people.get(first["from"], {})
         if orgs.get(who.get("org"), {}).get("kind") != "customer" or "INV-" not in thread["subject"] \

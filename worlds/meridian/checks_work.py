@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
 
 from harness.verify import artifacts as A
 from harness.verify.answer import states
-from harness.verify.checks import world_module
+from harness.verify.checks import world_module, world_yaml
 from harness.verify.guard import Vouch
 
 HERE = Path(__file__).parent
@@ -32,7 +31,7 @@ def _base():
 def _mail_thread(ctx, subject_part: str) -> dict:
     """The world's mail file whose subject contains ``subject_part`` (parsed)."""
     for p in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = world_yaml(p)
         if subject_part in (data.get("subject") or ""):
             return data
     raise LookupError(f"no mail thread about {subject_part!r}")
@@ -138,7 +137,7 @@ def _henry_entry(ctx) -> dict:
 
 def _billing_rows(ctx) -> list[list]:
     path = (HERE / _base().MATTER / "08 Billing/Billing Tracker – M-2026-0147 (live).gsheet.yaml")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["tabs"][0]["rows"]
+    return world_yaml(path)["tabs"][0]["rows"]
 
 
 def henry_hours(ctx) -> float:
