@@ -536,3 +536,28 @@ def _show(spec, expected) -> str:
     if spec.type == "set":
         return ", ".join(spec.values)
     return repr(str(expected))
+
+
+def states_by_label(text: str, labels: dict[str, tuple[str, object]], kind: str = "number", **kw) -> tuple[bool, str]:
+    """Each labelled figure stated where its label is: ``labels`` maps a name to (a regex for its label,
+    the value). The text after a label, up to the next label or the end of the sentence, must state
+    that label's value — so "the revised claim is $123.3M and the total $4.31M" (swapped) fails where
+    "Revised claim: $4.31M; the third-party total is now $123.3M" passes."""
+    text = normalise(text)
+    marks = sorted((m.start(), m.end(), name) for name, (rx, _) in labels.items()
+                   for m in re.finditer(rx, text, re.I))
+    problems = []
+    for name, (rx, value) in labels.items():
+        windows = []
+        for i, (s, e, n) in enumerate(marks):
+            if n != name:
+                continue
+            nxt = next((s2 for s2, _, n2 in marks[i + 1:] if n2 != name), len(text))
+            end = CLAUSE_END.search(text, e)
+            windows.append(text[s:min(nxt, end.start() if end else len(text))])
+        if not windows:
+            problems.append(f"no {name}")
+        elif not any(states(w, kind, value, **kw)[0] for w in windows):
+            problems.append(f"{name} not stated as {_show_value(float(value)) if kind == 'number' else value}: "
+                            f"{windows[0][:80]!r}")
+    return not problems, "; ".join(problems) or "each figure where its label is"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 from harness.verify import artifacts as A
-from harness.verify.answer import states
+from harness.verify.answer import states, states_by_label
 from harness.verify.checks import world_module, world_yaml
 from harness.verify.guard import Vouch
 
@@ -346,8 +346,13 @@ def tourism_mail_to_daniel(ctx):
         body = m.get("body") or ""
         a, why_a = says_number(body, revised)
         b, why_b = says_number(body, tp) if tp is not None else (False, "no total in the model")
-        seen.append(f"mail {k}: revised {why_a if not a else 'ok'}; total {why_b if not b else 'ok'}")
-        if a and b:
+        # Each figure where it belongs: the revised claim by the claim, the total by the total.
+        c, why_c = states_by_label(CHANGE_FROM.sub(lambda mm: f"{mm.group(1)}{mm.group(2)}from the earlier figure to",
+                                                   body), {"revised claim": (r"revis\w*|\bclaim\b|CL-004", revised),
+                                                           "total": (r"\btotal\b", tp)}) if a and b else (False, "")
+        seen.append(f"mail {k}: revised {why_a if not a else 'ok'}; total {why_b if not b else 'ok'}"
+                    + (f"; {why_c}" if a and b and not c else ""))
+        if a and b and c:
             good.append(k)
     if len(good) != 1:
         return False, "; ".join(seen) or "no new mail to Daniel"
@@ -494,6 +499,11 @@ def board_reply_to_laura(ctx):
             ok, why = says_number(body, v)
             if not ok:
                 problems.append(f"{label}: {why}")
+        if not problems:          # each figure where it belongs: the total by the claims, the limit by the limit
+            ok, why = states_by_label(body, {"third-party total": (r"third[- ]party|claims presented|claims total", tp),
+                                             "COPLA limit": (r"\blimit\b", limit)})
+            if not ok:
+                problems.append(why)
         if not SOURCE_A.search(body):
             problems.append("no source for the claims total (the claims register)")
         if not SOURCE_B.search(body):
