@@ -204,6 +204,7 @@ def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], st
                 return lambda bench: bench.attempt(task, st_steps, lenient=True)
             out.append(Adversary(f"text:wrong:{tag}", "wrong", Expect.FAIL, build(replaced),
                                  f"{span} replaced by {written(kind, w, span)}"))
+            in_sum = re.match(r"\s*[=−+×*/]|\s+[-x]\s", text[e:]) or re.search(r"[=−+×*/]\s*$|\s[-x]\s*$", text[:s])
             hedged = with_text(steps, i, path, lambda t, e=e, w=w, kind=kind, span=span:
                                t[:e] + f" or {written(kind, w, span)}" + t[e:])
             out.append(Adversary(f"text:hedge:{tag}", "hedge", Expect.FAIL, build(hedged),
@@ -214,8 +215,9 @@ def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], st
                                  f"{span} (possibly {written(kind, w, span)})"))
             explained = with_text(steps, i, path, lambda t, e=e, w=w, kind=kind, span=span:
                                   t[:e] + f" (not {written(kind, w, span)})" + t[e:])
-            out.append(Adversary(f"text:explained:{tag}", "explanation", Expect.PASS, build(explained),
-                                 f"{span} (not {written(kind, w, span)})"))
+            if not in_sum:              # nobody puts an aside inside a sum
+                out.append(Adversary(f"text:explained:{tag}", "explanation", Expect.PASS, build(explained),
+                                     f"{span} (not {written(kind, w, span)})"))
             for j, form in enumerate(other_forms(kind, v, span)):
                 lead = span[:len(span) - len(span.lstrip())]
                 other = with_text(steps, i, path, lambda t, s=s, e=e, form=form, lead=lead: t[:s] + lead + form + t[e:])

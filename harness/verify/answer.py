@@ -39,7 +39,8 @@ NUMBER = re.compile(
     r"(?![\w]|,\d|\.\d)", re.I)
 # Units an answer may carry, by what they measure: one of another kind than the task's is another quantity.
 UNITS = {"bbl": "bbl", "barrel": "bbl", "barrels": "bbl", "litres": "l", "liters": "l", "litre": "l", "liter": "l",
-         "gallons": "gal", "gal": "gal", "m3": "m3", "tonnes": "t", "t": "t", "gt": "gt", "gross": "gt", "nt": "nt",
+         "gallons": "gal", "gal": "gal", "m3": "m3", "tonnes": "t", "t": "t", "metric": "t", "mt": "t", "gt": "gt",
+         "gross": "gt", "nt": "nt",
          "net": "nt", "dwt": "dwt", "deadweight": "dwt"}
 ZERO_WORDS = re.compile(r"\b(nil|zero|nothing)\b", re.I)
 HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr", "doctor", "mr", "ms", "mrs", "miss",
@@ -47,8 +48,13 @@ HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr",
 
 # Words that make the answer uncertain wherever they stand near another value (its clause).
 HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|likely|unsure|not sure|uncertain|either|"
-                         r"could (?:also )?be|might (?:be|mean)|or so|i think|i believe|i guess|i'm guessing|guessing|"
-                         r"arguably)\b|±|\?", re.I)
+                         r"could (?:also )?be|might (?:be|mean)|or so|or thereabouts|or more|or less|plus or minus|"
+                         r"i think|i believe|i guess|i'm guessing|guessing|arguably|unknown|unclear|not known)\b|±|\?",
+                         re.I)
+# A value another party or event moves the answer to: "continued to April 28", "Owners say $0".
+MOVED_TO = re.compile(r"\b(?:continued|adjourned|postponed|moved|rescheduled|extended|pushed(?: back)?|deferred|"
+                      r"brought forward)\s+(?:\w+\s+){0,2}(?:to|until|till)\s*$|\b\w+\s+(?:say|says|said|claim|claims)\s*$",
+                      re.I)
 # A bound written right before a value is not the value ("at least $8,760,000").
 BOUND = re.compile(r"\b(at least|at most|up to|no more than|no less than|not more than|not less than|more than|"
                    r"less than|over|under|above|below)\s*$", re.I)
@@ -145,7 +151,10 @@ def _negated(text: str, c: Cand) -> bool:
     """A value set aside by what comes just before it in its clause ("not $X", "(… $X … are closed)")."""
     cs, ce = _clause(text, c.start)
     before = text[max(cs, c.start - 45):c.start]
-    if NEGATION.search(before) or CHANGED_FROM.search(text[max(cs, c.start - 60):c.start]):
+    # Only what binds to this value: the words after the last break before it ("…2022 rate and is
+    # short by $X" is not setting $X aside).
+    cut = [m.end() for m in re.finditer(r"[,;:(—]|\b(?:and|is|are|was|by|of|at|so|therefore)\b", before)]
+    if NEGATION.search(before[cut[-1]:] if cut else before) or CHANGED_FROM.search(text[max(cs, c.start - 60):c.start]):
         return True
     # "(INC0010342 and INC0010389 are closed)": a parenthetical that sets its values aside.
     open_ = text.rfind("(", cs, c.start)
@@ -167,9 +176,15 @@ def _competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | N
     gap = _between(text, hit, other)
     cs, ce = _clause(text, other.start)
     near = text[max(cs, other.start - 24):other.start]
-    if HEDGE_WORDS.search(text[cs:ce]) or HEDGE_WORDS.search(gap):
+    after = text[other.end:min(ce, other.end + 30)]
+    short_gap = len(gap) <= 80 and not CLAUSE_END.search(gap)
+    if HEDGE_WORDS.search(text[cs:ce]) or (short_gap and HEDGE_WORDS.search(gap)):
         return "hedged"
-    if CONDITIONAL.search(gap) or CONDITIONAL.search(near):
+    if (short_gap and CONDITIONAL.search(gap)) or CONDITIONAL.search(near):
+        return "a conditional alternative"
+    if MOVED_TO.search(near):
+        return "another value the answer may move to"
+    if re.match(r"\s*(?:\)\s*)?(?:if|unless|should|in case)\b", after, re.I) and not _negated(text, other):
         return "a conditional alternative"
     if _negated(text, other):
         return None
@@ -187,7 +202,7 @@ def _competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | N
     if same_clause and re.search(r"\bbetween\b", text[_clause(text, hit.start)[0]:min(hit.start, other.start)], re.I) \
             and re.fullmatch(r"and", bare):
         return "a range"
-    alt = ALTERNATIVE.search(gap) or ALTERNATIVE.search(near)
+    alt = (ALTERNATIVE.search(gap) if short_gap else None) or ALTERNATIVE.search(near)
     if alt and not NEGATION.search(gap[alt.end():] if alt.re is ALTERNATIVE else ""):
         return f"{alt.group(0)!r} offers another value"
     return None
@@ -360,7 +375,10 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
         # Names outside the directory joined to the answer ("Imelda Rourke, Harold Abernathy").
         for m in re.finditer(r"(?:\b(?:Judge|Hon\.?|Dr\.?|Mr\.?|Ms\.?|Mrs\.?)\s+)?\b[A-Z][a-z'’-]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z'’-]+\b"
                              r"(?!\s+[A-Z&])", text):
-            if all(w.lower().rstrip(".") in HONORIFICS for w in m.group(0).split()):
+            if all(w.lower().rstrip(".") in HONORIFICS for w in m.group(0).split()) \
+                    or re.search(r"[A-Z][\w&'’-]*\s+$", text[:m.start()]) \
+                    or re.search(r"\b(Court|LLP|Inc|Ltd|Group|Association|Board|Department|Office|Services|Bank|"
+                                 r"Notice|Report|Register|Act|Council|Authority)$", m.group(0)):
                 continue
             if not any(h.start <= m.start() < h.end or m.start() <= h.start < m.end() for h in hits) \
                     and not any(o.start == m.start() for o in others):
@@ -387,6 +405,12 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
             why = _competes(text, h, o, cands)
             if why:
                 return False, f"a hedge ({why}: {o.value!r}) in {text[:120]!r}"
+    if person:            # another person named outside brackets and role labels ("— with Judge X standing in")
+        for o in others:
+            inside = text.rfind("(", 0, o.start) > text.rfind(")", 0, o.start)
+            labelled = re.search(r"\b[\w-]+:\s*$", text[max(0, o.start - 30):o.start])
+            if not inside and not labelled and not _negated(text, o):
+                return False, f"another person named in the answer: {o.value!r}"
     first, last = min(h.start for h in hits), max(h.end for h in hits)
     if re.search(r"\bor\b", text[max(0, first - 12):first] + " " + text[last:last + 12], re.I) \
             and not NEGATION.search(text[last:last + 20]):
@@ -420,6 +444,9 @@ def _set(text: str, values: list[str]) -> tuple[bool, str]:
     text = re.sub(r"\b(\d+)\s+([A-Za-z])\b", r"\1\2", text)           # "3 P" is 3P
     # Set-aside parentheticals ("(not 5S)", "(INC0010342 and INC0010389 are closed)") are not items.
     body = re.sub(r"\(([^()]*)\)", lambda m: " " if NEGATION.search(m.group(1)) else " " + m.group(1) + " ", text)
+    body = " ".join(part for part in re.split(r"(?<=[.;—])\s|\s—\s", body)
+                    if not NEGATION.search(part) or not any(sh.search(part) for sh in shapes)
+                    or any(_phrase_hits(part, v) for v in values))
     body = re.sub(r"(?i)\b(not|except|excluding)\b[^,;.\n]*", " ", body)
     if HEDGE_WORDS.search(body) or re.search(r"\bor\b", body, re.I):
         return False, f"a hedge in {text[:120]!r}"
@@ -505,7 +532,7 @@ def states(text: str, kind: str, expected, *, tolerance: float = 0, aliases=(), 
         ok, found = _judge(text, date_cands(text, today or exp), lambda v: v == exp)
         if ok:      # "April 22 or 28", "April 20–28": another day offered right after the date
             for c in date_cands(text, today or exp):
-                if c.value == exp and re.match(r"\s*(or|–|-|to|/|through)\s*\d{1,2}(st|nd|rd|th)?\b(?![,.]?\d)",
+                if c.value == exp and re.match(r"\s*[(,]?\s*(or|–|-|to|/|through)\s*(?:the\s+)?\d{1,2}(st|nd|rd|th)?\b(?![,.]?\d)",
                                                text[c.end:], re.I):
                     return False, f"a hedge (another day right after it) in {text[:120]!r}"
         return ok, found
