@@ -19,7 +19,7 @@ from typing import Any
 from apps.common.store.compile import template_for
 from apps.common.store.db import Store
 from apps.common.store.export import diff as state_diff
-from apps.common.store.export import export, lazy_diff, lazy_export
+from apps.common.store.export import export, export_since, lazy_diff, lazy_export
 from apps.common.store.slot import Slot
 from apps.common.world import load_world
 from apps.coworkers.engine import set_scenario, tick
@@ -129,7 +129,7 @@ class Workbench:
             end = self.run_steps(st, task, steps, transform, lenient)
             if then is not None:
                 then(st)
-            final = export(st)
+            final = export_since(st, self.initial)
         end = ending or end
         return Attempt(final, end.answer, end.status)
 

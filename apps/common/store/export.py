@@ -59,6 +59,17 @@ def export(store: Store) -> dict:
     return {**_top(store), "tables": tables, "writes": _writes(store)}
 
 
+def export_since(store: Store, base: dict) -> dict:
+    """``export(store)`` for a store that started as ``base`` (an export of its start): the tables
+    no write touched since are ``base``'s own (shared, not copied — exports are read-only)."""
+    seen = max((w["seq"] for w in base.get("writes", [])), default=0)
+    touched = {r["tbl"] for r in store.all("SELECT DISTINCT tbl FROM _writes WHERE seq > ?", (seen,))}
+    tables = {name: (export_table(store, name) if name in touched or name not in base["tables"]
+                     else base["tables"][name])
+              for name in sorted(store.tables) if store.tables[name].exported}
+    return {**_top(store), "tables": tables, "writes": _writes(store)}
+
+
 class _LazyTables(dict):
     def __init__(self, store: Store):
         super().__init__()

@@ -186,3 +186,11 @@ def test_world_time_is_the_stores_not_the_wall_clock(store):
     assert store.local(store.now()).strftime("%Y-%m-%d %H:%M %Z") == "2026-04-06 09:00 EDT"
     store.advance(30)
     assert store.now_iso() == "2026-04-06T13:00:30Z"
+
+
+def test_export_since_a_start_equals_a_full_export(store, alex):
+    from apps.common.store.export import export_since
+    from apps.mail import compose
+    start = export(store)
+    compose.send(store, alex, to="eleanor.vance@meridianshaw.com", subject="x", body="y")
+    assert export_since(store, start) == export(store)
