@@ -209,6 +209,10 @@ def _value_adversaries(task, wb: Workbench, steps, texts, creating: set[int], st
                                t[:e] + f" or {written(kind, w, span)}" + t[e:])
             out.append(Adversary(f"text:hedge:{tag}", "hedge", Expect.FAIL, build(hedged),
                                  f"{span} or {written(kind, w, span)}"))
+            mislabelled = with_text(steps, i, path, lambda t, s=s, e=e, w=w, kind=kind, span=span:
+                                    t[:s] + written(kind, w, span) + t[e:] + f" {span.strip()} is another figure.")
+            out.append(Adversary(f"text:mislabelled:{tag}", "wrong", Expect.FAIL, build(mislabelled),
+                                 f"{span} replaced by {written(kind, w, span)}, and {span.strip()} named as another figure"))
             maybe = with_text(steps, i, path, lambda t, e=e, w=w, kind=kind, span=span:
                               t[:e] + f" (possibly {written(kind, w, span)})" + t[e:])
             out.append(Adversary(f"text:hedge-possibly:{tag}", "hedge", Expect.FAIL, build(maybe),

@@ -355,15 +355,20 @@ def _inside(base: Base, caller: Caller):
             book = st.get("sheets_tabs", tab)["book"]
             sheets.set_cells(st, caller, book, tab, {(row, 1): "check"})
         out.append((f"extra-cell:{tab}", "extra-part", Expect.FAIL, fill, "a cell filled below the data"))
-    # Events the solved state made: an outsider invited too.
+    # Events the solved state made: an outsider invited too, and a colleague nobody asked for.
     outsiders = _outsiders(base.initial, base.user)
+    people = base.initial["tables"]["people"]["records"].values()
+    me = next((p for p in people if p["slug"] == base.user), {})
+    colleagues = sorted(p["slug"] for p in people if p.get("org") == me.get("org") and p["slug"] != base.user)
     for r in base.agent_rows("cal_events", "added")[:1]:
         guests = {g["person"] for g in f["cal_guests"]["records"].values() if str(g["event"]) == r["key"]}
         who = next((p["slug"] for p in outsiders if p["slug"] not in guests), None)
-        if who:
-            def invite(st: Store, ev=int(r["key"]), who=who):
-                st.insert("cal_guests", AGENT, event=ev, person=who, response="needs_action", note="")
-            out.append((f"extra-guest:{r['key']}", "extra-part", Expect.FAIL, invite, f"{who} invited too"))
+        colleague = next((p for p in colleagues if p not in guests), None)
+        for tag, person in (("extra-guest", who), ("extra-colleague", colleague)):
+            if person:
+                def invite(st: Store, ev=int(r["key"]), person=person):
+                    st.insert("cal_guests", AGENT, event=ev, person=person, response="needs_action", note="")
+                out.append((f"{tag}:{r['key']}", "extra-part", Expect.FAIL, invite, f"{person} invited too"))
     return out
 
 

@@ -567,24 +567,42 @@ def _show(spec, expected) -> str:
 
 def states_by_label(text: str, labels: dict[str, tuple[str, object]], kind: str = "number", **kw) -> tuple[bool, str]:
     """Each labelled figure stated where its label is: ``labels`` maps a name to (a regex for its label,
-    the value). The text after a label, up to the next label or the end of the sentence, must state
-    that label's value — so "the revised claim is $123.3M and the total $4.31M" (swapped) fails where
-    "Revised claim: $4.31M; the third-party total is now $123.3M" passes."""
+    the value). The figure a label names is the first one after it in its clause (not set aside, not
+    past another label), or, when none follows, the nearest before it; it must be the label's value,
+    and the clause must state it without a hedge. So "the revised claim is $123.3M and the total
+    $4.31M" (swapped) fails where "Revised claim: $4.31M; the third-party total is now $123.3M" and
+    "$2.5M is the deductible" pass. (Keyword arguments go to ``states``.)"""
     text = normalise(text)
     marks = sorted((m.start(), m.end(), name) for name, (rx, _) in labels.items()
                    for m in re.finditer(rx, text, re.I))
+    today = kw.get("today")
+    cands = number_cands(text, words=False) if kind == "number" else date_cands(text, today) if kind == "date" else []
     problems = []
     for name, (rx, value) in labels.items():
-        windows = []
-        for i, (s, e, n) in enumerate(marks):
-            if n != name:
-                continue
-            nxt = next((s2 for s2, _, n2 in marks[i + 1:] if n2 != name), len(text))
-            end = CLAUSE_END.search(text, e)
-            windows.append(text[s:min(nxt, end.start() if end else len(text))])
-        if not windows:
+        mine = [mk for mk in marks if mk[2] == name]
+        if not mine:
             problems.append(f"no {name}")
-        elif not any(states(w, kind, value, **kw)[0] for w in windows):
+            continue
+        good = False
+        for s0, e0, _ in mine:
+            cs, ce = _clause(text, s0)
+            nxt = min([s2 for s2, _, n2 in marks if n2 != name and s2 > e0] + [ce])
+            prv = max([e2 for _, e2, n2 in marks if n2 != name and e2 <= s0] + [cs])
+            if kind in ("number", "date"):
+                after = [c for c in cands if e0 <= c.start < nxt and not _negated(text, c)]
+                before = [c for c in cands if prv <= c.start and c.end <= s0 and not _negated(text, c)]
+                pick = after[0] if after else (before[-1] if before else None)
+                if pick is None:
+                    continue
+                exp = float(value) if kind == "number" else (value if isinstance(value, date) else parse_date(str(value)))
+                same = abs(pick.value - exp) <= kw.get("tolerance", 0) if kind == "number" else pick.value == exp
+                if same and states(text[prv:nxt], kind, value, **kw)[0]:
+                    good = True
+                    break
+            elif states(text[s0:nxt], kind, value, **kw)[0]:
+                good = True
+                break
+        if not good:
             problems.append(f"{name} not stated as {_show_value(float(value)) if kind == 'number' else value}: "
-                            f"{windows[0][:80]!r}")
+                            f"{text[mine[0][0]:mine[0][0] + 80]!r}")
     return not problems, "; ".join(problems) or "each figure where its label is"

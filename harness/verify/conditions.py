@@ -5,7 +5,8 @@ key of a record matching a nested query), ``says`` (the text states a value
 the way the answer matcher reads an answer: ``{number: 8760000}``,
 ``{date: 2026-05-29}``, ``{text: Tidewatch, aliases: […]}``, ``{set: [3P, 4P]}``;
 a hedge or a competing value fails; ``{number: {from: "checks:fn"}}`` computes
-the value from the world).
+the value from the world; ``about: <regex>``: stated where it is named —
+"the deductible is $2.5M", not "the limit is $2.5M and the deductible $75M").
 
 A bare value means ``equals``. Strings compare after Unicode NFKC
 normalisation; ``contains`` and ``matches`` ignore case.
@@ -65,14 +66,19 @@ def says(value, arg) -> bool:
     expected = arg[kind]
     if isinstance(expected, dict):
         raise CheckSpecError(f"says: {kind}: {expected!r} was not computed (use it inside a check)")
-    unknown = set(arg) - set(SAYS) - {"tolerance", "aliases", "unit"}
+    unknown = set(arg) - set(SAYS) - {"tolerance", "aliases", "unit", "about"}
     if unknown:
         raise CheckSpecError(f"says: unknown keys {sorted(unknown)}")
     text = "\n".join(map(str, value)) if isinstance(value, list) else value
     if not isinstance(text, str):
         return False
-    ok, _ = states(text, SAYS[kind], expected, tolerance=float(arg.get("tolerance", 0)),
-                   aliases=arg.get("aliases", ()), values=expected if kind == "set" else (), unit=arg.get("unit"))
+    kw = dict(tolerance=float(arg.get("tolerance", 0)), aliases=arg.get("aliases", ()),
+              values=expected if kind == "set" else (), unit=arg.get("unit"))
+    if arg.get("about"):          # stated where it is named: "the deductible is $2.5M", not "the limit is $2.5M"
+        from harness.verify.answer import states_by_label
+        ok, _ = states_by_label(text, {"it": (arg["about"], expected)}, SAYS[kind], **kw)
+        return ok and states(text, SAYS[kind], expected, **kw)[0]
+    ok, _ = states(text, SAYS[kind], expected, **kw)
     return ok
 
 
