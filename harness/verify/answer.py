@@ -296,7 +296,19 @@ def date_cands(text: str, today: date | None) -> list[Cand]:
         d = parse_date(text[s:e], today=today)
         if d is not None:
             out.append(Cand(s, e, d))
+    if today is not None:         # "6/30" without a year: month and day, the year nearest the world clock
+        for m in re.finditer(r"(?<![\w/.$])(\d{1,2})/(\d{1,2})(?![\w/.,]|,\d)", text):
+            if not any(c.start <= m.start() < c.end for c in out) and 1 <= int(m[1]) <= 12:
+                d = _nearest_day(int(m[1]), int(m[2]), today)
+                if d is not None:
+                    out.append(Cand(m.start(), m.end(), d))
+        out.sort(key=lambda c: c.start)
     return out
+
+
+def _nearest_day(month: int, day: int, today: date) -> date | None:
+    from harness.verify.dates import _nearest
+    return _nearest(month, day, today)
 
 
 # ---------------------------------------------------------------------------- strings
@@ -395,7 +407,7 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
     items = [i.strip(" .") for i in re.split(r";|\n|\s/\s", text) if i.strip(" .")]
     if len(items) > 1:
         for item in items:
-            if not any(_phrase_hits(item, a) for a in accepted) and len(item.split()) <= 4 \
+            if not any(_phrase_hits(item, a) for a in accepted) and len(item.split()) <= 3 \
                     and re.match(r"[-•*\s]*[A-Z0-9]", item) and not NEGATION.search(item):
                 return False, f"a hedge (a list of candidates: {item!r}) in {text[:120]!r}"
     others.sort(key=lambda c: c.start)
@@ -408,7 +420,9 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
     if person:            # another person named outside brackets and role labels ("— with Judge X standing in")
         for o in others:
             inside = text.rfind("(", 0, o.start) > text.rfind(")", 0, o.start)
-            labelled = re.search(r"\b[\w-]+:\s*$", text[max(0, o.start - 30):o.start])
+            labelled = re.search(r"\b[\w-]+:\s*$", text[max(0, o.start - 30):o.start]) or re.match(
+                r"\s*(?:\(|,)?\s*(?:is|was|as|being)?\s*(?:the\s+)?(?:secondary|backup|deputy|clerk|primary|manager|lead|"
+                r"owner|cover|standby|assistant|handing over|handed over)\b", text[o.end:o.end + 30], re.I)
             if not inside and not labelled and not _negated(text, o):
                 return False, f"another person named in the answer: {o.value!r}"
     first, last = min(h.start for h in hits), max(h.end for h in hits)
@@ -424,7 +438,7 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
         return False, f"the answer names something else first in {text[:120]!r}"
     # "X if …; Y if …", "X — but Y on their reading": another answer offered on a condition.
     if CONDITIONAL.search(text) or re.search(r"\b(if|but|whereas)\b[^.;]*?(\b[A-Z][\w&'’-]+|\d)", text[last:]) \
-            or re.search(r";\s*[A-Z0-9]", text[last:]):
+            or (re.search(r";\s*[A-Z0-9]", text[last:]) and re.search(r"\b(if|unless|should)\b", text, re.I)):
         return False, f"a hedge (another answer on a condition) in {text[:120]!r}"
     if HEDGE_WORDS.search(text):
         return False, f"a hedge ({HEDGE_WORDS.search(text).group(0)!r}) in {text[:120]!r}"
@@ -451,10 +465,17 @@ def _set(text: str, values: list[str]) -> tuple[bool, str]:
     if HEDGE_WORDS.search(body) or re.search(r"\bor\b", body, re.I):
         return False, f"a hedge in {text[:120]!r}"
     found, extra = set(), []
+    # An id written by its number alone ("10421" for INC0010421) is that id.
+    numbered = {str(int(re.sub(r"\D", "", v))): v for v in values if re.fullmatch(r"[A-Za-z]{2,}\d{4,}", v)}
+    for m in re.finditer(r"(?<![\w])\d{4,}(?![\w])", body):
+        if str(int(m.group(0))) in numbered:
+            found.add(numbered[str(int(m.group(0)))])
+        elif numbered:
+            extra.append(m.group(0))
     for item in re.split(r",|;|/|&|\band\b|\+|\n", body, flags=re.I):
-        item = re.sub(r"^\s*[-•*\d.)]*\s*(?=\S)", lambda m: m.group(0) if re.match(r"\s*\d+[A-Za-z]", item) else "", item)
+        item = re.sub(r"^\s*(?:[-•*]|\d{1,2}[.)])\s*(?=\S)", "", item)          # list bullets, "1." / "2)"
         item = re.split(r"\s[—–-]\s|:\s", item)[0].strip(" .")
-        if not item:
+        if not item or (numbered and re.fullmatch(r"\d{4,}", item)):
             continue
         toks = [t for t, _, _ in _tokens(item)]
         got = [v for v in values if _phrase_hits(item, v)]

@@ -67,3 +67,47 @@ def test_strings_and_sets():
         assert match_answer(t, ok).passed, ok
     for bad in ("3P", "3P, 4P, 5S", "3S, 4S", ""):
         assert not match_answer(t, bad).passed, bad
+
+
+@pytest.mark.parametrize("given,ok", [
+    ("ANSWER: $8,760,000 if the 2025 notice applies; $0 if the 2022 one does", False),
+    ("ANSWER: $8,760,000 (could be $75,000,000)", False),
+    ("ANSWER: $0 (2022 notice)\nANSWER: $8,760,000 (2025 notice)", False),
+    ("ANSWER: $151,840,000\n\nWait, that's the fund. ANSWER: $8,760,000", True),
+    ("ANSWER: at least $8,760,000", False),
+    ("ANSWER: $8,760,000?", False),
+    ("ANSWER: -$8,760,000", False),
+    ("ANSWER: €8,760,000", False),
+    ("ANSWER: $8,760,000 o\u200br $0", False),
+    ("ANSWER: $8,760,000 \u043er $0", False),            # a Cyrillic "o"
+    ("ANSWER: 8 760 000 USD", True),
+    ("ANSWER: $8.76 mm", True),
+    ("The fund applies the superseded 2022 rate and is short by $8,760,000.", True),
+    ("$160,600,000 − $151,840,000 = $8,760,000", True),
+])
+def test_hedges_without_or_and_what_a_reader_accepts(given, ok):
+    assert match_answer(NUM, given).passed is ok, given
+
+
+def test_units_names_and_ids():
+    from datetime import date
+    bbl = AnswerSpec(type="number", value=17950, unit="bbl")
+    assert match_answer(bbl, "17,950 barrels").passed
+    assert not match_answer(bbl, "17,950 litres").passed
+    assert not match_answer(bbl, "17,950 barrels; 18,400 barrels; 12,000 barrels").passed
+    judge = AnswerSpec(type="string", value="Imelda Rourke")
+    for ok in ("Rourke, Imelda", "Imelda M. Rourke", "Judge Rourke", "The Honorable Imelda Rourke, Port Calder Admiralty Court"):
+        assert match_answer(judge, ok).passed, ok
+    for bad in ("Imelda Rourke, Harold Abernathy", "Imelda Rourke — with Judge Abernathy standing in",
+                "Imelda Rourke (the clerk) — judge unknown"):
+        assert not match_answer(judge, bad).passed, bad
+    incs = AnswerSpec(type="set", values=["INC0010421", "INC0010433", "INC0010440"])
+    assert match_answer(incs, "10421, 10433 and 10440").passed
+    assert not match_answer(incs, "10421, 10433, 10440 and 10441").passed
+    tanks = AnswerSpec(type="set", values=["3P", "4P"])
+    assert not match_answer(tanks, "3P 4P 5S").passed and not match_answer(tanks, "3P and 4P (also 5S)").passed
+    assert match_answer(tanks, "3P, 4P — the preliminary report's 5S was not breached").passed
+    close = AnswerSpec(type="date", value="2026-06-30")
+    assert match_answer(close, "6/30", today=date(2026, 6, 9)).passed
+    assert not match_answer(AnswerSpec(type="date", value="2026-05-29"),
+                            "May 29, 2026 (June 12, 2026 if the draft order's date stands)").passed
