@@ -41,7 +41,7 @@ from PIL import Image
 
 from harness.actions import ActionError
 from harness.adapters import from_anthropic
-from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, sdk_client,
+from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, sdk_client,
                                   system_prompt)
 
 TOOLSET = "computer_toolset_20260801"
@@ -105,7 +105,7 @@ class AnthropicAgent(ModelAgentBase):
     def _start(self, obs: dict) -> None:
         self._obs = obs
         self.messages.append({"role": "user", "content": [
-            {"type": "text", "text": self.task.goal}, _image_block(self.screen.png(obs["screenshot"]))]})
+            {"type": "text", "text": goal_of(self.task, obs)}, _image_block(self.screen.png(obs["screenshot"]))]})
 
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         self._obs = obs

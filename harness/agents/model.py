@@ -308,6 +308,11 @@ def call_usage(model: str, resp, retries: int = 0) -> Usage:
     return out
 
 
+def goal_of(task, obs: dict) -> str:
+    """What the agent is told: the observation's goal (the prompt and the harness's answer sentence)."""
+    return (obs.get("goal") or getattr(task, "goal", None) or task.prompt).strip()
+
+
 def final_action(text: str | None) -> dict:
     """A model's closing text as ``done``: ``INFEASIBLE`` anywhere on its own line means infeasible."""
     text = (text or "").strip()

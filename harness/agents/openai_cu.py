@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from harness.actions import ActionError, parse
 from harness.adapters import from_openai
-from harness.agents.model import ModelAgentBase, Pending, call_usage, create, final_action, sdk_client, system_prompt
+from harness.agents.model import ModelAgentBase, Pending, call_usage, create, final_action, goal_of, sdk_client, system_prompt
 
 SAFETY_POLICIES = ("acknowledge", "stop")
 
@@ -65,7 +65,7 @@ class OpenAIAgent(ModelAgentBase):
 
     def _start(self, obs: dict) -> None:
         self.input = [{"role": "user", "content": [
-            {"type": "input_text", "text": self.task.goal},
+            {"type": "input_text", "text": goal_of(self.task, obs)},
             {"type": "input_image", "image_url": self.screen.data_url(obs["screenshot"]),
              "detail": "high" if is_preview(self.model) else "original"}]}]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from harness.agents.grammar import grammar_prompt, parse_reply
-from harness.agents.model import ModelAgentBase, Pending, call_usage, create, sdk_client, system_prompt
+from harness.agents.model import ModelAgentBase, Pending, call_usage, create, goal_of, sdk_client, system_prompt
 
 MAX_UNPARSED_TURNS = 3
 
@@ -52,7 +52,7 @@ class VLMAgent(ModelAgentBase):
 
     def _start(self, obs: dict) -> None:
         self.messages.append({"role": "user", "content": [
-            {"type": "text", "text": "Task: " + self.task.goal}, self._image(obs)]})
+            {"type": "text", "text": "Task: " + goal_of(self.task, obs)}, self._image(obs)]})
 
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         lines = []

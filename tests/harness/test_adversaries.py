@@ -61,7 +61,8 @@ def test_an_exact_regex_fails_the_figure_written_another_way(bench):
 
 def test_a_check_exactly_as_strict_as_the_prompt_survives(bench):
     good = task(checks=[{"exists": {"table": "mail_messages", "new": True, "count": 1,
-                                    "where": {**THREAD, "body": {"says": {"number": {"from": "checks:fund_shortfall"}}}}}}])
+                                    "where": {**THREAD, "body": {"says": {"number": {"from": "checks:fund_shortfall"},
+                                                                          "about": r"short\w*"}}}}}])
     rep = run_task(good, bench)
     assert rep.tried >= 12 and rep.ok, [(o.name, o.why) for o in rep.false_passes + rep.false_fails + rep.errors]
     kinds = {o.kind for o in rep.outcomes}
