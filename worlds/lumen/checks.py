@@ -117,37 +117,89 @@ def _number_rx(number: str) -> re.Pattern:
 
 
 SEGMENT = re.compile(r"\n|;|,|\.\s|\band\b", re.I)
+SENTENCE = re.compile(r"[.;!?](?:\s|$)|\n")
+ANY_NUMBER = re.compile(r"(?<![\w])(?:INC|REQ|CHG|KB)\d{5,}(?!\d)", re.I)
+# Between two items of a list: separators only ("INC1, INC2 and INC3", "P1, P2 and P3").
+LIST_GAP = re.compile(r"[\s,;/&|+]*(?:(?:and|&)\s*)?", re.I)
+
+
+def _spans(text: str, rx: re.Pattern) -> list[tuple[int, int]]:
+    cuts = [0] + [m.end() for m in rx.finditer(text)] + [len(text)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
+
+
+def _runs(text: str, items: list[tuple[int, int]]) -> list[list[int]]:
+    """Indexes of ``items`` (sorted spans) grouped into runs: items with only list separators between."""
+    runs: list[list[int]] = []
+    for i, (s, _) in enumerate(items):
+        if runs and LIST_GAP.fullmatch(text[items[runs[-1][-1]][1]:s]):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
 
 
 def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
-    """The mentions that go with each record number. A mention goes to the number in its own
-    segment (the text between line breaks, and ``;``, ``,``, sentence ends and "and" outside
-    parentheses): "INC1 (P1, not P2), INC2 (P2)", "Ines owns INC1, Paul owns INC2". One without a
-    number in its segment goes to the nearest number, a line break or ``;`` between them counting
-    as far."""
-    spots = [(m.start(), m.end(), n) for n in numbers for m in _number_rx(n).finditer(text)]
+    """The mentions that go with each record number, as a person reads a list of records:
+
+    - parallel lists in one sentence go together in order ("INC1, INC2 and INC3 — P1, P2 and P3
+      respectively", "Open (P1, P2): INC1, INC2");
+    - else a mention goes to the number in its own segment (the text between line breaks, ``;``,
+      ``,``, sentence ends and "and" outside parentheses): "INC1 (P1, not P2), INC2 (P2)", "Ines owns
+      INC1, Paul owns INC2";
+    - one without a number in its segment goes to the nearest number in its sentence ("INC1 (P1):
+      freshness monitor, Ines Duarte"), or else to the number heading its block of lines (no blank
+      line between); otherwise to none.
+
+    Every record number in the text (INC…, REQ…, CHG…, KB…) counts as a place a mention may belong,
+    not only ``numbers``: a priority next to another incident is that incident's."""
+    spots = sorted({(m.start(), m.end(), n) for n in numbers for m in _number_rx(n).finditer(text)})
+    taken = [(s, e) for s, e, _ in spots]
+    spots += [(m.start(), m.end(), None) for m in ANY_NUMBER.finditer(text)
+              if not any(s < m.end() and m.start() < e for s, e in taken)]
+    spots.sort()
+    free = [c for c in sorted(mentions, key=lambda c: c.start) if not any(s <= c.start < e for s, e, _ in spots)]
+    out: dict[str, list[Cand]] = {n: [] for n in numbers}
+    placed: set[int] = set()
+    # Parallel lists: a run of k numbers and a run of k mentions, alone in their sentence.
+    for a, b in _spans(text, SENTENCE):
+        ns = [sp for sp in spots if a <= sp[0] < b]
+        ms = [c for c in free if a <= c.start < b]
+        if len(ns) < 2 or len(ns) != len(ms):
+            continue
+        if len(_runs(text, [(s, e) for s, e, _ in ns])) == 1 and len(_runs(text, [(c.start, c.end) for c in ms])) == 1 \
+                and (ns[-1][1] <= ms[0].start or ms[-1].end <= ns[0][0]):
+            for (_, _, n), c in zip(ns, ms):
+                if n is not None:
+                    out[n].append(c)
+                placed.add(id(c))
     depth, level = 0, []
     for ch in text:
         depth = max(0, depth + (ch == "(") - (ch == ")"))
         level.append(depth)
     cuts = [0] + [m.end() for m in SEGMENT.finditer(text) if m.group(0) == "\n" or level[m.start()] == 0] + [len(text)]
-    out: dict[str, list[Cand]] = {n: [] for n in numbers}
-    for c in mentions:
-        if any(s <= c.start < e for s, e, _ in spots):
+    sentences = _spans(text, SENTENCE)
+    for c in free:
+        if id(c) in placed:
             continue
 
         def far(spot):
             s, e, _ = spot
             gap = text[e:c.start] if e <= c.start else text[c.end:s]
-            return len(re.findall(r"[\n;]", gap)) * 1000 + len(gap) + (0.5 if e > c.start else 0)
+            return len(gap) + (0.5 if e > c.start else 0)
         lo = max(x for x in cuts if x <= c.start)
         hi = min(x for x in cuts if x > c.start)
-        mine = [sp for sp in spots if lo <= sp[0] < hi]
-        pool = mine or spots
+        pool = [sp for sp in spots if lo <= sp[0] < hi]
+        if not pool:
+            sa, sb = next(((a, b) for a, b in sentences if a <= c.start < b), (0, len(text)))
+            pool = [sp for sp in spots if sa <= sp[0] < sb]
+        if not pool:
+            above = [sp for sp in spots if sp[1] <= c.start and not re.search(r"\n[ \t]*\n", text[sp[1]:c.start])]
+            pool = above[-1:]
         if pool:
-            best = min(pool, key=far)
-            if mine or far(best) < 1000 * 3:
-                out[best[2]].append(c)
+            n = min(pool, key=far)[2]
+            if n is not None:
+                out[n].append(c)
     return out
 
 
@@ -212,6 +264,114 @@ def presented_open(text: str, number: str) -> bool:
     return False
 
 
+OLD_VALUE = re.compile(r"\b(?:from|was|were|previously|formerly|originally|initially|before)\s*[:(]?\s*$", re.I)
+
+
+def _old_value(text: str, c: Cand) -> bool:
+    """A value given as what it was ("escalated from P3 to P1", "P3 → P1")."""
+    return bool(OLD_VALUE.search(text[max(0, c.start - 20):c.start])
+                or re.match(r"\s*(?:→|->|=>|to\b)\s*(?:P[1-4]|priority)", text[c.end:c.end + 16], re.I))
+
+
+def stated_only(text: str, cands: list[Cand], expected) -> tuple[bool, str]:
+    """Stricter than ``stated`` for a record's own value (an incident's priority): every value paired with
+    the record that is not set aside ("not P2", "from P3 to P1") must be ``expected`` — "INC1 (P4) …
+    P3 is another figure" gives INC1 two priorities."""
+    ok, why = stated(text, cands, expected)
+    if not ok:
+        return ok, why
+    live = [c for c in cands if not (_set_aside(text, c) or _old_value(text, c))]
+    others = sorted({c.value for c in live if c.value != expected})
+    if others or not live:
+        return False, f"{_show_value(expected)} and also {', '.join(map(_show_value, others))}" if others \
+            else f"{_show_value(expected)} is set aside"
+    return True, _show_value(expected)
+
+
+# ---------------------------------------------------------------- free text, read with its negations
+NEG_WORDS = re.compile(r"\b(?:not|no|never|nothing|nobody|none|neither|nor|without|yet to|no longer|refus\w*|"
+                       r"declin\w*|cannot)\b|n['’]t\b", re.I)
+# What starts a new thought inside a clause: a negation before it doesn't bind to what follows.
+BREAK = re.compile(r"[,:(—–]|\s-\s|\b(?:and|but|while|although|though|whereas|so|because|since|once|when|until|"
+                   r"unless|if|after|before|as soon as|which|who|that)\b", re.I)
+CONDITIONAL_BEFORE = re.compile(r"\b(?:if|should|in case|whether|unless|let us know|reopen)\b", re.I)
+
+
+def claims(text: str, rx: str, *, past: bool = False, conditional_after: bool = False) -> tuple[bool, bool]:
+    """(said, denied) for the phrases ``rx`` matches in ``text``: each is read with the words just before
+    it in its clause (after the last break): "this is not fixed" denies "fixed", "procurement will NOT
+    sign" denies "sign", "Nadia has approved nothing" denies "approved". ``past``: "was/were/previously
+    …" before it also sets it aside ("was at risk last week"). A phrase after "if …"/"should …" in its
+    clause is neither; with ``conditional_after`` one followed by "once/when/if/until …" is neither ("will
+    sign once the delays are fixed")."""
+    text = normalise(text)
+    said = denied = False
+    for m in re.finditer(rx, text, re.I):
+        cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
+        before = text[cs:m.start()]
+        cuts = [b.end() for b in BREAK.finditer(before)]
+        near = before[cuts[-1]:] if cuts else before
+        after = text[m.end():m.end() + 40]
+        if CONDITIONAL_BEFORE.search(before):
+            continue
+        if conditional_after and re.match(r"[^.;\n]{0,25}?\b(?:once|when|if|after|as soon as|provided|only|until|unless)\b",
+                                          after, re.I):
+            continue
+        if NEG_WORDS.search(near) or re.match(r"\s*(?:nothing|none|no one|nobody|not\b|yet\?)", after, re.I) \
+                or (past and re.search(r"\b(?:was|were|previously|formerly|used to be|had been|last week)\b", near, re.I)):
+            denied = True
+        else:
+            said = True
+    return said, denied
+
+
+def affirms(text: str, rx: str, **kw) -> bool:
+    """The text says it (somewhere no negation binds to) and never denies it."""
+    said, denied = claims(text, rx, **kw)
+    return said and not denied
+
+
+def _user(ctx) -> str:
+    return getattr(ctx.task, "user", None) or _yaml(ctx, "world.yaml")["user"]
+
+
+def _directory(ctx):
+    from harness.verify.guard import Directory
+    return Directory(ctx.final, _user(ctx))
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a text, each squashed, without bullets and closing stops; quoted lines left out."""
+    out = []
+    for line in (text or "").splitlines():
+        if line.lstrip().startswith(">"):
+            continue                      # a quote of another message: that message's text, not this one's
+        line = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", line)
+        out += [_squash(s).rstrip(".!? ") for s in re.split(r"(?<=[.!?])\s+", line) if s.strip()]
+    return out
+
+
+def internal_sentences(ctx) -> list[str]:
+    """Sentences (six words or more) of what never left the organisation: mail whose sender and
+    recipients are all inside it (Miguel's "Internal only" note) and the service desk's work notes."""
+    d = _directory(ctx)
+    out = []
+    for m in ctx.initial["tables"]["mail_messages"]["records"].values():
+        people = [m.get("sender")] + (m.get("to") or []) + (m.get("cc") or []) + (m.get("bcc") or [])
+        if not any(d.outside(p) for p in people if p):
+            out += _sentences(m.get("body"))
+    for j in ctx.initial["tables"]["tk_journal"]["records"].values():
+        if j.get("kind") == "work_note":
+            out += _sentences(j.get("text"))
+    return [s for s in dict.fromkeys(out) if len(s.split()) >= 6]
+
+
+def leaks(ctx, text: str) -> list[str]:
+    """The internal sentences a text carries (quoted or pasted)."""
+    flat = _squash(re.sub(r"(?m)^\s*(?:>\s?)+", "", text or ""))
+    return [s for s in internal_sentences(ctx) if s in flat]
+
+
 # ---------------------------------------------------------------- CRM
 def q2_commit(ctx) -> int:
     """Closed Won + Negotiation, closing in Q2 (from crm/opportunities.yaml)."""
@@ -220,9 +380,9 @@ def q2_commit(ctx) -> int:
                if o["stage"] in ("Closed Won", "Negotiation") and Q2[0] <= str(o["close_date"]) <= Q2[1])
 
 
-def _qualifies(lead: dict) -> bool:
-    """The rule in the "Lead qualification" doc: ≥ 10 locations, a named budget owner, a timeline
-    under six months — read from the web-form text the lead carries."""
+def lead_criteria(lead: dict) -> dict[str, bool]:
+    """The rule in the "Lead qualification" doc, criterion by criterion (True: met): ≥ 10 locations, a
+    named budget owner, a timeline under six months — read from the web-form text the lead carries."""
     text = lead.get("description") or ""
     locations = lead.get("locations") or 0
     owner = re.search(r"Budget owner:\s*([^.]+)\.", text)
@@ -231,7 +391,53 @@ def _qualifies(lead: dict) -> bool:
     months = re.search(r"(\d+)\s*months?", timeline)
     soon = ("this quarter" in timeline or "weeks" in timeline or "next month" in timeline
             or (months is not None and int(months.group(1)) < 6))
-    return locations >= 10 and named and soon
+    return {"locations": locations >= 10, "budget owner": named, "timeline": soon}
+
+
+def _qualifies(lead: dict) -> bool:
+    return all(lead_criteria(lead).values())
+
+
+# How a reason written into a lead's description names each criterion, and says it failed or was met.
+CRITERIA = {
+    "locations": (r"\blocations?\b|\bsites?\b|\bclinics?\b|\bhospitals?\b|\bpharmacies\b|\bstores?\b|\bbranch\w*",
+                  r"\b(?:fewer|less) than (?:10|ten)\b|\b(?:under|below) (?:10|ten)\b|<\s*10\b|\bonly (?:\d|one|two|three|four|five|six|seven|eight|nine)\b|"
+                  r"\btoo few\b|\bnot enough\b|(?<![\d,.])[1-9](?![\d,.]|\s*months?)\b|\b(?:one|two|three|four|five|six|seven|eight|nine)\b(?! months?)",
+                  r"\b(?:10|ten) or more\b|\bat least (?:10|ten)\b|\b(?:1\d|[2-9]\d|\d{3,})\b(?!\s*months?)|\benough\b"),
+    "budget owner": (r"\bbudget\b|\bdecision[- ]?maker\b|\bowner\b",
+                     r"\bno (?:named )?(?:budget|owner|decision)|\bnot (?:named|decided|sure|identified|known)\b|\bunnamed\b|\bunknown\b|"
+                     r"\bundecided\b|\btbd\b|\bmissing\b|\bwithout\b|\blacks?\b|\bnobody\b|\bno one\b|\bnone\b",
+                     r"\bnamed (?:budget )?owner\b(?!\s*(?:missing|not))|\bhas (?:a )?(?:named )?budget\b|\bbudget (?:ok|okay|fine|confirmed|met)\b|"
+                     r"\bqualified on[^.;]*budget"),
+    "timeline": (r"\btimeline\b|\btiming\b|\bmonths?\b|\bresearching\b|\bfiscal year\b|\btimeframe\b|\bstart\w*\b",
+                 r"\b(?:[6-9]|1\d|six|seven|eight|nine|twelve)[- ]months?\b|\bnot (?:under|within|before)\b|\bnext fiscal year\b|"
+                 r"\bresearching\b|\bno (?:timeline|timeframe|date)\b|\btoo (?:far|long|late)\b|\bbeyond\b|\bover (?:6|six)\b|\bunknown\b|"
+                 r"\bnot (?:soon|near)\b",
+                 r"\b(?:this quarter|next month|within (?:[1-5]|one|two|three|four|five) months?|weeks)\b|\btimeline (?:ok|okay|fine|met)\b"),
+}
+
+
+def reason_problems(added: str, met: dict[str, bool]) -> list[str]:
+    """What is wrong with a reason written into an Unqualified lead: it calls a met criterion failed,
+    or a failed one met, or names criteria without naming one that failed ("Qualified on locations
+    and budget; hold for a call"). A note naming no criterion at all is no reason, and fine."""
+    problems, named_fail, named = [], set(), False
+    for part in re.split(r"[.;\n]|,\s*(?:and|but)?\s*|\band\b|\bbut\b", added):
+        for crit, (mention, failed, ok) in CRITERIA.items():
+            if not re.search(mention, part, re.I):
+                continue
+            named = True
+            says_failed = re.search(failed, part, re.I) is not None
+            says_ok = re.search(ok, part, re.I) is not None and not says_failed
+            if says_failed and met[crit]:
+                problems.append(f"says the {crit} criterion failed (it is met)")
+            if says_ok and not met[crit]:
+                problems.append(f"says the {crit} criterion is met (it failed)")
+            if says_failed and not met[crit]:
+                named_fail.add(crit)
+    if named and not named_fail and not problems:
+        problems.append("names no criterion that failed")
+    return problems
 
 
 def _world_leads(ctx) -> dict[str, dict]:
@@ -305,15 +511,20 @@ def brookfield_converted(ctx):
 
 
 def _unqualified(ctx, slug: str):
-    """The lead set to Unqualified; its web-form text may have a reason added to it, but not lost."""
+    """The lead set to Unqualified; its web-form text may have a reason added to it (naming a criterion
+    that failed, and none that was met as failed), but not lost."""
     key, lead = _by_field(ctx, "crm_leads", "slug", slug)
     if lead is None or lead["status"] != "Unqualified":
         return False, f"{slug}: {lead and lead['status']}, not Unqualified", []
     fields = ["status"]
     before = ctx.initial["tables"]["crm_leads"]["records"][key]
     if lead.get("description") != before.get("description"):
-        if _squash(before.get("description")) not in _squash(lead.get("description")):
+        old, new = _squash(before.get("description")), _squash(lead.get("description"))
+        if old not in new:
             return False, f"{slug}: the web-form text in its description was changed", []
+        problems = reason_problems(new.replace(old, " ", 1), lead_criteria(_world_leads(ctx)[slug]))
+        if problems:
+            return False, f"{slug}: the reason added {'; '.join(problems)}", []
         fields.append("description")
     return True, f"{slug}: Unqualified", [Vouch.of("crm_leads", key, fields)]
 
@@ -400,6 +611,7 @@ def q2_renewals_view(ctx):
     want = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
                   if o["type"] == "Renewal" and Q2[0] <= str(o["close_date"]) <= Q2[1])
     clock = _Clock(ctx)
+    types = {o["type"] for o in _recs(ctx, "crm_opportunities").values()} | {"New Business", "Renewal", "Expansion"}
     found, good = [], []
     for key, view in views:
         if view["object"] != "opportunities":
@@ -407,8 +619,14 @@ def q2_renewals_view(ctx):
             continue
         got = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
                      if all(crm._match(clock, "jordan.blake", "opportunities", o, f) for f in view["filters"]))
-        found.append(f"a view keeping {len(got)} opportunities")
-        if got == want:
+        # "only Renewal opportunities": a filter on Type that keeps Renewal and no other type (a Name
+        # that contains "renewal" happens to give the same list today, and stops being right tomorrow).
+        by_type = [f for f in view["filters"] if f.get("field") == "type"]
+        kept = {t for t in types if by_type and all(crm._match(clock, "jordan.blake", "opportunities", {"type": t}, f)
+                                                    for f in by_type)}
+        found.append(f"a view keeping {len(got)} opportunities" + ("" if kept == {"Renewal"} else
+                                                                    f", its Type filter keeping {sorted(kept) or 'no type'}"))
+        if got == want and kept == {"Renewal"}:
             good.append(key)
     return bool(good), "; ".join(found) + f" (want the {len(want)} Q2 renewals)", {"crm_views": good}
 
@@ -544,8 +762,8 @@ def _account_name(ctx, slug: str) -> str:
 
 
 def _page(ctx, number: str):
-    """KB0001001 §3: a post in #support-oncall with the incident number, the customer and a summary;
-    a priority it states is the incident's (P1), with nothing competing."""
+    """KB0001001 §3: one post in #support-oncall with the incident number, the customer and a summary;
+    a priority it states is the incident's (P1), and no other priority is given beside it."""
     want = _world_incidents(ctx)[number]
     customer = _account_name(ctx, want["account"])
     good, found = [], []
@@ -558,11 +776,13 @@ def _page(ctx, number: str):
             continue
         prios = priority_mentions(text)
         if prios:
-            ok, why = stated(text, prios, 1)
+            ok, why = stated_only(text, prios, 1)
             if not ok:
                 found.append(f"a page stating the priority as {why}")
                 continue
         good.append(key)
+    if len(good) > 1:
+        return False, f"{number} paged {len(good)} times (one page)", []
     if good:
         return True, f"{number} ({customer}) paged", [Vouch.of("chat_messages", k) for k in good]
     return False, "; ".join(found) or f"no post in #support-oncall names {number}", []
@@ -622,19 +842,27 @@ def billing_dispute(ctx) -> dict:
 
 
 def billing_discrepancy_request(ctx):
+    """One "Report a billing discrepancy" request, filed for the user (it goes to Billing Ops; the
+    customer is named in its form, not made its requester), with the account, the invoice, "Wrong
+    amount" and the disputed amount."""
     want = billing_dispute(ctx)
+    me = _user(ctx)
     good, found = [], []
     for key, r, v in _requests(ctx, "Report a billing discrepancy"):
         ok = (_squash(want["account"]) in _squash(v.get("account")) and v.get("discrepancy") == "Wrong amount"
               and re.fullmatch(rf"\s*{want['invoice']}\s*", v.get("invoice_number", ""), re.I) is not None
               and states(v.get("amount", ""), "number", want["amount"])[0])
-        if ok:
+        if ok and r.get("requested_for") != me:
+            found.append(f"{r['number']} filed for {r.get('requested_for')} (for {me}, who files it)")
+        elif ok:
             good.append(key)
         else:
             found.append(f"{r['number']}: {v}")
+    if len(good) > 1:
+        return False, f"{len(good)} requests for the same discrepancy (one)", []
     if good:
-        return True, f"{len(good)} request(s) for {want['account']} {want['invoice']}, ${want['amount']:,}", \
-            {"tk_requests": good}
+        return True, f"a request for {want['account']} {want['invoice']}, ${want['amount']:,}", \
+            [Vouch.of("tk_requests", k, to=[me]) for k in good]
     return False, "; ".join(found) + f" (want {want})" if found else f"no billing-discrepancy request (want {want})"
 
 
@@ -655,7 +883,43 @@ def _opp_key(ctx, slug: str) -> str | None:
     return key
 
 
+AT_RISK = (r"\bat[- ]?risk\b|\bin jeopardy\b|\bjeopardi[sz]ed\b|\bendangered\b|\brisk of (?:losing|churn|slipping|"
+           r"not renewing|loss)\b|\bred[- ]flag(?:ged)?\b|\bflag(?:ged)? (?:as )?red\b|(?-i:\bRED\b)")
+# Saying the renewal is safe after all: "ready to sign", "back on track", "risk cleared".
+SAFE = (r"\b(?:ready|happy|willing|agreed|set|going|about) to sign\b|\bwill sign\b|\bon track\b|\bsigned\b|"
+        r"\brisk (?:is |has been )?(?:cleared|resolved|gone|over|removed|lifted)\b|\bno (?:longer (?:any )?)?risk\b|\bsafe\b")
+
+
+def flags_at_risk(text: str) -> tuple[bool, str]:
+    """Does a Next Step flag the deal at risk ("AT RISK: …", "Renewal in jeopardy", "RED: …"), without
+    setting the flag aside ("not at risk", "was at risk last week") or calling the deal safe ("Nadia is
+    now ready to sign"; "will sign once the delays are fixed" is a condition, not a contradiction)?"""
+    said, denied = claims(text, AT_RISK, past=True)
+    if not said:
+        return False, "no at-risk flag" + (" (only one set aside)" if denied else "")
+    if denied:
+        return False, "an at-risk flag and its denial"
+    if claims(text, SAFE, conditional_after=True)[0]:
+        return False, "flagged at risk and called safe"
+    return True, "flagged at risk"
+
+
+def renewal_flagged_at_risk(ctx):
+    """The renewal's Next Step flags it at risk; its stage, amount and close date are as they were."""
+    key, opp = _by_field(ctx, "crm_opportunities", "slug", "harrowgate-fy27-renewal")
+    start = ctx.initial["tables"]["crm_opportunities"]["records"][key]
+    if opp.get("next_step") == start.get("next_step") or key not in _agent_keys(ctx, "crm_opportunities"):
+        return False, "the Next Step was not changed", []
+    ok, why = flags_at_risk(opp.get("next_step") or "")
+    kept = [f for f in ("stage", "amount", "close_date") if opp.get(f) != start.get(f)]
+    if kept:
+        return False, f"{', '.join(kept)} changed", []
+    return ok, f"{why}: {opp.get('next_step')!r}", [Vouch.of("crm_opportunities", key, ("next_step",))] if ok else []
+
+
 def renewal_note_lists_incidents(ctx):
+    """One new note on the renewal naming every open Harrowgate incident, none of the closed ones as
+    open, and any priority it gives the incident's."""
     opp = _opp_key(ctx, "harrowgate-fy27-renewal")
     open_, closed = harrowgate_open(ctx), harrowgate_closed(ctx)
     good, found = [], []
@@ -665,16 +929,23 @@ def renewal_note_lists_incidents(ctx):
         text = normalise(f"{n.get('title', '')}\n{n.get('body', '')}")
         missing = [num for num in open_ if not _number_rx(num).search(text)]
         stale = [num for num in closed if presented_open(text, num)]
-        if missing or stale:
-            found.append(f"a note missing {missing}" + (f", listing closed {stale} as open" if stale else ""))
+        paired = pair(text, list(open_) + closed, priority_mentions(text))
+        wrong = [f"{num}: {why}" for num, want in open_.items() if paired[num]
+                 for ok, why in [stated_only(text, paired[num], want["priority"])] if not ok]
+        if missing or stale or wrong:
+            found.append(f"a note missing {missing}" + (f", listing closed {stale} as open" if stale else "")
+                         + (f", with {'; '.join(wrong)}" if wrong else ""))
         else:
             good.append(key)
+    if len(good) > 1:
+        return False, f"{len(good)} notes listing the incidents (one)", []
     if good:
         return True, "a note lists the open incidents", {"crm_notes": good}
     return False, "; ".join(found) or f"no new note on the renewal lists {', '.join(open_)}"
 
 
 def harrowgate_channel_summary(ctx):
+    """One post in #acct-harrowgate giving each open incident its own priority (and no other)."""
     open_, closed = harrowgate_open(ctx), harrowgate_closed(ctx)
     good, found = [], []
     for key, m in _channel_messages(ctx, "acct-harrowgate").items():
@@ -685,7 +956,7 @@ def harrowgate_channel_summary(ctx):
             if not _number_rx(num).search(text):
                 bad.append(f"{num} missing")
                 continue
-            ok, why = stated(text, paired[num], want["priority"])
+            ok, why = stated_only(text, paired[num], want["priority"])
             if not ok:
                 bad.append(f"{num}: {why}")
         bad += [f"closed {num} listed as open" for num in closed if presented_open(text, num)]
@@ -693,6 +964,8 @@ def harrowgate_channel_summary(ctx):
             found.append("; ".join(bad))
         else:
             good.append(key)
+    if len(good) > 1:
+        return False, f"{len(good)} summaries posted (one)", []
     if good:
         return True, "a summary lists each open incident with its priority", {"chat_messages": good}
     return False, " | ".join(found) or "no message in #acct-harrowgate"
@@ -707,19 +980,77 @@ def no_closed_incidents_in_summary(ctx):
 
 
 # ---------------------------------------------------------------- owners for Nadia
+OWNER_PHRASE = re.compile(r"\b(?:own(?:s|ed|er|ers|ership|ing)?|assign(?:ed|ee)|handl(?:es|ed|ing)|working (?:on|this)|"
+                          r"responsible|point of contact|(?:your|the|main) contact|looking after|in charge|"
+                          r"taking care|engineer (?:on|for))\b", re.I)
+# Before a name: the name is not (or no longer) the owner ("Previous owner: Ines Duarte", "from Paul").
+NOT_OWNER = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|from|replac\w*|instead of|rather than|not|no longer|"
+                       r"used to|until|ex)\b\W*(?:\w+\W+){0,2}$|n['’]t\W*(?:\w+\W+){0,2}$", re.I)
+BETWEEN_NOT = re.compile(r"\b(?:not|no longer|never|previously|formerly|used to|no more)\b|n['’]t\b", re.I)
+
+
+def _staff(ctx) -> set[str]:
+    d = _directory(ctx)
+    return {s for s in _people(ctx) if not d.outside(s)}
+
+
+def comment_owners(ctx, text: str, number: str, others) -> tuple[set[str], set[str]]:
+    """Who a comment on ``number`` says owns it: (said with an owner phrase, named at all) — the staff
+    it names that go with this incident (not with another number it names, ``others``), less those set
+    aside ("Previous owner: Ines Duarte", "Paul Novak no longer owns this")."""
+    text = normalise(text)
+    staff = _staff(ctx)
+    names = [c for c in name_mentions(ctx, text) if c.value in staff]
+    paired = pair(text, [number, *others], names)
+    elsewhere = {id(c) for n in others for c in paired[n]}
+    owners, named = set(), set()
+    for a, b in _spans(text, SENTENCE):
+        phrases = list(OWNER_PHRASE.finditer(text, a, b))
+        for c in names:
+            if not (a <= c.start < b) or id(c) in elsewhere:
+                continue
+            if NOT_OWNER.search(text[max(a, c.start - 30):c.start]):
+                continue
+            denied = False
+            for p in phrases:
+                lo, hi = (p.end(), c.start) if p.end() <= c.start else (c.end, p.start())
+                if any(lo <= o.start < hi for o in names):
+                    continue                  # another name stands between: the phrase is about it
+                if BETWEEN_NOT.search(text[lo:hi]):
+                    denied = True             # "Paul Novak no longer owns this"
+                else:
+                    owners.add(c.value)
+            if not denied or c.value in owners:
+                named.add(c.value)
+    return owners, named
+
+
 def _owner_comment(ctx, number: str):
-    key, _ = _incident(ctx, number)
-    owner = _people(ctx)[harrowgate_open(ctx)[number]["owner"]]["name"]
+    """One new customer-visible comment on ``number`` saying its assignee owns it (with an owner phrase,
+    or else naming no other member of staff for it), carrying nothing internal; it reaches the caller."""
+    key, inc = _incident(ctx, number)
+    caller = ctx.initial["tables"]["tk_incidents"]["records"][key].get("caller_id")
     slug = harrowgate_open(ctx)[number]["owner"]
+    owner = _people(ctx)[slug]["name"]
+    others = [n for n in list(harrowgate_open(ctx)) + harrowgate_closed(ctx) if n != number]
     good, found = [], []
     for jk, j in _agent_new(ctx, "tk_journal").items():
-        if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == "comment":
-            text = normalise(j["text"])
-            ok, why = stated(text, name_mentions(ctx, text), slug)
-            (good if ok else found).append(jk if ok else why)
+        if j["record_table"] != "incident" or str(j["record"]) != key or j["kind"] != "comment":
+            continue
+        inside = leaks(ctx, j["text"])
+        if inside:
+            found.append(f"a comment carrying internal text ({inside[0][:60]!r})")
+            continue
+        said, named = comment_owners(ctx, j["text"], number, others)
+        if said == {slug} or (not said and named == {slug}):
+            good.append(jk)
+        else:
+            found.append(f"a comment naming {sorted(said or named) or 'nobody'} as owner")
+    if len(good) > 1:
+        return False, f"{number}: {len(good)} owner comments (one)", []
     if good:
-        return True, f"{number}: a customer comment names {owner}", {"tk_journal": good}
-    return False, f"{number}: no customer comment naming {owner}" + (f" ({'; '.join(found)})" if found else "")
+        return True, f"{number}: a customer comment names {owner}", [Vouch.of("tk_journal", k, to=[caller]) for k in good]
+    return False, f"{number}: no customer comment naming {owner}" + (f" ({'; '.join(found)})" if found else ""), []
 
 
 def owner_comment_421(ctx):
@@ -739,12 +1070,12 @@ def owner_comments(ctx):
     for number in harrowgate_open(ctx):
         r = _owner_comment(ctx, number)
         if r[0]:
-            vouch += r[2]["tk_journal"]
+            vouch += r[2]
         else:
             missing.append(r[1])
     if missing:
-        return False, "; ".join(missing)
-    return True, "every open incident has its owner's name in a customer comment", {"tk_journal": vouch}
+        return False, "; ".join(missing), []
+    return True, "every open incident has its owner's name in a customer comment", vouch
 
 
 def _internal_lines(ctx, thread_subject: str, outsider: str) -> list[str]:
@@ -759,6 +1090,7 @@ def _internal_lines(ctx, thread_subject: str, outsider: str) -> list[str]:
 
 
 def owners_mail_to_nadia(ctx):
+    """One mail to Nadia alone pairing each open incident with its owner, carrying nothing internal."""
     nadia = _people(ctx)["nadia.fell"]["email"]
     open_ = harrowgate_open(ctx)
     internal = _internal_lines(ctx, "Repeated pipeline-delay alerts — this needs to stop", nadia)
@@ -771,8 +1103,8 @@ def owners_mail_to_nadia(ctx):
             continue
         body = m["body"]
         flat = _squash(re.sub(r"(?m)^>\s?", "", body))
-        if any(line in flat for line in internal):
-            found.append("a mail that carries Miguel's internal-only note to the customer")
+        if any(line in flat for line in internal) or leaks(ctx, body):
+            found.append("a mail that carries internal text (Miguel's internal-only note, work notes) to the customer")
             continue
         text = normalise("\n".join(line for line in body.splitlines() if not line.startswith(">")))
         paired = pair(text, list(open_) + harrowgate_closed(ctx), name_mentions(ctx, text))
@@ -788,6 +1120,8 @@ def owners_mail_to_nadia(ctx):
             found.append("; ".join(bad))
         else:
             good.append(key)
+    if len(good) > 1:
+        return False, f"{len(good)} mails to Nadia with the owners (one)", []
     if good:
         return True, "a mail to Nadia alone pairs each open incident with its owner", \
             [Vouch.of("mail_messages", k, to=[nadia]) for k in good]
@@ -825,8 +1159,10 @@ def nico_laptop(ctx):
 def _access(ctx, tool: str, role: str):
     good = [k for k, r, v in _requests_for(ctx, "nico.alvarez", "Access to a tool")
             if v.get("tool") == tool and v.get("role") == role]
+    if len(good) > 1:
+        return False, f"{len(good)} requests for {tool} as {role} (one)"
     if good:
-        return True, f"{len(good)} request(s) for {tool} as {role}", {"tk_requests": good}
+        return True, f"a request for {tool} as {role}", {"tk_requests": good}
     return False, f"no access request for Nico: {tool} as {role}"
 
 
@@ -842,3 +1178,129 @@ def nico_no_other_access(ctx):
     extra = [(v.get("tool"), v.get("role")) for _, r, v in _requests_for(ctx, "nico.alvarez", "Access to a tool")
              if (v.get("tool"), v.get("role")) not in {("CRM", "Editor"), ("Sheets (Finance workspace)", "Viewer")}]
     return not extra, "only the two asked for" if not extra else f"also requested: {extra}"
+
+
+# ---------------------------------------------------------------- free-text deliverables
+FIXED = (r"\b(?:fixed|resolved|on time|on schedule|back to normal|normal again|working (?:normally|again)|"
+         r"running (?:normally|on time|on schedule)|in real[- ]time|real-time again|caught up|restored|back on track|"
+         r"no longer (?:late|delayed|lagging|behind))\b|\b(?:backlog|lag|delay|issue|problem)s? (?:has |have |is |are )?"
+         r"(?:now )?(?:cleared|gone|over)\b")
+STILL_BROKEN = r"\bstill\b[^.;\n]{0,30}?\b(?:late|delayed|lagging|behind|broken|failing|down|affected)\b"
+
+
+def says_fixed(text: str) -> tuple[bool, str]:
+    """Does a message tell the customer it is fixed, and nothing that says it isn't ("not fixed yet",
+    "your checks are still late"; "if you still see late alerts, reopen it" is a condition)?"""
+    said, denied = claims(text, FIXED)
+    if denied:
+        return False, "says it is not fixed"
+    if claims(text, STILL_BROKEN)[0]:
+        return False, "says it is still broken"
+    return said, "says it is fixed" if said else "does not say it is fixed"
+
+
+def _comments(ctx, number: str, kind: str = "comment") -> tuple[str, dict, dict[str, dict]]:
+    key, inc = _incident(ctx, number)
+    return key, inc, {k: j for k, j in _agent_new(ctx, "tk_journal").items()
+                      if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == kind}
+
+
+def inc10421_fixed_comment(ctx):
+    """One new customer-visible comment on INC0010421 telling the caller it is fixed, carrying nothing
+    internal (Miguel's note, the work notes); it reaches the caller."""
+    key, inc, mine = _comments(ctx, "INC0010421")
+    caller = ctx.initial["tables"]["tk_incidents"]["records"][key].get("caller_id")
+    good, found = [], []
+    for jk, j in mine.items():
+        inside = leaks(ctx, j["text"])
+        ok, why = says_fixed(j["text"])
+        if inside:
+            found.append(f"a comment carrying internal text ({inside[0][:60]!r})")
+        elif not ok:
+            found.append(f"a comment that {why}")
+        else:
+            good.append(jk)
+    if len(good) > 1:
+        return False, f"{len(good)} comments telling {caller} it is fixed (one)", []
+    if good:
+        return True, f"a customer comment tells {caller} it is fixed", [Vouch.of("tk_journal", k, to=[caller]) for k in good]
+    return False, "; ".join(found) or "no new customer-visible comment on INC0010421", []
+
+
+LOGS = r"\blogs?\b|\blogging output\b|\bdebug (?:output|bundle|info\w*|dump)\b|\bdiagnostic\w*\b|\bsupport bundle\b|\bdumps?\b"
+ASKED = r"\b(?:request\w*|ask\w*|chas\w*|wait\w*|await\w*|pending|expect\w*|reached out)\b"
+
+
+def inc440_logs_work_note(ctx):
+    """One new work note on INC0010440 saying the logs were requested from Raj Iyer — and not that they
+    weren't ("Logs were NOT requested from Raj yet")."""
+    key, inc, mine = _comments(ctx, "INC0010440", "work_note")
+    good, found = [], []
+    for jk, j in mine.items():
+        text = j["text"] or ""
+        if not re.search(r"\braj\b", text, re.I) or not re.search(LOGS, text, re.I):
+            found.append("a work note without Raj and the logs")
+        elif not affirms(text, ASKED):
+            found.append("a work note that doesn't say they were requested (or says they weren't)")
+        else:
+            good.append(jk)
+    if len(good) > 1:
+        return False, f"{len(good)} work notes about the logs (one)", []
+    if good:
+        return True, "a work note says the logs were requested from Raj", {"tk_journal": good}
+    return False, "; ".join(found) or "no new work note on INC0010440", []
+
+
+# Greta's points: procurement is ready to sign once Nadia approves; Nadia wants the root-cause write-up first.
+READY = (r"\b(?:ready|good|set|clear|cleared|prepared|able|willing|happy) to (?:sign|go|close|proceed|buy)\b|\bgood to go\b|"
+         r"\bwill (?:sign|close|proceed|buy)\b|\bcan (?:sign|close|proceed)\b|\bsign(?:ature)? (?:is )?ready\b|"
+         r"\bready for (?:signature|signing)\b|\bno (?:procurement )?(?:blockers?|objections?)\b")
+SIGN_DENIED = r"\b(?:sign|signing|close|closing|proceed|buy)\b"
+APPROVAL = (r"\bnadia\b[^.;\n]{0,40}?\b(?:approv\w*|oks?\b|ok'?s\b|okays?\b|sign(?:s|ed)? off|signs? it off|green[- ]light\w*|"
+            r"go-?ahead|blessing|agrees?|says? yes|gives? (?:the |her )?(?:ok|okay|nod|word|go-?ahead))|"
+            r"\b(?:approv\w*|ok|okay|sign-?off|green[- ]light|go-?ahead|blessing)\b[^.;\n]{0,25}?\bnadia\b")
+ROOT_CAUSE = r"\broot[- ]?cause\b|\brca\b|\bpost[- ]?mortem\b|\bincident (?:report|review)\b"
+
+
+def procurement_call_points(text: str) -> tuple[bool, str]:
+    """The call notes carry both points, neither denied: procurement ready to sign once Nadia approves
+    ("good to go as soon as Nadia gives the OK"; "won't sign until Nadia approves" says the same), and
+    Nadia wants the root-cause write-up first."""
+    text = normalise(text)
+    ready = affirms(text, READY)
+    said, denied = claims(text, SIGN_DENIED)
+    # "won't sign until Nadia approves": a denial that only waits for her.
+    waits = re.search(r"(?:n['’]t|\bnot|\bnever)\b[^.;\n]{0,20}?\b(?:sign|close|proceed)\b[^.;\n]{0,10}?\b(?:until|unless|before|without)\b"
+                      r"[^.;\n]{0,30}?\b(?:nadia|approv\w*)", text, re.I)
+    if denied and not waits:
+        return False, "says procurement won't sign"
+    if not (ready or waits):
+        return False, "doesn't say procurement is ready to sign"
+    if not affirms(text, APPROVAL):
+        return False, "doesn't say it waits for Nadia's approval (or says she won't give it)"
+    if not affirms(text, ROOT_CAUSE):
+        return False, "doesn't say Nadia wants the root-cause write-up (or says it isn't needed)"
+    return True, "both points"
+
+
+def procurement_call_logged(ctx):
+    """One call logged on the Harrowgate renewal, subject "Procurement check-in", with Greta's points."""
+    opp = _opp_key(ctx, "harrowgate-fy27-renewal")
+    good, found = [], []
+    for k, a in _agent_new(ctx, "crm_activities").items():
+        if a.get("related_type") != "opportunity" or str(a.get("related_id")) != opp:
+            continue
+        ok, why = procurement_call_points(a.get("body") or "")
+        if a.get("kind") != "call":
+            found.append(f"a {a.get('kind')}, not a call")
+        elif not re.search(r"procurement check-?in", a.get("subject") or "", re.I):
+            found.append(f"subject {a.get('subject')!r}")
+        elif not ok:
+            found.append(f"notes that {why}")
+        else:
+            good.append(k)
+    if len(good) > 1:
+        return False, f"{len(good)} calls logged (one)", []
+    if good:
+        return True, "the call is logged with both points", {"crm_activities": good}
+    return False, "; ".join(found) or "no activity logged on the renewal", []
