@@ -391,7 +391,10 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
             response = "declined" if _busy_elsewhere(store, cw.id, ctx["event"]) else "accepted"
             if response == "declined":
                 note = action.get("busy_note") or note
-        cal.respond(store, caller, ctx["event"], response, _text(store, cw.id, note, ctx))
+        note = _text(store, cw.id, note, ctx)
+        cal.respond(store, caller, ctx["event"], response, note)
+        if action.get("mail_organizer") and response == "declined" and note:
+            _mail_decline(store, caller, ctx["event"], note)
     elif "share" in action:
         from apps.drive import service as drive
         drive.share(store, caller, resolve_item(store, action["share"]),
@@ -400,6 +403,19 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
         fn = service_function(action["call"])
         args = {k: _arg(store, cw.id, v, ctx) for k, v in (action.get("args") or {}).items()}
         fn(store, caller, **args)
+
+
+def _mail_decline(store: Store, caller: Caller, event_id: int, note: str) -> None:
+    """The mail a calendar sends the organizer when a guest declines with a note."""
+    from apps.calendar import service as cal
+    from apps.mail import compose
+    ev = cal.get_event(store, caller.user, event_id)
+    start = store.local(ev["start"]) if isinstance(ev["start"], str) else ev["start"]
+    when = f"{start:%a} {start.day} {start:%b %Y} {start:%I:%M %p}".replace(" 0", " ")
+    me = people.person(store, caller.user)
+    compose.send(store, caller, to=people.person(store, ev["organizer"])["email"],
+                 subject=f"Declined: {ev['display_title']} @ {when}",
+                 body=f"{me['name']} has declined this invitation with a note:\n\n{note}")
 
 
 def service_function(path: str):

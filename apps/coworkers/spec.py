@@ -94,6 +94,8 @@ class RespondAction(_Model):
     respond: Literal["accepted", "declined", "tentative", "auto"]
     note: str = ""
     busy_note: str = ""                  # auto: the note when declining because busy
+    # Declining with a note also mails it to the organizer, as a calendar does ("Declined: <title> @ <when>").
+    mail_organizer: bool = False
     via: Via | None = None
     delay_steps: int = Field(0, ge=0, le=100)
 

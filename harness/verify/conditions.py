@@ -5,8 +5,9 @@ key of a record matching a nested query), ``says`` (the text states a value
 the way the answer matcher reads an answer: ``{number: 8760000}``,
 ``{date: 2026-05-29}``, ``{text: Tidewatch, aliases: […]}``, ``{set: [3P, 4P]}``;
 a hedge or a competing value fails; ``{number: {from: "checks:fn"}}`` computes
-the value from the world; ``about: <regex>``: stated where it is named —
-"the deductible is $2.5M", not "the limit is $2.5M and the deductible $75M").
+the value from the world; ``about: <regex>``: where the text names it, the
+figure named is the value — "the deductible is $2.5M", not "the deductible is
+$2.75M; $2.5M is another figure"; a text that never names it only states it).
 
 A bare value means ``equals``. Strings compare after Unicode NFKC
 normalisation; ``contains`` and ``matches`` ignore case.
@@ -59,7 +60,7 @@ def _as_date(v) -> date | None:
 
 
 def says(value, arg) -> bool:
-    from harness.verify.answer import states
+    from harness.verify.answer import normalise, states
     if not isinstance(arg, dict) or len(set(arg) & set(SAYS)) != 1:
         raise CheckSpecError(f"says takes one of {sorted(SAYS)} (with tolerance or aliases), not {arg!r}")
     kind = next(k for k in arg if k in SAYS)
@@ -74,7 +75,9 @@ def says(value, arg) -> bool:
         return False
     kw = dict(tolerance=float(arg.get("tolerance", 0)), aliases=arg.get("aliases", ()),
               values=expected if kind == "set" else (), unit=arg.get("unit"))
-    if arg.get("about"):          # stated where it is named: "the deductible is $2.5M", not "the limit is $2.5M"
+    if arg.get("about") and re.search(arg["about"], normalise(text), re.I):
+        # stated where it is named: "the deductible is $2.5M", not "the deductible is $2.75M … $2.5M is
+        # another figure"; a reply that never names it ("USD 2500000 per occurrence") only states it
         from harness.verify.answer import states_by_label
         ok, _ = states_by_label(text, {"it": (arg["about"], expected)}, SAYS[kind], **kw)
         return ok and states(text, SAYS[kind], expected, **kw)[0]

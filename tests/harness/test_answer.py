@@ -111,3 +111,15 @@ def test_units_names_and_ids():
     assert match_answer(close, "6/30", today=date(2026, 6, 9)).passed
     assert not match_answer(AnswerSpec(type="date", value="2026-05-29"),
                             "May 29, 2026 (June 12, 2026 if the draft order's date stands)").passed
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("Laura, the deductible is $2,500,000 per occurrence.", True),
+    ("$2.5 million is the deductible; the limit above it is $75 million.", True),
+    ("Laura: USD 2500000 per occurrence, per Item 2.", True),             # never named: stated is enough
+    ("The deductible is $2,750,000. $2.5 million is another figure.", False),
+    ("The limit is $2.5 million and the deductible $75 million.", False),
+])
+def test_says_about_reads_the_figure_its_label_names(text, ok):
+    from harness.verify.conditions import says
+    assert says(text, {"number": 2500000, "about": "deductible"}) is ok, text

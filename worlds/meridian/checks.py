@@ -643,7 +643,7 @@ def _guests(ctx, event_key: str) -> set[str]:
 
 def hearing_prep_series(ctx):
     """One weekly series, Tue and Thu 16:00–16:45 world time, whose occurrences are
-    exactly 14, 16 and 21 April (an end date or a count both do), Priya and Daniel invited."""
+    exactly 14, 16 and 21 April (an end date or a count both do), Priya and Daniel invited (no one else)."""
     from datetime import date
 
     from apps.calendar.service import occurrence_dates
@@ -654,7 +654,7 @@ def hearing_prep_series(ctx):
         ok = (e["start"] == "2026-04-14T20:00:00Z" and e["end"] == "2026-04-14T20:45:00Z"
               and not e.get("all_day") and rec.get("freq") == "weekly"
               and days == [date(2026, 4, 14), date(2026, 4, 16), date(2026, 4, 21)]
-              and {"priya.raman", "daniel.ortiz"} <= _guests(ctx, key))
+              and _guests(ctx, key) - {e.get("organizer")} == {"priya.raman", "daniel.ortiz"})
         found.append(f"{e['start']}–{e['end']} {rec} on {[d.isoformat() for d in days]} with "
                      f"{sorted(_guests(ctx, key))}")
         if ok:

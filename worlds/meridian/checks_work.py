@@ -117,10 +117,16 @@ CHANGE_FROM = re.compile(r"(?i)\b(revis\w*|chang\w*|increas\w*|rais\w*|updat\w*|
                          r"(?:US)?\$?\s?[\d][\d,]*(?:\.\d+)?(?:\s?(?:million|mn|m|bn|k)\b)?\s+to\b")
 
 
-def says_number(text: str, value) -> tuple[bool, str]:
-    """``states(text, "number", value)``, reading "changed from X to Y" as stating Y."""
-    return states(CHANGE_FROM.sub(lambda m: f"{m.group(1)}{m.group(2)}from the earlier figure to", text or ""),
-                  "number", value)
+def says_number(text: str, value, about: str | None = None) -> tuple[bool, str]:
+    """``states(text, "number", value)``, reading "changed from X to Y" as stating Y; with ``about`` (a
+    regex for its label), where the text names the figure, the figure named must be it ("the tracker
+    shows 19.6 hours … 17.8 is another figure" fails)."""
+    text = CHANGE_FROM.sub(lambda m: f"{m.group(1)}{m.group(2)}from the earlier figure to", text or "")
+    if about and re.search(about, text, re.I):
+        ok, why = states_by_label(text, {"the figure": (about, value)})
+        if not ok:
+            return ok, why
+    return states(text, "number", value)
 
 
 def _mail_vouch(key, *to) -> Vouch:
@@ -516,6 +522,11 @@ def board_reply_to_laura(ctx):
     return True, f"mail {good[0]}: {tp:,} and {limit:,}", [_mail_vouch(good[0], laura)]
 
 
+# What names Alex's total in a reply: "the tracker shows …", "puts me at …", "… in total", "my hours".
+HOURS_LABEL = (r"\btotal\b|\btracker (?:now )?(?:shows|has|reads)\b|\bputs me at\b|\bI'?m (?:now )?(?:at|on)\b|"
+               r"\bmy hours\b|\bcomes? to\b|\badds? up to\b")
+
+
 def billing_reply_to_henry(ctx):
     """One reply from you in Henry's Live tracker conversation, to him, stating your total hours as the
     tracker shows them once the entry is in ("from 15.5 to 17.8 hours" states 17.8)."""
@@ -527,7 +538,7 @@ def billing_reply_to_henry(ctx):
     for k, m in ctx.records("mail_messages", which="new").items():
         if m.get("sender") != ALEX or str(m.get("thread")) not in threads:
             continue
-        ok, why = says_number(m.get("body") or "", want)
+        ok, why = says_number(m.get("body") or "", want, HOURS_LABEL)
         if henry not in (m.get("to") or []):
             ok, why = False, "not to Henry"
         seen.append(f"mail {k}: {why}")
