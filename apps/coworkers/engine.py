@@ -99,7 +99,8 @@ def _message_events(store: Store, pk: int, spec: CoworkersFile) -> list[Event]:
                                p in (msg.get("mentions") or []), sender=author, context=ctx)
     else:
         for p in msg.get("mentions") or []:
-            if p != author and p in ids:
+            # as in Slack, a mention of someone outside the channel doesn't reach them (it offers an invite)
+            if p != author and p in ids and p in members:
                 out[p] = Event("message", p, "chat", msg["text"], direct=True, sender=author, context=ctx)
         for p in _watchers(spec, conv.get("name")):
             if p != author and p not in out and p in members:

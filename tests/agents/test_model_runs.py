@@ -68,19 +68,25 @@ def test_model_agent_option_errors_are_reported_before_any_episode(tmp_path):
 
 
 def test_run_with_a_judge_grades_a_real_rubric_task(tmp_path, monkeypatch):
-    """The oracle on a long lumen task; its judge criterion is graded after the run from the real evidence."""
+    """The oracle on a long lumen task; its judge criteria are graded after the run from the real evidence."""
     from tests.agents.fakes import anthropic_message
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["ANTHROPIC_API_KEY"])
     fake = FakeVendor().start()
 
+    def verdict(crit):
+        tables = {q["table"]: list(q["records"].values()) for q in crit["records"]}
+        if "crm_opportunities" in tables:                 # the Next Step reads as an at-risk flag
+            (opp,) = tables["crm_opportunities"]
+            return "at risk" in opp["next_step"].lower(), "next step flags it"
+        chat, incidents = tables.get("chat_messages", []), tables.get("tk_incidents", [])
+        return len(chat) == 1 and "INC0010421" in chat[0]["text"] and len(incidents) == 5, \
+            f"{len(incidents)} incidents checked"
+
     def judge(body):
         evidence = json.loads(body["messages"][0]["content"].split("\n\n", 1)[1])
-        (crit,) = evidence["criteria"]
-        chat = [r for q in crit["records"] if q["table"] == "chat_messages" for r in q["records"].values()]
-        incidents = [r for q in crit["records"] if q["table"] == "tk_incidents" for r in q["records"].values()]
-        ok = len(chat) == 1 and "INC0010421" in chat[0]["text"] and len(incidents) == 5
-        return anthropic_message([{"type": "text", "text": json.dumps({"verdicts": [
-            {"criterion": crit["criterion"], "passed": ok, "reason": f"{len(incidents)} incidents checked"}]})}])
+        verdicts = [{"criterion": c["criterion"], "passed": ok, "reason": why}
+                    for c in evidence["criteria"] for ok, why in [verdict(c)]]
+        return anthropic_message([{"type": "text", "text": json.dumps({"verdicts": verdicts})}])
     fake.script("anthropic", judge)
     try:
         out = tmp_path / "run"
@@ -89,7 +95,10 @@ def test_run_with_a_judge_grades_a_real_rubric_task(tmp_path, monkeypatch):
     finally:
         fake.stop()
     assert res.exit_code == 0, res.output
-    assert "judged 1 criteria in 1 episodes" in res.output and not fake.rejections
+    judged = [c for c in load_task("lumen/harrowgate-renewal-risk").rubric if c.judge]
+    assert len(judged) >= 2
+    assert f"judged {len(judged)} criteria in 1 episodes" in res.output and not fake.rejections
     result = json.loads((out / "episodes/lumen/harrowgate-renewal-risk/0/result.json").read_text())
-    crit = next(c for c in result["rubric"] if c["kind"] == "judge")
-    assert crit["passed"] is True and crit["reason"] == "5 incidents checked" and result["score"] == 1.0
+    crits = [c for c in result["rubric"] if c["kind"] == "judge"]
+    assert len(crits) == len(judged) and all(c["passed"] is True for c in crits), crits
+    assert {c["reason"] for c in crits} == {"5 incidents checked", "next step flags it"} and result["score"] == 1.0
