@@ -119,6 +119,7 @@ def test_checks_vocabulary(store, alex, run):
                      "to": notes["id"]}},
         {"count": {"table": "mail_labels", "where": {"owner": "alex.chen"}, "equals": 6}},
         {"count": {"table": "mail_labels", "new": True, "where": {}, "min": 1, "max": 1}},
+        {"exists": {"table": "mail_labels", "new": True, "where": {"name": "Board", "owner": "alex.chen"}}},
         {"exists": {"table": "drive_items", "where": {"name": ts["name"],
                                                         "parent": {"ref": {"table": "drive_items", "where": {"name": "Notes"}}}}}},
         {"absent": {"table": "mail_labels", "where": {"name": {"matches": "^board$"}, "owner": "priya.raman"}}},
@@ -135,6 +136,10 @@ def test_checks_vocabulary(store, alex, run):
            {"tables_changed": ["drive_items"]}]
     r = run(task(checks=bad))
     assert [c["passed"] for c in r.checks] == [False, False]
+    # A count says how many, not what they hold: alone it vouches for nothing, so the new label is damage.
+    r = run(task(checks=[checks[0], checks[2]]))
+    assert [c["passed"] for c in r.checks] == [True, True] and not r.passed and r.score == 0.0
+    assert any("mail_labels" in ln and "collateral" in ln for ln in r.lines), r.lines
 
 
 def test_rubric_scores_partially_and_judges_stay_pending(store, alex, run):
