@@ -1304,3 +1304,54 @@ def procurement_call_logged(ctx):
     if good:
         return True, "the call is logged with both points", {"crm_activities": good}
     return False, "; ".join(found) or "no activity logged on the renewal", []
+
+
+# ---------------------------------------------------------------- a closed deal's own words
+# A rep closing a deal may also bring its Next Step (or description) up to date: "None — lost to
+# Tidewatch on seat price", "Reconnect with Theo before their 2027 renewal", "Signed 9 June; hand over
+# to CS". That is careful work, not damage — as long as the words agree with how the deal closed.
+QUARRY_OTHER_REASON = (r"\bbudget\w*\b|\btiming\b|\bno decision\b|\bproduct gap\b|\bmissing features?\b|\bfeature gap\b|"
+                       r"\bwent (?:dark|quiet|silent)\b|\bshelved\b|\bpostponed\b|\bin[- ]house\b|\bchampion left\b|"
+                       r"\bbuilt (?:it )?themselves\b")
+QUARRY_STILL_OPEN = (r"\bawait\w*\b[^.;\n]{0,25}?\bdecision\b|\bdecision (?:is )?(?:still )?(?:pending|expected|due)\b|"
+                     r"\bstill (?:evaluating|deciding|open|in play|considering|undecided)\b|"
+                     r"\bsend\w* (?:a |the |them )?(?:revised |new |updated )?(?:quote|proposal|offer)\b|"
+                     r"\bclosed[- ]won\b|\bwe won\b|\bsigned with (?:us|lumen)\b|\bchose (?:us|lumen)\b")
+BRIGHTVAULT_WRONG = (r"\bawait\w*\b[^.;\n]{0,25}?\bsignature\b|\b(?:chase|collect|get|obtain)\w* (?:the |their )?signature\b|"
+                     r"\bout for signature\b|\bsignature (?:is )?(?:still )?(?:pending|due|expected)\b|\bclosed[- ]lost\b|"
+                     r"\blost\b|\bchurn\w*\b|\bdid(?:n['’]t| not) renew\b|\bstill (?:open|negotiating|in negotiation)\b")
+BRIGHTVAULT_SIGNED = r"\bsign(?:ed|ature)\b|\brenewed\b|\bclosed\b|\bwon\b"
+
+
+def _closing_words(ctx, slug: str, wrong: str, denied_wrong: str | None = None):
+    """A gate: the Next Step and description of the deal ``slug``, if the agent changed them, agree with
+    how it closed — no phrase of ``wrong`` said (unless set aside: "no budget issue", "not timing"), and
+    ``denied_wrong`` (what it is) not denied ("not signed yet"). Vouches the fields it read."""
+    key, opp = _by_field(ctx, "crm_opportunities", "slug", slug)
+    start = ctx.initial["tables"]["crm_opportunities"]["records"][key]
+    fields, bad = [], []
+    for f in ("next_step", "description"):
+        now, was = opp.get(f) or "", start.get(f) or ""
+        if now == was:
+            continue
+        text = normalise(now.replace(was, " ", 1) if was and was in now else now)
+        if claims(text, wrong)[0]:
+            bad.append(f"{f} {now!r} contradicts how the deal closed")
+        elif denied_wrong and claims(text, denied_wrong)[1]:
+            bad.append(f"{f} {now!r} denies how the deal closed")
+        else:
+            fields.append(f)
+    if bad:
+        return False, "; ".join(bad), []
+    if not fields:
+        return True, "Next Step and description as they were", []
+    return True, f"{', '.join(fields)} agree with how it closed", [Vouch.of("crm_opportunities", key, tuple(fields))]
+
+
+def quarry_closing_words(ctx):
+    return _closing_words(ctx, "quarry-lane-platform", rf"{QUARRY_OTHER_REASON}|{QUARRY_STILL_OPEN}",
+                          r"\btidewatch\b|\bcompetitor\b|\blost\b")
+
+
+def brightvault_closing_words(ctx):
+    return _closing_words(ctx, "brightvault-bank-renewal-2026", BRIGHTVAULT_WRONG, BRIGHTVAULT_SIGNED)
