@@ -402,19 +402,37 @@ def _qualifies(lead: dict) -> bool:
 CRITERIA = {
     "locations": (r"\blocations?\b|\bsites?\b|\bclinics?\b|\bhospitals?\b|\bpharmacies\b|\bstores?\b|\bbranch\w*",
                   r"\b(?:fewer|less) than (?:10|ten)\b|\b(?:under|below) (?:10|ten)\b|<\s*10\b|\bonly (?:\d|one|two|three|four|five|six|seven|eight|nine)\b|"
-                  r"\btoo few\b|\bnot enough\b|(?<![\d,.])[1-9](?![\d,.]|\s*months?)\b|\b(?:one|two|three|four|five|six|seven|eight|nine)\b(?! months?)",
-                  r"\b(?:10|ten) or more\b|\bat least (?:10|ten)\b|\b(?:1\d|[2-9]\d|\d{3,})\b(?!\s*months?)|\benough\b"),
+                  r"\btoo (?:few|small)\b|\bnot enough\b|\b(?:under|below|short of|fewer than|less than) (?:the )?N\b|(?<![\d,.])[1-9](?![\d,.]|\s*months?)\b|\b(?:one|two|three|four|five|six|seven|eight|nine)\b(?! months?)",
+                  r"\b(?:10|ten) or more\b|\bat least (?:10|ten)\b|\b(?:1\d|[2-9]\d|\d{3,})\b(?!\s*months?)|\benough\b|"
+                  r"\b(?:meets?|above|over|more than|exceeds?) (?:the )?N\b"),
     "budget owner": (r"\bbudget\b|\bdecision[- ]?maker\b|\bowner\b",
-                     r"\bno (?:named )?(?:budget|owner|decision)|\bnot (?:named|decided|sure|identified|known)\b|\bunnamed\b|\bunknown\b|"
+                     r"\bno (?:named |clear )?(?:budget|owner|decision)|(?:\bnot|n['’]t)(?: yet| been| be)? (?:named|decided|sure|identified|known|clear|confirmed|settled)\b|\bunnamed\b|\bunknown\b|\bunclear\b|\bundetermined\b|"
                      r"\bundecided\b|\btbd\b|\bmissing\b|\bwithout\b|\blacks?\b|\bnobody\b|\bno one\b|\bnone\b",
                      r"\bnamed (?:budget )?owner\b(?!\s*(?:missing|not))|\bhas (?:a )?(?:named )?budget\b|\bbudget (?:ok|okay|fine|confirmed|met)\b|"
                      r"\bqualified on[^.;]*budget"),
     "timeline": (r"\btimeline\b|\btiming\b|\bmonths?\b|\bresearching\b|\bfiscal year\b|\btimeframe\b|\bstart\w*\b",
                  r"\b(?:[6-9]|1\d|six|seven|eight|nine|twelve)[- ]months?\b|\bnot (?:under|within|before)\b|\bnext fiscal year\b|"
                  r"\bresearching\b|\bno (?:timeline|timeframe|date)\b|\btoo (?:far|long|late)\b|\bbeyond\b|\bover (?:6|six)\b|\bunknown\b|"
-                 r"\bnot (?:soon|near)\b",
-                 r"\b(?:this quarter|next month|within (?:[1-5]|one|two|three|four|five) months?|weeks)\b|\btimeline (?:ok|okay|fine|met)\b"),
+                 r"\bnot (?:soon|near)\b|\b(?:outside|beyond|over|more than|past|exceeds?|longer than|later than) (?:the )?N\b",
+                 r"\b(?:this quarter|next month|within (?:[1-5]|one|two|three|four|five) months?|weeks)\b|\btimeline (?:ok|okay|fine|met)\b|"
+                 r"\b(?:within|under|inside|less than|before) (?:the )?N\b"),
 }
+
+
+# The rule's own thresholds quoted in a reason ("the 10-site minimum", "needs at least 10", "6 vs 10
+# required", "the 6-month window") are the rule, not the lead's figures: read as "N".
+RULE_WORD = r"(?:minimum|min|threshold|bar|cut-?off|limit|window|rule|requirement|required|needed|max\w*)"
+
+
+def rule_numbers(part: str) -> str:
+    """``part`` with the rule's thresholds (10 locations, 6 months) it quotes read as "N"."""
+    part = re.sub(r"\b((?:needs?|needed|requires?|required|requirement|rule|minimum|min|threshold|bar|cut-?off|limit|"
+                  r"vs\.?|versus)\s+(?:(?:of|is|says)\s+)?(?:at least\s+)?(?:the\s+)?)(?:10|ten|6|six)\b", r"\1N", part,
+                  flags=re.I)
+    part = re.sub(r"([<≤/]\s*)(?:10|ten)\b", r"\1N", part)
+    part = re.sub(rf"\b(?:10|ten|6|six)(?=\+?[- ](?:(?:sites?|locations?|clinics?|stores?|branch\w*|months?)[- ]?)?"
+                  rf"{RULE_WORD}\b)", "N", part, flags=re.I)
+    return re.sub(rf"\b(?:10|ten|6|six)\b(?=\+?\s*(?:or more\s*)?(?:(?:is|are)\s+)?{RULE_WORD}\b)", "N", part, flags=re.I)
 
 
 def reason_problems(added: str, met: dict[str, bool]) -> list[str]:
@@ -423,12 +441,15 @@ def reason_problems(added: str, met: dict[str, bool]) -> list[str]:
     and budget; hold for a call"). A note naming no criterion at all is no reason, and fine."""
     problems, named_fail, named = [], set(), False
     for part in re.split(r"[.;\n]|,\s*(?:and|but)?\s*|\band\b|\bbut\b", added):
+        part = rule_numbers(part)
         for crit, (mention, failed, ok) in CRITERIA.items():
             if not re.search(mention, part, re.I):
                 continue
             named = True
             says_failed = re.search(failed, part, re.I) is not None
             says_ok = re.search(ok, part, re.I) is not None and not says_failed
+            # Quoting the rule's threshold as the reason ("the rule needs at least 10 locations").
+            says_failed = says_failed or (not says_ok and re.search(r"\bN\b", part) is not None)
             if says_failed and met[crit]:
                 problems.append(f"says the {crit} criterion failed (it is met)")
             if says_ok and not met[crit]:
