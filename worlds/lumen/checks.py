@@ -75,12 +75,17 @@ def today(ctx) -> str:
 PRIORITY_LABEL = {1: "critical", 2: "high", 3: "moderate", 4: "low"}
 _PRIORITY_PATTERNS = (
     (re.compile(r"\bP([1-4])\b"), lambda m: int(m.group(1))),
-    (re.compile(r"\bpriority\s*(?:[:=]|is|of|-|–)?\s*P?([1-4])\b(?!\s*[-–]\s*(?:hour|day))", re.I), lambda m: int(m.group(1))),
-    (re.compile(r"\b([1-4])\s*[-–—]\s*(critical|high|moderate|low)\b", re.I),
+    (re.compile(r"\bpriority[ \t]*(?:[:=]|is|of|-|–)?[ \t]*P?([1-4])\b(?![ \t]*[-–][ \t]*(?:hour|day))", re.I), lambda m: int(m.group(1))),
+    (re.compile(r"\b([1-4])[ \t]*[-–—][ \t]*(critical|high|moderate|low)\b", re.I),
      lambda m: int(m.group(1)) if PRIORITY_LABEL[int(m.group(1))] == m.group(2).lower() else None),
-    (re.compile(r"\bpriority\s*(?:[:=]|is|of|-|–)?\s*(critical|high|moderate|low)\b", re.I),
+    (re.compile(r"\bpriority[ \t]*(?:[:=]|is|of|-|–)?[ \t]*(critical|high|moderate|low)\b", re.I),
      lambda m: {v: k for k, v in PRIORITY_LABEL.items()}[m.group(1).lower()]),
     (re.compile(r"(?<![-\w])critical\b", re.I), lambda m: 1),
+    # "Sev 1", "Severity 2": how people page an incident (the desk's P1 is a Sev 1).
+    (re.compile(r"\bsev(?:erity)?[ \t]*(?:[:=]|is|of|-|–)?[ \t]*([1-4])\b(?![ \t]*[-–][ \t]*(?:hour|day))", re.I), lambda m: int(m.group(1))),
+    # "high priority", "moderate-priority": the desk's labels (not "a high-priority P1", which names the P1).
+    (re.compile(r"\b(high|moderate|medium|low)[- ]priority\b(?![ \t]*\(?P[1-4])", re.I),
+     lambda m: {"high": 2, "moderate": 3, "medium": 3, "low": 4}[m.group(1).lower()]),
 )
 
 
@@ -173,6 +178,25 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
                 if n is not None:
                     out[n].append(c)
                 placed.add(id(c))
+    # A mention alone on its line ("P1:", "## Priority 2", "**Owner: Ines Duarte**") heads the lines below
+    # it, up to the next such heading: it goes to every number in them ("P1:\n- INC1\nP2:\n- INC2").
+    heads = []
+    for c in free:
+        ls = text.rfind("\n", 0, c.start) + 1
+        le = text.find("\n", c.end)
+        le = len(text) if le < 0 else le
+        rest = (text[ls:c.start] + text[c.end:le]).strip()
+        if le < len(text) and not any(ls <= sp[0] < le for sp in spots) \
+                and re.fullmatch(r"[#*>\-•\s]*(?:(?:priority|owner|owned by|assignee)\s*)?[:\-–—]?\s*[:)]?", rest, re.I):
+            heads.append((c, le))
+    for i, (c, le) in enumerate(heads):
+        end = heads[i + 1][0].start if i + 1 < len(heads) else len(text)
+        nxt = HEADING_LINE.search(text, le + 1, end) if i + 1 == len(heads) else None
+        end = nxt.start() if nxt else end
+        for sp in spots:
+            if le < sp[0] < end and sp[2] is not None:
+                out[sp[2]].append(c)
+        placed.add(id(c))
     depth, level = 0, []
     for ch in text:
         depth = max(0, depth + (ch == "(") - (ch == ")"))
@@ -201,6 +225,9 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
             if n is not None:
                 out[n].append(c)
     return out
+
+
+HEADING_LINE = re.compile(r"(?m)^\s*(?:#+\s*\S[^\n]*|[^\n:]{1,60}:\s*)$")
 
 
 def _set_aside(text: str, c: Cand) -> bool:
@@ -253,15 +280,69 @@ def stated(text: str, cands: list[Cand], expected) -> tuple[bool, str]:
     return True, _show_value(expected)
 
 
-def presented_open(text: str, number: str) -> bool:
-    """Does the text list ``number`` without saying it is closed (or resolved)?"""
+CLOSED_WORD = re.compile(r"\b(?:closed|resolved|fixed|done|completed?)\b", re.I)
+HEADING = re.compile(r"^\s*(?:#+\s*)?[^\n:]{0,60}:\s*$|^\s*#+\s*\S")
+
+
+def _said_here(text: str, m: re.Match) -> bool:
+    """Is the word at ``m`` said, not set aside (as ``claims`` reads it: "not resolved yet", "if it is
+    closed", "previously resolved")?"""
+    cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
+    before = text[cs:m.start()]
+    cuts = [b.end() for b in BREAK.finditer(before)]
+    near = before[cuts[-1]:] if cuts else before
+    if CONDITIONAL_BEFORE.search(before) or re.search(r"\b(?:previously|formerly|once|had been)\s*$", near, re.I):
+        return False
+    return not (NEG_WORDS.search(near) or re.match(r"\s*(?:nothing|none|no one|nobody|not\b|yet\?)", text[m.end():m.end() + 40], re.I))
+
+
+def closed_mentions(text: str, number: str) -> list[bool]:
+    """For each mention of ``number``: is it presented as closed? A closed word said in its sentence goes
+    with the list of numbers just before it ("INC2 and INC3 are closed", "INC3 (resolved)") or, with none
+    before, the list just after it ("Already closed: INC2, INC3"); a line under a heading ("Closed:",
+    "## Resolved") without numbers of its own goes with that heading."""
+    spots = sorted({(m.start(), m.end()) for m in _number_rx(number).finditer(text)}
+                   | {(m.start(), m.end()) for m in ANY_NUMBER.finditer(text)})
+    spots = [sp for i, sp in enumerate(spots) if not any(o[0] <= sp[0] < o[1] and o != sp for o in spots)]
+    out = []
     for m in _number_rx(number).finditer(text):
-        start = max(text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start())) + 1
-        ends = [i for i in (text.find("\n", m.end()), text.find(";", m.end())) if i >= 0]
-        line = text[start:min(ends) if ends else len(text)]
-        if not re.search(r"\b(closed|resolved|fixed|done)\b", line, re.I):
-            return True
-    return False
+        a, b = next(((x, y) for x, y in _spans(text, re.compile(r"[.;!?](?:\s|$)|\n")) if x <= m.start() < y), (0, len(text)))
+        here = [sp for sp in spots if a <= sp[0] < b]
+        runs = [[here[i] for i in r] for r in _runs(text, here)]
+        closed = False
+        for w in CLOSED_WORD.finditer(text, a, b):
+            if not _said_here(text, w):
+                continue
+            before = [r for r in runs if r[-1][1] <= w.start()]
+            after = [r for r in runs if r[0][0] >= w.end()]
+            run = before[-1] if before else (after[0] if after else [])
+            if any(s <= m.start() < e for s, e in run):
+                closed = True
+        if not closed:
+            # the heading over this line's block
+            lines_above = text[:text.rfind("\n", 0, m.start()) + 1].splitlines()
+            for line in reversed(lines_above):
+                if not line.strip():
+                    continue
+                if ANY_NUMBER.search(line) or _number_rx(number).search(line):
+                    if HEADING.match(line):
+                        break
+                    continue          # another item of the same list
+                if HEADING.match(line):
+                    closed = any(_said_here(line, w) for w in CLOSED_WORD.finditer(line))
+                break
+        out.append(closed)
+    return out
+
+
+def presented_open(text: str, number: str) -> bool:
+    """Does the text list ``number`` somewhere without saying it is closed (or resolved)?"""
+    return not all(closed_mentions(text, number))
+
+
+def presented_closed(text: str, number: str) -> bool:
+    """Does the text say somewhere that ``number`` is closed (or resolved, fixed)?"""
+    return any(closed_mentions(text, number))
 
 
 OLD_VALUE = re.compile(r"\b(?:from|was|were|previously|formerly|originally|initially|before)\s*[:(]?\s*$", re.I)
@@ -950,11 +1031,12 @@ def renewal_note_lists_incidents(ctx):
         text = normalise(f"{n.get('title', '')}\n{n.get('body', '')}")
         missing = [num for num in open_ if not _number_rx(num).search(text)]
         stale = [num for num in closed if presented_open(text, num)]
+        stale += [f"{num} (open) as closed" for num in open_ if presented_closed(text, num)]
         paired = pair(text, list(open_) + closed, priority_mentions(text))
         wrong = [f"{num}: {why}" for num, want in open_.items() if paired[num]
                  for ok, why in [stated_only(text, paired[num], want["priority"])] if not ok]
         if missing or stale or wrong:
-            found.append(f"a note missing {missing}" + (f", listing closed {stale} as open" if stale else "")
+            found.append(f"a note missing {missing}" + (f", listing {stale} wrongly open or closed" if stale else "")
                          + (f", with {'; '.join(wrong)}" if wrong else ""))
         else:
             good.append(key)
@@ -981,6 +1063,7 @@ def harrowgate_channel_summary(ctx):
             if not ok:
                 bad.append(f"{num}: {why}")
         bad += [f"closed {num} listed as open" for num in closed if presented_open(text, num)]
+        bad += [f"open {num} called closed" for num in open_ if presented_closed(text, num)]
         if bad:
             found.append("; ".join(bad))
         else:
@@ -1110,6 +1193,34 @@ def _internal_lines(ctx, thread_subject: str, outsider: str) -> list[str]:
     return out
 
 
+# Before a second name in an incident's sentence: a helper, not a second owner ("with Paul Novak's help").
+HELPER = re.compile(r"\b(?:help\w*|support\w*|backup|back-up|backing|assist\w*|cc'?d?|copied|escalat\w*|manager|lead|"
+                    r"csm|account|review\w*|took over|taking over|handed|from)\b", re.I)
+
+
+def owner_stated(text: str, number: str, cands: list[Cand], expected: str) -> tuple[bool, str]:
+    """``expected`` is the owner ``stated`` pairs with ``number``, and no other person is said to own it in a
+    sentence that names the number ("INC1 – Ines. … Ines also owns INC2 now" gives INC2 two owners), unless
+    set aside ("previously Paul Novak") or named as a helper ("with Paul Novak's help")."""
+    ok, why = stated(text, cands, expected)
+    if not ok:
+        return ok, why
+    rx = _number_rx(number)
+    for c in cands:
+        if c.value == expected:
+            continue
+        a, b = next(((x, y) for x, y in _spans(text, SENTENCE) if x <= c.start < y), (0, len(text)))
+        if not rx.search(text, a, b):
+            continue
+        cs = max(a, c.start - 40)
+        if _set_aside(text, c) or OLD_VALUE.search(text[max(0, c.start - 20):c.start]) \
+                or NOT_OWNER.search(text[cs:c.start]) or HELPER.search(text[cs:c.start]) \
+                or HELPER.search(text[c.end:c.end + 20]):
+            continue
+        return False, f"{_show_value(expected)} and also {_show_value(c.value)}"
+    return True, _show_value(expected)
+
+
 def owners_mail_to_nadia(ctx):
     """One mail to Nadia alone pairing each open incident with its owner, carrying nothing internal."""
     nadia = _people(ctx)["nadia.fell"]["email"]
@@ -1134,9 +1245,11 @@ def owners_mail_to_nadia(ctx):
             if not _number_rx(num).search(text):
                 bad.append(f"{num} missing")
                 continue
-            ok, why = stated(text, paired[num], want["owner"])
+            ok, why = owner_stated(text, num, paired[num], want["owner"])
             if not ok:
                 bad.append(f"{num}: {why}")
+            elif presented_closed(text, num):
+                bad.append(f"{num} (open) called closed")
         if bad:
             found.append("; ".join(bad))
         else:
