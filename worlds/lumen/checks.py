@@ -1427,7 +1427,7 @@ def procurement_call_logged(ctx):
         ok, why = procurement_call_points(a.get("body") or "")
         if a.get("kind") != "call":
             found.append(f"a {a.get('kind')}, not a call")
-        elif not re.search(r"procurement check-?in", a.get("subject") or "", re.I):
+        elif not re.fullmatch(r"\W*procurement check-?in\b(?:\s*(?:[—–:(-]|with\b).*)?", normalise(a.get("subject") or ""), re.I | re.S):
             found.append(f"subject {a.get('subject')!r}")
         elif not ok:
             found.append(f"notes that {why}")
@@ -1489,3 +1489,55 @@ def quarry_closing_words(ctx):
 
 def brightvault_closing_words(ctx):
     return _closing_words(ctx, "brightvault-bank-renewal-2026", BRIGHTVAULT_WRONG, BRIGHTVAULT_SIGNED)
+
+
+# ---------------------------------------------------------------- a resolved incident's notes
+FIX_TERMS = (r"\bbackfill\w*\b|\bKB0001207\b|\bre-?r[au]n\w*\b|\bre-?evaluat\w*\b|\bre-?process\w*\b|\breplay\w*\b|"
+             r"\bscheduler\b|\bcapacity\b|\bworkers?\b|\bCHG0000318\b")
+
+
+def inc10421_resolved(ctx):
+    """INC0010421 Resolved with a resolution code that says it was solved and notes that say what fixed it
+    (the backfill, KB0001207, the re-run checks, the scheduler capacity) without taking it back ("no
+    backfill yet", "still lagging", "not fixed")."""
+    key, inc = _incident(ctx, "INC0010421")
+    if inc is None or inc.get("state") != "Resolved":
+        return False, f"INC0010421 is {inc and inc.get('state')}, not Resolved", []
+    code = inc.get("resolution_code")
+    if code not in ("Solution provided", "Workaround provided", "Resolved by change"):
+        return False, f"resolution code {code!r}", []
+    notes = normalise(inc.get("resolution_notes") or "")
+    if len(re.findall(r"\w+", notes)) < 4:
+        return False, f"resolution notes {notes!r} (say what fixed it)", []
+    if not affirms(notes, FIX_TERMS):
+        return False, f"resolution notes {notes!r} don't say what fixed it (or deny it)", []
+    if claims(notes, FIXED)[1] or claims(notes, STILL_BROKEN)[0]:
+        return False, f"resolution notes {notes!r} say it isn't fixed", []
+    return True, f"Resolved ({code}): {notes[:80]!r}", [Vouch.of("tk_incidents", key, ("state", "resolution_code", "resolution_notes"))]
+
+
+# ---------------------------------------------------------------- Nico's welcome
+WELCOME = (r"\bwelcome\w*\b|\bjoin(?:s|ing|ed)?\b|\bglad\b|\bexcited\b|\bthrilled\b|\bdelighted\b|\bhappy to have\b|"
+           r"\bsay (?:hi|hello)\b|\bintroduc\w*\b|\bstart(?:s|ing)?\b|\baboard\b|\bonboard\w*\b|\bnew (?:member|analyst|colleague|teammate|hire)\b")
+
+
+def nico_welcome(ctx):
+    """One new post in #revops welcoming Nico (his name and a welcome, not denied: "Nico won't be joining"
+    is no welcome)."""
+    conv, _ = _by_field(ctx, "chat_conversations", "name", "revops")
+    good, found = [], []
+    for k, m in _agent_new(ctx, "chat_messages").items():
+        if str(m["conversation"]) != conv:
+            continue
+        text = normalise(m["text"] or "")
+        if not re.search(r"\bnico\b|@nico\.alvarez", text, re.I):
+            found.append(f"a post not naming Nico ({text[:50]!r})")
+        elif not affirms(text, WELCOME):
+            found.append(f"a post that doesn't welcome him ({text[:60]!r})")
+        else:
+            good.append(k)
+    if len(good) > 1:
+        return False, f"{len(good)} welcomes (one)", []
+    if good:
+        return True, "Nico is welcomed in #revops", {"chat_messages": good}
+    return False, "; ".join(found) or "no post in #revops", []
