@@ -1129,6 +1129,18 @@ def comment_owners(ctx, text: str, number: str, others) -> tuple[set[str], set[s
     return owners, named
 
 
+def calls_it_fixed(text: str) -> bool:
+    """Does a comment say the incident is resolved (not "will post here once it's resolved")?"""
+    text = normalise(text)
+    for m in re.finditer(r"\b(?:closed|resolved|fixed|solved)\b", text, re.I):
+        cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
+        if re.search(r"\b(?:once|until|till|when|whenever|as soon as|before|after|if|unless|until)\b", text[cs:m.start()], re.I):
+            continue
+        if _said_here(text, m):
+            return True
+    return False
+
+
 def _owner_comment(ctx, number: str):
     """One new customer-visible comment on ``number`` saying its assignee owns it (with an owner phrase,
     or else naming no other member of staff for it), carrying nothing internal; it reaches the caller."""
@@ -1146,7 +1158,9 @@ def _owner_comment(ctx, number: str):
             found.append(f"a comment carrying internal text ({inside[0][:60]!r})")
             continue
         said, named = comment_owners(ctx, j["text"], number, others)
-        if said == {slug} or (not said and named == {slug}):
+        if calls_it_fixed(j["text"]):
+            found.append("a comment telling the customer the open incident is resolved")
+        elif said == {slug} or (not said and named == {slug}):
             good.append(jk)
         else:
             found.append(f"a comment naming {sorted(said or named) or 'nobody'} as owner")
