@@ -618,3 +618,17 @@ def pinned_after_eleanor_asked(ctx):
     if max(pins) < asked:
         return False, "the Key dates message was pinned before Eleanor asked (write %d, request %d)" % (max(pins), asked)
     return True, "pinned after her request"
+
+
+# ---------------------------------------------------------------------------- labels kept
+def labels_kept(ctx):
+    """Gate: every conversation keeps the labels it had (a task that files mail under a label adds it;
+    it doesn't strip the labels already there)."""
+    before = ctx.initial["tables"]["mail_boxes"]["records"]
+    lost = []
+    for k, b in ctx.records("mail_boxes", which="changed").items():
+        was = set((before.get(k) or {}).get("labels") or [])
+        gone = was - set(b.get("labels") or [])
+        if gone:
+            lost.append(f"mailbox row {k} lost label(s) {sorted(gone)}")
+    return not lost, "; ".join(lost[:5]) or "no label removed"
