@@ -299,10 +299,29 @@ def damages_port_calder_fixed(ctx):
         return False, "the CL-002 or the third-party total row is missing"
     want, tp_want = _base().port_calder_invoices_total(ctx), _base().third_party_total(ctx)
     amount, tp = _num(_val(rows[r].get("D"))), _num(_val(rows[tp_row].get("D")))
-    formula = _inp(rows[tp_row].get("D")).startswith("=")
+    # Still a formula over the claims: one that reads CL-002's amount (=122755000 is a typed number).
+    formula = _inp(rows[tp_row].get("D")).startswith("=") and ("", "D", r) in _ref_cells(_inp(rows[tp_row].get("D")))
     ok = amount == want and tp == tp_want and formula
-    found = f"CL-002 {amount}, third-party total {tp} ({'a formula' if formula else 'typed'}); want {want} and {tp_want}"
+    found = (f"CL-002 {amount}, third-party total {tp} ({'a formula over the claims' if formula else 'not a formula over the claims'}); "
+             f"want {want} and {tp_want}")
     return ok, found, A.cell_vouches(ctx, tab, [f"D{r}"])
+
+
+def damages_summary_follows(ctx):
+    """The Summary's third-party figure (B2) is a formula reading the Claims tab's third-party total and
+    shows the corrected figure (a typed number, or one behind an equals sign, never recomputes)."""
+    tab = _tab(ctx.final, DAMAGES, "Summary")
+    claims = A.rows(ctx.final, _claims_tab(ctx.final))
+    tp_row = next((r_ for r_, c in claims.items() if _val(c.get("A")) == "Third-party total"), None)
+    b2 = A.cells(ctx.final, tab).get("B2")
+    if tab is None or tp_row is None or b2 is None:
+        return False, "the Summary tab, its B2 or the Claims total row is missing"
+    want = _base().third_party_total(ctx)
+    inp, value = _inp(b2), _num(_val(b2))
+    follows = inp.startswith("=") and ("claims", "D", tp_row) in _ref_cells(inp)
+    ok = follows and value == want
+    return ok, f"Summary!B2 {inp!r} = {value} (want a reference to Claims!D{tp_row} showing {want})", \
+        A.cell_vouches(ctx, tab, ["B2"])
 
 
 def tourism_revised_amounts(ctx) -> tuple[int, int]:
