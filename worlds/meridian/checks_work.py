@@ -334,6 +334,41 @@ def tourism_revised_amount(ctx) -> int:
     return tourism_revised_amounts(ctx)[1]
 
 
+NEGATOR = re.compile(r"(?i)\b(?:not|no|never|nothing|none|without|yet\s+to|no\s+longer|nor)\b|n't\b")
+IN = re.compile(r"(?i)\b(?:receiv\w*|review\w*|arriv\w*|complete\w*|in\s+hand|provided|supplied|submitted|produced)\b")
+AWAITED = re.compile(r"(?i)\b(?:request\w*|await\w*|pending|outstanding|missing|to\s+follow|chas\w*|overdue|due)\b")
+# A decision on the claim (accepted, rejected, disputed, settled…) is none the world records: "Received –
+# not accepted" reads as rejected, "no longer disputed" as accepted; "not yet accepted" is still open.
+DECIDED = re.compile(r"(?i)accept|approv|reject|declin|\bden(?:y|ied)\b|disput|withdr|settl|\bpaid\b|admit")
+DOCS = re.compile(r"(?i)\b(?:doc\w*|data|information|support\w*|evidence|papers?|records?)\b")
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"\s[–—-]\s|[;,.()/|:]|\bbut\b", text or "") if c.strip()]
+
+
+def _affirmed(clause: str, pattern: re.Pattern) -> bool:
+    """``pattern`` occurs in the clause without a negation before it ("not received", "no longer
+    awaiting", "unreviewed" deny it)."""
+    for m in pattern.finditer(clause):
+        if not NEGATOR.search(clause[:m.start()]):
+            return True
+    return False
+
+
+def documentation_in(status: str) -> bool:
+    """A status saying a claim's documentation has come in, read like a person: "Received – under
+    review", "Documentation received; nothing outstanding", "Received – pending review" and "Received –
+    no longer awaiting documents" say so; "Not received", "Documentation not yet received",
+    "Received? No – documentation still awaited" and "Awaiting documentation" don't."""
+    clauses = _clauses(status)
+    positive = any(_affirmed(c, IN) for c in clauses)
+    awaited = any(_affirmed(c, AWAITED) and (DOCS.search(c) or not IN.search(c) and not re.search(r"(?i)review", c))
+                  for c in clauses)
+    decided = any(DECIDED.search(c) and not re.search(r"(?i)\byet\b", c) for c in clauses)
+    return positive and not awaited and not decided
+
+
 def tourism_row_updated(ctx):
     """CL-004's amount is the revised claim and its status no longer says documentation is awaited."""
     tab = _claims_tab(ctx.final)
@@ -347,8 +382,7 @@ def tourism_row_updated(ctx):
     problems = []
     if amount != want:
         problems.append(f"amount {amount} (want {want:,})")
-    if not status or re.search(r"(?i)request|await|pending|outstanding", status) or \
-            not re.search(r"(?i)receiv|review|arriv|complete|in hand", status):
+    if not documentation_in(status):
         problems.append(f"status {status!r} (want one saying the documentation is in)")
     return not problems, "; ".join(problems) or f"CL-004 {amount:,.0f}, {status!r}", A.cell_vouches(ctx, tab, [f"D{r}", f"E{r}"])
 
