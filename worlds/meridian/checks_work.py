@@ -266,7 +266,18 @@ def claims_register_sheet_total(ctx):
                     if (rng := _sum_range(_inp(kc), col)) and rng[0] <= 2 and rng[1] >= len(table)
                     and not (kc[1]["row"] <= len(table) and kc[1]["col"] <= len(header))
                     and _num(kc[1].get("value")) == everything]
-            if kept and sums:
+            # Nothing else in the tab: no duplicated or invented rows beside the register — only the
+            # total and its label (in its row, or just above it).
+            spots = {(kc[1]["row"], kc[1]["col"]) for _, kc in sums}
+            extra = [a1 for a1, kc in A.cells(ctx.final, tab).items()
+                     if _inp(kc).strip() and not (kc[1]["row"] <= len(table) and kc[1]["col"] <= len(header))
+                     and (kc[1]["row"], kc[1]["col"]) not in spots
+                     and not (_num(kc[1].get("value")) is None and not _inp(kc).startswith("=")
+                              and any(kc[1]["row"] == r_ or (kc[1]["row"] == r_ - 1 and kc[1]["col"] == c_)
+                                      for r_, c_ in spots))]
+            if kept and sums and extra:
+                seen.append(f"“{it['name']}” has cells beyond the register and its total: {', '.join(sorted(extra)[:6])}")
+            elif kept and sums:
                 ok_sheet = True
                 seen.append(f"“{it['name']}” {sums[0][0]} {_inp(sums[0][1])} = {everything:,}")
         if ok_sheet:
