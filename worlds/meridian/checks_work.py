@@ -696,3 +696,139 @@ def labels_kept(ctx):
         if gone:
             lost.append(f"mailbox row {k} lost label(s) {sorted(gone)}")
     return not lost, "; ".join(lost[:5]) or "no label removed"
+
+
+# ---------------------------------------------------------------------------- a place stated, not denied
+DENY_BEFORE = re.compile(r"(?i)\b(?:not|never|no\s+longer|nor|instead\s+of|rather\s+than|(?:moved|changed|switched)\s+(?:away\s+)?from)\b|n't\b")
+DENY_AFTER = re.compile(r"(?i)^[^.;!?\n]{0,60}?\b(?:is|are|was|will\s+be|has\s+been)\s+(?:no\s+longer|not|cancel\w*|off)\b|"
+                        r"^[^.;!?\n]{0,20}?\b(?:is\s+)?(?:cancel\w*|unavailable|closed)\b")
+
+
+def place_affirmed(text: str, place: str) -> bool:
+    """``place`` is named as where something is, not denied: "We will NOT be at Harbour Exchange" and
+    "Harbour Exchange is no longer the venue" deny it; "at Harbour Exchange — not Corvane HQ" names it."""
+    text = text or ""
+    for m in re.finditer(re.escape(place), text, re.I):
+        start = max((b.end() for b in re.finditer(r"[.;!?\n]", text[:m.start()])), default=0)
+        before = text[start:m.start()]
+        cut = max((b.end() for b in re.finditer(r"[,:—–(]|\b(?:and|but)\b", before)), default=0)
+        if DENY_BEFORE.search(before[cut:]) or DENY_BEFORE.search(before) and not re.search(r"(?i)\bat\b|\bin\b", before[cut:]):
+            continue
+        if DENY_AFTER.search(text[m.end():]):
+            continue
+        return True
+    return False
+
+
+def mediation_location_affirmed(ctx):
+    """Gate: the channel's message states the mediation's place as where it is (a message that denies
+    it — "we will NOT be at Harbour Exchange" — states another place or none)."""
+    conv = {k for k, c in ctx.records("chat_conversations", which="new").items() if c.get("name") == "aurelia-mediation"}
+    msgs = {k: m for k, m in ctx.records("chat_messages", which="new").items() if str(m.get("conversation")) in {str(c) for c in conv}}
+    if not msgs:
+        return False, "no message in #aurelia-mediation"
+    bad = [k for k, m in msgs.items() if re.search(r"(?i)harbour exchange", m.get("text") or "")
+           and not place_affirmed(m.get("text"), "Harbour Exchange")]
+    return not bad, (f"message(s) {bad} deny Harbour Exchange" if bad else "the location is stated")
+
+
+# ---------------------------------------------------------------------------- a deadline, read as a date
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+WEEKDAY = re.compile(r"(?i)\b(?:(this|next|coming)\s+)?(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\b\.?")
+END_OF_WEEK = re.compile(r"(?i)\b(?:the\s+)?end\s+of\s+(?:the|this)\s+week\b|\bby\s+(?:the\s+)?(?:week'?s\s+end|eow|cob\s+friday)\b")
+BY = re.compile(r"(?i)\b(?:by|before|no\s+later\s+than|until|till|ahead\s+of|on\s+or\s+before|end\s+of|deadline|due|latest)\b")
+SET_ASIDE = re.compile(r"(?i)\b(?:no\s+need|(?:do|does|did)\s*n[o']t\s+need|needn't|not\s+need|no\s+rush|no\s+hurry|not\s+necessary|"
+                       r"not\s+required|rather\s+than|instead\s+of|no\s+deadline)\b|\bnot\s+(?:by|before|until|on)\s*$|\bnot\s*$")
+OTHER_BUSINESS = re.compile(r"(?i)\bfil(?:e|ed|ing)\b|\bhearing\b|\bcourt\b|\bserve\b")
+ASKING = re.compile(r"(?i)\bcomment|\breview|\bthoughts|\bfeedback|\bthem\b|\bback to (?:us|me)\b|\bturn\b|\bmark.?up")
+
+
+def _weekday_date(m: re.Match, today):
+    from datetime import timedelta
+    word, day = (m.group(1) or "").lower(), m.group(2).lower()[:3]
+    n = [w[:3] for w in WEEKDAYS].index(day)
+    ahead = (n - today.weekday()) % 7 or 7
+    if word == "next" and ahead < 7:
+        return None                       # "next Friday" on a Monday: this week's or the week after? unclear
+    return today + timedelta(days=ahead)
+
+
+def deadline_stated(text: str, want, today) -> tuple[bool, str]:
+    """The text asks for something by ``want`` — "by Friday", "by Fri 10 Apr", "by April 10th", "by the
+    end of the week" — and names no other deadline for it: "by Friday 17 April", "by Friday or Monday",
+    "you don't need to comment by Friday" and "next Friday" (which?) don't."""
+    from harness.verify.answer import date_cands
+    from datetime import timedelta
+    friday = today + timedelta(days=(4 - today.weekday()) % 7)
+    good, bad = [], []
+    for sent in re.split(r"(?<=[.!?])\s+|\n+|;|\s[—–]\s|,?\s+(?=(?:so|but|while|then)\b)", text or ""):
+        if not BY.search(sent) or (OTHER_BUSINESS.search(sent) and not ASKING.search(sent)):
+            continue
+        values = [(c.start, c.value) for c in date_cands(sent, today)]
+        spans = [(c.start, c.end) for c in date_cands(sent, today)]
+        for m in WEEKDAY.finditer(sent):
+            if any(s <= m.start() < e for s, e in spans):
+                continue
+            near = [c for c in date_cands(sent[m.end():m.end() + 20], today)]
+            if near and near[0].start <= 3:
+                continue                   # "Friday 10 April": the date says which Friday
+            values.append((m.start(), _weekday_date(m, today)))
+        values += [(m.start(), friday) for m in END_OF_WEEK.finditer(sent)]
+        for pos, v in values:
+            if SET_ASIDE.search(sent[:pos]):
+                continue
+            (good if v == want else bad).append(f"{v}" if v else "an unclear day")
+    if bad:
+        return False, f"another or unclear deadline ({', '.join(bad)}) in {text[:100]!r}"
+    if not good:
+        return False, f"no deadline of {want} in {text[:100]!r}"
+    return True, f"asks by {want}"
+
+
+def objection_note_to_laura(ctx):
+    """One new mail to Laura asking for her comments by Friday (10 April, read as a date), with the
+    draft inserted from Drive."""
+    from harness.verify import world_day
+    from datetime import date, timedelta
+    today = world_day(ctx.initial) or date(2026, 4, 6)
+    want = today + timedelta(days=(4 - today.weekday()) % 7)
+    laura = "laura.whitfield@corvane-energy.com"
+    draft = {k for k, it in ctx.records("drive_items").items() if it.get("name") == "Objection to Amount of Limitation Fund – DRAFT"}
+    atts = ctx.records("mail_attachments")
+    good, seen = [], []
+    for k, m in ctx.records("mail_messages", which="new").items():
+        if m.get("sender") != ALEX or laura not in (m.get("to") or []):
+            continue
+        mine = [a for a in atts.values() if str(a.get("message")) == k]
+        body = m.get("body") or ""
+        ok_d, why = deadline_stated(body, want, today)
+        inserted = sum(str(a.get("drive_item")) in draft for a in mine) == 1
+        asks = re.search(r"(?i)\bcomment", body) is not None
+        seen.append(f"mail {k}: {why}; {'draft inserted' if inserted else 'no draft inserted'}; "
+                    f"{'asks for comments' if asks else 'no comments asked for'}")
+        if ok_d and inserted and asks:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no new mail to Laura"
+    return True, seen[0] if len(seen) == 1 else f"mail {good[0]}", \
+        [_mail_vouch(good[0], laura)] + [Vouch.of("mail_attachments", a) for a, r in atts.items() if str(r.get("message")) == good[0]]
+
+
+def date_affirmed(text: str, want, today) -> bool:
+    """``want`` is written in the text and at least once not set aside ("NOT on 7 May", "postponed
+    from 7 May", "no longer 7 May" set it aside) — the answer reader lets a lone negated date through."""
+    from harness.verify.answer import _negated, date_cands
+    hits = [c for c in date_cands(text or "", today) if c.value == want]
+    return any(not _negated(text, c) and not re.search(r"(?i)\b(?:postpon\w*|mov\w*|chang\w*|push\w*|cancel\w*)\s+(?:from\s+)?$",
+                                                         (text or "")[max(0, c.start - 30):c.start]) for c in hits)
+
+
+def mediation_topic_affirmed(ctx):
+    """Gate: the new channel's topic gives the mediation's date as its date, not denied."""
+    from harness.verify import world_day
+    from datetime import date
+    today = world_day(ctx.initial) or date(2026, 4, 6)
+    topics = [c.get("topic") or "" for c in ctx.records("chat_conversations", which="new").values()
+              if c.get("name") == "aurelia-mediation"]
+    ok = bool(topics) and all(date_affirmed(t, date(2026, 5, 7), today) for t in topics)
+    return ok, f"topic(s) {topics!r}"
