@@ -832,3 +832,32 @@ def mediation_topic_affirmed(ctx):
               if c.get("name") == "aurelia-mediation"]
     ok = bool(topics) and all(date_affirmed(t, date(2026, 5, 7), today) for t in topics)
     return ok, f"topic(s) {topics!r}"
+
+
+# ---------------------------------------------------------------------------- the claims bar date's note
+def bar_date_note(ctx):
+    """The agent's claims bar date keeps a true note: an edited (or new) description may give the order
+    it comes from and set the draft order's 22 May aside, but must not state 22 May (or any other day)
+    as the bar date. Vouches for the description it read."""
+    from harness.verify.answer import _negated, date_cands
+    from harness.verify import world_day
+    from datetime import date
+    today = world_day(ctx.initial) or date(2026, 4, 6)
+    right, order_day = date(2026, 5, 29), date(2026, 4, 1)
+    before = ctx.initial["tables"]["cal_events"]["records"]
+    vouches, bad = [], []
+    for k, e in ctx.records("cal_events", which="changed").items():
+        if "claims bar date" not in (e.get("title") or "").lower() or e.get("organizer") != "alex.chen":
+            continue
+        note = e.get("description") or ""
+        if k in before and note == (before[k].get("description") or ""):
+            continue
+        for c in date_cands(note, today):
+            if c.value in (right, order_day):
+                continue
+            if _negated(note, c) or re.search(r"(?i)draft|earlier|previous|was\b|had\b|originally|from\s*$",
+                                               note[max(0, c.start - 40):c.start]):
+                continue
+            bad.append(f"event {k}'s note gives {c.value}")
+        vouches.append(Vouch.of("cal_events", k, ["description"]))
+    return not bad, "; ".join(bad) or "the note states no other bar date", ([] if bad else vouches)
