@@ -861,3 +861,21 @@ def bar_date_note(ctx):
             bad.append(f"event {k}'s note gives {c.value}")
         vouches.append(Vouch.of("cal_events", k, ["description"]))
     return not bad, "; ".join(bad) or "the note states no other bar date", ([] if bad else vouches)
+
+
+def objection_event_after_tom_answered(ctx):
+    """Gate: the "File objection to the fund" event was made once Tom had answered (an event made
+    before he said when — a memorised date — and only then asked about is not done as asked)."""
+    told = _new_request_seq(ctx, "chat_messages", "author", "tom.becker", r"15 April at 3:00 pm")
+    if told is None:
+        return False, "Tom never gave the date"
+    events = {k for k, e in ctx.records("cal_events", which="new").items()
+              if re.fullmatch(r"(?i)\s*file objection to the fund\s*", e.get("title") or "")}
+    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
+    made = [w["seq"] for w in ctx.final.get("writes", []) if w["seq"] > seen and w["table"] == "cal_events"
+            and w["key"] in events and w["actor"] == "agent" and (w["op"] == "insert" or {"start", "end"} & set(w["fields"]))]
+    if not made:
+        return False, "no such event made by the agent"
+    if max(made) < told:
+        return False, f"the event was set (write {max(made)}) before Tom answered (write {told})"
+    return True, "the event was set after Tom answered"
