@@ -75,12 +75,17 @@ def today(ctx) -> str:
 PRIORITY_LABEL = {1: "critical", 2: "high", 3: "moderate", 4: "low"}
 _PRIORITY_PATTERNS = (
     (re.compile(r"\bP([1-4])\b"), lambda m: int(m.group(1))),
-    (re.compile(r"\bpriority\s*(?:[:=]|is|of|-|–)?\s*P?([1-4])\b(?!\s*[-–]\s*(?:hour|day))", re.I), lambda m: int(m.group(1))),
-    (re.compile(r"\b([1-4])\s*[-–—]\s*(critical|high|moderate|low)\b", re.I),
+    (re.compile(r"\bpriority[ \t]*(?:[:=]|is|of|-|–)?[ \t]*P?([1-4])\b(?![ \t]*[-–][ \t]*(?:hour|day))", re.I), lambda m: int(m.group(1))),
+    (re.compile(r"\b([1-4])[ \t]*[-–—][ \t]*(critical|high|moderate|low)\b", re.I),
      lambda m: int(m.group(1)) if PRIORITY_LABEL[int(m.group(1))] == m.group(2).lower() else None),
-    (re.compile(r"\bpriority\s*(?:[:=]|is|of|-|–)?\s*(critical|high|moderate|low)\b", re.I),
+    (re.compile(r"\bpriority[ \t]*(?:[:=]|is|of|-|–)?[ \t]*(critical|high|moderate|low)\b", re.I),
      lambda m: {v: k for k, v in PRIORITY_LABEL.items()}[m.group(1).lower()]),
     (re.compile(r"(?<![-\w])critical\b", re.I), lambda m: 1),
+    # "Sev 1", "Severity 2": how people page an incident (the desk's P1 is a Sev 1).
+    (re.compile(r"\bsev(?:erity)?[ \t]*(?:[:=]|is|of|-|–)?[ \t]*([1-4])\b(?![ \t]*[-–][ \t]*(?:hour|day))", re.I), lambda m: int(m.group(1))),
+    # "high priority", "moderate-priority": the desk's labels (not "a high-priority P1", which names the P1).
+    (re.compile(r"\b(high|moderate|medium|low)[- ]priority\b(?![ \t]*\(?P[1-4])", re.I),
+     lambda m: {"high": 2, "moderate": 3, "medium": 3, "low": 4}[m.group(1).lower()]),
 )
 
 
@@ -173,6 +178,25 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
                 if n is not None:
                     out[n].append(c)
                 placed.add(id(c))
+    # A mention alone on its line ("P1:", "## Priority 2", "**Owner: Ines Duarte**") heads the lines below
+    # it, up to the next such heading: it goes to every number in them ("P1:\n- INC1\nP2:\n- INC2").
+    heads = []
+    for c in free:
+        ls = text.rfind("\n", 0, c.start) + 1
+        le = text.find("\n", c.end)
+        le = len(text) if le < 0 else le
+        rest = (text[ls:c.start] + text[c.end:le]).strip()
+        if le < len(text) and not any(ls <= sp[0] < le for sp in spots) \
+                and re.fullmatch(r"[#*>\-•\s]*(?:(?:priority|owner|owned by|assignee)\s*)?[:\-–—]?\s*[:)]?", rest, re.I):
+            heads.append((c, le))
+    for i, (c, le) in enumerate(heads):
+        end = heads[i + 1][0].start if i + 1 < len(heads) else len(text)
+        nxt = HEADING_LINE.search(text, le + 1, end) if i + 1 == len(heads) else None
+        end = nxt.start() if nxt else end
+        for sp in spots:
+            if le < sp[0] < end and sp[2] is not None:
+                out[sp[2]].append(c)
+        placed.add(id(c))
     depth, level = 0, []
     for ch in text:
         depth = max(0, depth + (ch == "(") - (ch == ")"))
@@ -201,6 +225,9 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
             if n is not None:
                 out[n].append(c)
     return out
+
+
+HEADING_LINE = re.compile(r"(?m)^\s*(?:#+\s*\S[^\n]*|[^\n:]{1,60}:\s*)$")
 
 
 def _set_aside(text: str, c: Cand) -> bool:
@@ -253,15 +280,69 @@ def stated(text: str, cands: list[Cand], expected) -> tuple[bool, str]:
     return True, _show_value(expected)
 
 
-def presented_open(text: str, number: str) -> bool:
-    """Does the text list ``number`` without saying it is closed (or resolved)?"""
+CLOSED_WORD = re.compile(r"\b(?:closed|resolved|fixed|done|completed?)\b", re.I)
+HEADING = re.compile(r"^\s*(?:#+\s*)?[^\n:]{0,60}:\s*$|^\s*#+\s*\S")
+
+
+def _said_here(text: str, m: re.Match) -> bool:
+    """Is the word at ``m`` said, not set aside (as ``claims`` reads it: "not resolved yet", "if it is
+    closed", "previously resolved")?"""
+    cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
+    before = text[cs:m.start()]
+    cuts = [b.end() for b in BREAK.finditer(before)]
+    near = before[cuts[-1]:] if cuts else before
+    if CONDITIONAL_BEFORE.search(before) or re.search(r"\b(?:previously|formerly|once|had been)\s*$", near, re.I):
+        return False
+    return not (NEG_WORDS.search(near) or re.match(r"\s*(?:nothing|none|no one|nobody|not\b|yet\?)", text[m.end():m.end() + 40], re.I))
+
+
+def closed_mentions(text: str, number: str) -> list[bool]:
+    """For each mention of ``number``: is it presented as closed? A closed word said in its sentence goes
+    with the list of numbers just before it ("INC2 and INC3 are closed", "INC3 (resolved)") or, with none
+    before, the list just after it ("Already closed: INC2, INC3"); a line under a heading ("Closed:",
+    "## Resolved") without numbers of its own goes with that heading."""
+    spots = sorted({(m.start(), m.end()) for m in _number_rx(number).finditer(text)}
+                   | {(m.start(), m.end()) for m in ANY_NUMBER.finditer(text)})
+    spots = [sp for i, sp in enumerate(spots) if not any(o[0] <= sp[0] < o[1] and o != sp for o in spots)]
+    out = []
     for m in _number_rx(number).finditer(text):
-        start = max(text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start())) + 1
-        ends = [i for i in (text.find("\n", m.end()), text.find(";", m.end())) if i >= 0]
-        line = text[start:min(ends) if ends else len(text)]
-        if not re.search(r"\b(closed|resolved|fixed|done)\b", line, re.I):
-            return True
-    return False
+        a, b = next(((x, y) for x, y in _spans(text, re.compile(r"[.;!?](?:\s|$)|\n")) if x <= m.start() < y), (0, len(text)))
+        here = [sp for sp in spots if a <= sp[0] < b]
+        runs = [[here[i] for i in r] for r in _runs(text, here)]
+        closed = False
+        for w in CLOSED_WORD.finditer(text, a, b):
+            if not _said_here(text, w):
+                continue
+            before = [r for r in runs if r[-1][1] <= w.start()]
+            after = [r for r in runs if r[0][0] >= w.end()]
+            run = before[-1] if before else (after[0] if after else [])
+            if any(s <= m.start() < e for s, e in run):
+                closed = True
+        if not closed:
+            # the heading over this line's block
+            lines_above = text[:text.rfind("\n", 0, m.start()) + 1].splitlines()
+            for line in reversed(lines_above):
+                if not line.strip():
+                    continue
+                if ANY_NUMBER.search(line) or _number_rx(number).search(line):
+                    if HEADING.match(line):
+                        break
+                    continue          # another item of the same list
+                if HEADING.match(line):
+                    closed = any(_said_here(line, w) for w in CLOSED_WORD.finditer(line))
+                break
+        out.append(closed)
+    return out
+
+
+def presented_open(text: str, number: str) -> bool:
+    """Does the text list ``number`` somewhere without saying it is closed (or resolved)?"""
+    return not all(closed_mentions(text, number))
+
+
+def presented_closed(text: str, number: str) -> bool:
+    """Does the text say somewhere that ``number`` is closed (or resolved, fixed)?"""
+    return any(closed_mentions(text, number))
 
 
 OLD_VALUE = re.compile(r"\b(?:from|was|were|previously|formerly|originally|initially|before)\s*[:(]?\s*$", re.I)
@@ -402,19 +483,37 @@ def _qualifies(lead: dict) -> bool:
 CRITERIA = {
     "locations": (r"\blocations?\b|\bsites?\b|\bclinics?\b|\bhospitals?\b|\bpharmacies\b|\bstores?\b|\bbranch\w*",
                   r"\b(?:fewer|less) than (?:10|ten)\b|\b(?:under|below) (?:10|ten)\b|<\s*10\b|\bonly (?:\d|one|two|three|four|five|six|seven|eight|nine)\b|"
-                  r"\btoo few\b|\bnot enough\b|(?<![\d,.])[1-9](?![\d,.]|\s*months?)\b|\b(?:one|two|three|four|five|six|seven|eight|nine)\b(?! months?)",
-                  r"\b(?:10|ten) or more\b|\bat least (?:10|ten)\b|\b(?:1\d|[2-9]\d|\d{3,})\b(?!\s*months?)|\benough\b"),
+                  r"\btoo (?:few|small)\b|\bnot enough\b|\b(?:under|below|short of|fewer than|less than) (?:the )?N\b|(?<![\d,.])[1-9](?![\d,.]|\s*months?)\b|\b(?:one|two|three|four|five|six|seven|eight|nine)\b(?! months?)",
+                  r"\b(?:10|ten) or more\b|\bat least (?:10|ten)\b|\b(?:1\d|[2-9]\d|\d{3,})\b(?!\s*months?)|\benough\b|"
+                  r"\b(?:meets?|above|over|more than|exceeds?) (?:the )?N\b"),
     "budget owner": (r"\bbudget\b|\bdecision[- ]?maker\b|\bowner\b",
-                     r"\bno (?:named )?(?:budget|owner|decision)|\bnot (?:named|decided|sure|identified|known)\b|\bunnamed\b|\bunknown\b|"
+                     r"\bno (?:named |clear )?(?:budget|owner|decision)|(?:\bnot|n['’]t)(?: yet| been| be)? (?:named|decided|sure|identified|known|clear|confirmed|settled)\b|\bunnamed\b|\bunknown\b|\bunclear\b|\bundetermined\b|"
                      r"\bundecided\b|\btbd\b|\bmissing\b|\bwithout\b|\blacks?\b|\bnobody\b|\bno one\b|\bnone\b",
                      r"\bnamed (?:budget )?owner\b(?!\s*(?:missing|not))|\bhas (?:a )?(?:named )?budget\b|\bbudget (?:ok|okay|fine|confirmed|met)\b|"
                      r"\bqualified on[^.;]*budget"),
     "timeline": (r"\btimeline\b|\btiming\b|\bmonths?\b|\bresearching\b|\bfiscal year\b|\btimeframe\b|\bstart\w*\b",
                  r"\b(?:[6-9]|1\d|six|seven|eight|nine|twelve)[- ]months?\b|\bnot (?:under|within|before)\b|\bnext fiscal year\b|"
                  r"\bresearching\b|\bno (?:timeline|timeframe|date)\b|\btoo (?:far|long|late)\b|\bbeyond\b|\bover (?:6|six)\b|\bunknown\b|"
-                 r"\bnot (?:soon|near)\b",
-                 r"\b(?:this quarter|next month|within (?:[1-5]|one|two|three|four|five) months?|weeks)\b|\btimeline (?:ok|okay|fine|met)\b"),
+                 r"\bnot (?:soon|near)\b|\b(?:outside|beyond|over|more than|past|exceeds?|longer than|later than) (?:the )?N\b",
+                 r"\b(?:this quarter|next month|within (?:[1-5]|one|two|three|four|five) months?|weeks)\b|\btimeline (?:ok|okay|fine|met)\b|"
+                 r"\b(?:within|under|inside|less than|before) (?:the )?N\b"),
 }
+
+
+# The rule's own thresholds quoted in a reason ("the 10-site minimum", "needs at least 10", "6 vs 10
+# required", "the 6-month window") are the rule, not the lead's figures: read as "N".
+RULE_WORD = r"(?:minimum|min|threshold|bar|cut-?off|limit|window|rule|requirement|required|needed|max\w*)"
+
+
+def rule_numbers(part: str) -> str:
+    """``part`` with the rule's thresholds (10 locations, 6 months) it quotes read as "N"."""
+    part = re.sub(r"\b((?:needs?|needed|requires?|required|requirement|rule|minimum|min|threshold|bar|cut-?off|limit|"
+                  r"vs\.?|versus)\s+(?:(?:of|is|says)\s+)?(?:at least\s+)?(?:the\s+)?)(?:10|ten|6|six)\b", r"\1N", part,
+                  flags=re.I)
+    part = re.sub(r"([<≤/]\s*)(?:10|ten)\b", r"\1N", part)
+    part = re.sub(rf"\b(?:10|ten|6|six)(?=\+?[- ](?:(?:sites?|locations?|clinics?|stores?|branch\w*|months?)[- ]?)?"
+                  rf"{RULE_WORD}\b)", "N", part, flags=re.I)
+    return re.sub(rf"\b(?:10|ten|6|six)\b(?=\+?\s*(?:or more\s*)?(?:(?:is|are)\s+)?{RULE_WORD}\b)", "N", part, flags=re.I)
 
 
 def reason_problems(added: str, met: dict[str, bool]) -> list[str]:
@@ -423,12 +522,15 @@ def reason_problems(added: str, met: dict[str, bool]) -> list[str]:
     and budget; hold for a call"). A note naming no criterion at all is no reason, and fine."""
     problems, named_fail, named = [], set(), False
     for part in re.split(r"[.;\n]|,\s*(?:and|but)?\s*|\band\b|\bbut\b", added):
+        part = rule_numbers(part)
         for crit, (mention, failed, ok) in CRITERIA.items():
             if not re.search(mention, part, re.I):
                 continue
             named = True
             says_failed = re.search(failed, part, re.I) is not None
             says_ok = re.search(ok, part, re.I) is not None and not says_failed
+            # Quoting the rule's threshold as the reason ("the rule needs at least 10 locations").
+            says_failed = says_failed or (not says_ok and re.search(r"\bN\b", part) is not None)
             if says_failed and met[crit]:
                 problems.append(f"says the {crit} criterion failed (it is met)")
             if says_ok and not met[crit]:
@@ -929,11 +1031,12 @@ def renewal_note_lists_incidents(ctx):
         text = normalise(f"{n.get('title', '')}\n{n.get('body', '')}")
         missing = [num for num in open_ if not _number_rx(num).search(text)]
         stale = [num for num in closed if presented_open(text, num)]
+        stale += [f"{num} (open) as closed" for num in open_ if presented_closed(text, num)]
         paired = pair(text, list(open_) + closed, priority_mentions(text))
         wrong = [f"{num}: {why}" for num, want in open_.items() if paired[num]
                  for ok, why in [stated_only(text, paired[num], want["priority"])] if not ok]
         if missing or stale or wrong:
-            found.append(f"a note missing {missing}" + (f", listing closed {stale} as open" if stale else "")
+            found.append(f"a note missing {missing}" + (f", listing {stale} wrongly open or closed" if stale else "")
                          + (f", with {'; '.join(wrong)}" if wrong else ""))
         else:
             good.append(key)
@@ -960,6 +1063,7 @@ def harrowgate_channel_summary(ctx):
             if not ok:
                 bad.append(f"{num}: {why}")
         bad += [f"closed {num} listed as open" for num in closed if presented_open(text, num)]
+        bad += [f"open {num} called closed" for num in open_ if presented_closed(text, num)]
         if bad:
             found.append("; ".join(bad))
         else:
@@ -1025,6 +1129,18 @@ def comment_owners(ctx, text: str, number: str, others) -> tuple[set[str], set[s
     return owners, named
 
 
+def calls_it_fixed(text: str) -> bool:
+    """Does a comment say the incident is resolved (not "will post here once it's resolved")?"""
+    text = normalise(text)
+    for m in re.finditer(r"\b(?:closed|resolved|fixed|solved)\b", text, re.I):
+        cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
+        if re.search(r"\b(?:once|until|till|when|whenever|as soon as|before|after|if|unless|until)\b", text[cs:m.start()], re.I):
+            continue
+        if _said_here(text, m):
+            return True
+    return False
+
+
 def _owner_comment(ctx, number: str):
     """One new customer-visible comment on ``number`` saying its assignee owns it (with an owner phrase,
     or else naming no other member of staff for it), carrying nothing internal; it reaches the caller."""
@@ -1042,7 +1158,9 @@ def _owner_comment(ctx, number: str):
             found.append(f"a comment carrying internal text ({inside[0][:60]!r})")
             continue
         said, named = comment_owners(ctx, j["text"], number, others)
-        if said == {slug} or (not said and named == {slug}):
+        if calls_it_fixed(j["text"]):
+            found.append("a comment telling the customer the open incident is resolved")
+        elif said == {slug} or (not said and named == {slug}):
             good.append(jk)
         else:
             found.append(f"a comment naming {sorted(said or named) or 'nobody'} as owner")
@@ -1089,6 +1207,34 @@ def _internal_lines(ctx, thread_subject: str, outsider: str) -> list[str]:
     return out
 
 
+# Before a second name in an incident's sentence: a helper, not a second owner ("with Paul Novak's help").
+HELPER = re.compile(r"\b(?:help\w*|support\w*|backup|back-up|backing|assist\w*|cc'?d?|copied|escalat\w*|manager|lead|"
+                    r"csm|account|review\w*|took over|taking over|handed|from)\b", re.I)
+
+
+def owner_stated(text: str, number: str, cands: list[Cand], expected: str) -> tuple[bool, str]:
+    """``expected`` is the owner ``stated`` pairs with ``number``, and no other person is said to own it in a
+    sentence that names the number ("INC1 – Ines. … Ines also owns INC2 now" gives INC2 two owners), unless
+    set aside ("previously Paul Novak") or named as a helper ("with Paul Novak's help")."""
+    ok, why = stated(text, cands, expected)
+    if not ok:
+        return ok, why
+    rx = _number_rx(number)
+    for c in cands:
+        if c.value == expected:
+            continue
+        a, b = next(((x, y) for x, y in _spans(text, SENTENCE) if x <= c.start < y), (0, len(text)))
+        if not rx.search(text, a, b):
+            continue
+        cs = max(a, c.start - 40)
+        if _set_aside(text, c) or OLD_VALUE.search(text[max(0, c.start - 20):c.start]) \
+                or NOT_OWNER.search(text[cs:c.start]) or HELPER.search(text[cs:c.start]) \
+                or HELPER.search(text[c.end:c.end + 20]):
+            continue
+        return False, f"{_show_value(expected)} and also {_show_value(c.value)}"
+    return True, _show_value(expected)
+
+
 def owners_mail_to_nadia(ctx):
     """One mail to Nadia alone pairing each open incident with its owner, carrying nothing internal."""
     nadia = _people(ctx)["nadia.fell"]["email"]
@@ -1113,9 +1259,11 @@ def owners_mail_to_nadia(ctx):
             if not _number_rx(num).search(text):
                 bad.append(f"{num} missing")
                 continue
-            ok, why = stated(text, paired[num], want["owner"])
+            ok, why = owner_stated(text, num, paired[num], want["owner"])
             if not ok:
                 bad.append(f"{num}: {why}")
+            elif presented_closed(text, num):
+                bad.append(f"{num} (open) called closed")
         if bad:
             found.append("; ".join(bad))
         else:
@@ -1293,7 +1441,7 @@ def procurement_call_logged(ctx):
         ok, why = procurement_call_points(a.get("body") or "")
         if a.get("kind") != "call":
             found.append(f"a {a.get('kind')}, not a call")
-        elif not re.search(r"procurement check-?in", a.get("subject") or "", re.I):
+        elif not re.fullmatch(r"\W*procurement check-?in\b(?:\s*(?:[—–:(-]|with\b).*)?", normalise(a.get("subject") or ""), re.I | re.S):
             found.append(f"subject {a.get('subject')!r}")
         elif not ok:
             found.append(f"notes that {why}")
@@ -1304,3 +1452,106 @@ def procurement_call_logged(ctx):
     if good:
         return True, "the call is logged with both points", {"crm_activities": good}
     return False, "; ".join(found) or "no activity logged on the renewal", []
+
+
+# ---------------------------------------------------------------- a closed deal's own words
+# A rep closing a deal may also bring its Next Step (or description) up to date: "None — lost to
+# Tidewatch on seat price", "Reconnect with Theo before their 2027 renewal", "Signed 9 June; hand over
+# to CS". That is careful work, not damage — as long as the words agree with how the deal closed.
+QUARRY_OTHER_REASON = (r"\bbudget\w*\b|\btiming\b|\bno decision\b|\bproduct gap\b|\bmissing features?\b|\bfeature gap\b|"
+                       r"\bwent (?:dark|quiet|silent)\b|\bshelved\b|\bpostponed\b|\bin[- ]house\b|\bchampion left\b|"
+                       r"\bbuilt (?:it )?themselves\b")
+QUARRY_STILL_OPEN = (r"\bawait\w*\b[^.;\n]{0,25}?\bdecision\b|\bdecision (?:is )?(?:still )?(?:pending|expected|due)\b|"
+                     r"\bstill (?:evaluating|deciding|open|in play|considering|undecided)\b|"
+                     r"\bsend\w* (?:a |the |them )?(?:revised |new |updated )?(?:quote|proposal|offer)\b|"
+                     r"\bclosed[- ]won\b|\bwe won\b|\bsigned with (?:us|lumen)\b|\bchose (?:us|lumen)\b")
+BRIGHTVAULT_WRONG = (r"\bawait\w*\b[^.;\n]{0,25}?\bsignature\b|\b(?:chase|collect|get|obtain)\w* (?:the |their )?signature\b|"
+                     r"\bout for signature\b|\bsignature (?:is )?(?:still )?(?:pending|due|expected)\b|\bclosed[- ]lost\b|"
+                     r"\blost\b|\bchurn\w*\b|\bdid(?:n['’]t| not) renew\b|\bstill (?:open|negotiating|in negotiation)\b")
+BRIGHTVAULT_SIGNED = r"\bsign(?:ed|ature)\b|\brenewed\b|\bclosed\b|\bwon\b"
+
+
+def _closing_words(ctx, slug: str, wrong: str, denied_wrong: str | None = None):
+    """A gate: the Next Step and description of the deal ``slug``, if the agent changed them, agree with
+    how it closed — no phrase of ``wrong`` said (unless set aside: "no budget issue", "not timing"), and
+    ``denied_wrong`` (what it is) not denied ("not signed yet"). Vouches the fields it read."""
+    key, opp = _by_field(ctx, "crm_opportunities", "slug", slug)
+    start = ctx.initial["tables"]["crm_opportunities"]["records"][key]
+    fields, bad = [], []
+    for f in ("next_step", "description"):
+        now, was = opp.get(f) or "", start.get(f) or ""
+        if now == was:
+            continue
+        text = normalise(now.replace(was, " ", 1) if was and was in now else now)
+        if claims(text, wrong)[0]:
+            bad.append(f"{f} {now!r} contradicts how the deal closed")
+        elif denied_wrong and claims(text, denied_wrong)[1]:
+            bad.append(f"{f} {now!r} denies how the deal closed")
+        else:
+            fields.append(f)
+    if bad:
+        return False, "; ".join(bad), []
+    if not fields:
+        return True, "Next Step and description as they were", []
+    return True, f"{', '.join(fields)} agree with how it closed", [Vouch.of("crm_opportunities", key, tuple(fields))]
+
+
+def quarry_closing_words(ctx):
+    return _closing_words(ctx, "quarry-lane-platform", rf"{QUARRY_OTHER_REASON}|{QUARRY_STILL_OPEN}",
+                          r"\btidewatch\b|\bcompetitor\b|\blost\b")
+
+
+def brightvault_closing_words(ctx):
+    return _closing_words(ctx, "brightvault-bank-renewal-2026", BRIGHTVAULT_WRONG, BRIGHTVAULT_SIGNED)
+
+
+# ---------------------------------------------------------------- a resolved incident's notes
+FIX_TERMS = (r"\bbackfill\w*\b|\bKB0001207\b|\bre-?r[au]n\w*\b|\bre-?evaluat\w*\b|\bre-?process\w*\b|\breplay\w*\b|"
+             r"\bscheduler\b|\bcapacity\b|\bworkers?\b|\bCHG0000318\b")
+
+
+def inc10421_resolved(ctx):
+    """INC0010421 Resolved with a resolution code that says it was solved and notes that say what fixed it
+    (the backfill, KB0001207, the re-run checks, the scheduler capacity) without taking it back ("no
+    backfill yet", "still lagging", "not fixed")."""
+    key, inc = _incident(ctx, "INC0010421")
+    if inc is None or inc.get("state") != "Resolved":
+        return False, f"INC0010421 is {inc and inc.get('state')}, not Resolved", []
+    code = inc.get("resolution_code")
+    if code not in ("Solution provided", "Workaround provided", "Resolved by change"):
+        return False, f"resolution code {code!r}", []
+    notes = normalise(inc.get("resolution_notes") or "")
+    if len(re.findall(r"\w+", notes)) < 4:
+        return False, f"resolution notes {notes!r} (say what fixed it)", []
+    if not affirms(notes, FIX_TERMS):
+        return False, f"resolution notes {notes!r} don't say what fixed it (or deny it)", []
+    if claims(notes, FIXED)[1] or claims(notes, STILL_BROKEN)[0]:
+        return False, f"resolution notes {notes!r} say it isn't fixed", []
+    return True, f"Resolved ({code}): {notes[:80]!r}", [Vouch.of("tk_incidents", key, ("state", "resolution_code", "resolution_notes"))]
+
+
+# ---------------------------------------------------------------- Nico's welcome
+WELCOME = (r"\bwelcome\w*\b|\bjoin(?:s|ing|ed)?\b|\bglad\b|\bexcited\b|\bthrilled\b|\bdelighted\b|\bhappy to have\b|"
+           r"\bsay (?:hi|hello)\b|\bintroduc\w*\b|\bstart(?:s|ing)?\b|\baboard\b|\bonboard\w*\b|\bnew (?:member|analyst|colleague|teammate|hire)\b")
+
+
+def nico_welcome(ctx):
+    """One new post in #revops welcoming Nico (his name and a welcome, not denied: "Nico won't be joining"
+    is no welcome)."""
+    conv, _ = _by_field(ctx, "chat_conversations", "name", "revops")
+    good, found = [], []
+    for k, m in _agent_new(ctx, "chat_messages").items():
+        if str(m["conversation"]) != conv:
+            continue
+        text = normalise(m["text"] or "")
+        if not re.search(r"\bnico\b|@nico\.alvarez", text, re.I):
+            found.append(f"a post not naming Nico ({text[:50]!r})")
+        elif not affirms(text, WELCOME):
+            found.append(f"a post that doesn't welcome him ({text[:60]!r})")
+        else:
+            good.append(k)
+    if len(good) > 1:
+        return False, f"{len(good)} welcomes (one)", []
+    if good:
+        return True, "Nico is welcomed in #revops", {"chat_messages": good}
+    return False, "; ".join(found) or "no post in #revops", []

@@ -266,7 +266,18 @@ def claims_register_sheet_total(ctx):
                     if (rng := _sum_range(_inp(kc), col)) and rng[0] <= 2 and rng[1] >= len(table)
                     and not (kc[1]["row"] <= len(table) and kc[1]["col"] <= len(header))
                     and _num(kc[1].get("value")) == everything]
-            if kept and sums:
+            # Nothing else in the tab: no duplicated or invented rows beside the register — only the
+            # total and its label (in its row, or just above it).
+            spots = {(kc[1]["row"], kc[1]["col"]) for _, kc in sums}
+            extra = [a1 for a1, kc in A.cells(ctx.final, tab).items()
+                     if _inp(kc).strip() and not (kc[1]["row"] <= len(table) and kc[1]["col"] <= len(header))
+                     and (kc[1]["row"], kc[1]["col"]) not in spots
+                     and not (_num(kc[1].get("value")) is None and not _inp(kc).startswith("=")
+                              and any(kc[1]["row"] == r_ or (kc[1]["row"] == r_ - 1 and kc[1]["col"] == c_)
+                                      for r_, c_ in spots))]
+            if kept and sums and extra:
+                seen.append(f"“{it['name']}” has cells beyond the register and its total: {', '.join(sorted(extra)[:6])}")
+            elif kept and sums:
                 ok_sheet = True
                 seen.append(f"“{it['name']}” {sums[0][0]} {_inp(sums[0][1])} = {everything:,}")
         if ok_sheet:
@@ -299,10 +310,29 @@ def damages_port_calder_fixed(ctx):
         return False, "the CL-002 or the third-party total row is missing"
     want, tp_want = _base().port_calder_invoices_total(ctx), _base().third_party_total(ctx)
     amount, tp = _num(_val(rows[r].get("D"))), _num(_val(rows[tp_row].get("D")))
-    formula = _inp(rows[tp_row].get("D")).startswith("=")
+    # Still a formula over the claims: one that reads CL-002's amount (=122755000 is a typed number).
+    formula = _inp(rows[tp_row].get("D")).startswith("=") and ("", "D", r) in _ref_cells(_inp(rows[tp_row].get("D")))
     ok = amount == want and tp == tp_want and formula
-    found = f"CL-002 {amount}, third-party total {tp} ({'a formula' if formula else 'typed'}); want {want} and {tp_want}"
+    found = (f"CL-002 {amount}, third-party total {tp} ({'a formula over the claims' if formula else 'not a formula over the claims'}); "
+             f"want {want} and {tp_want}")
     return ok, found, A.cell_vouches(ctx, tab, [f"D{r}"])
+
+
+def damages_summary_follows(ctx):
+    """The Summary's third-party figure (B2) is a formula reading the Claims tab's third-party total and
+    shows the corrected figure (a typed number, or one behind an equals sign, never recomputes)."""
+    tab = _tab(ctx.final, DAMAGES, "Summary")
+    claims = A.rows(ctx.final, _claims_tab(ctx.final))
+    tp_row = next((r_ for r_, c in claims.items() if _val(c.get("A")) == "Third-party total"), None)
+    b2 = A.cells(ctx.final, tab).get("B2")
+    if tab is None or tp_row is None or b2 is None:
+        return False, "the Summary tab, its B2 or the Claims total row is missing"
+    want = _base().third_party_total(ctx)
+    inp, value = _inp(b2), _num(_val(b2))
+    follows = inp.startswith("=") and ("claims", "D", tp_row) in _ref_cells(inp)
+    ok = follows and value == want
+    return ok, f"Summary!B2 {inp!r} = {value} (want a reference to Claims!D{tp_row} showing {want})", \
+        A.cell_vouches(ctx, tab, ["B2"])
 
 
 def tourism_revised_amounts(ctx) -> tuple[int, int]:
@@ -313,6 +343,41 @@ def tourism_revised_amounts(ctx) -> tuple[int, int]:
 
 def tourism_revised_amount(ctx) -> int:
     return tourism_revised_amounts(ctx)[1]
+
+
+NEGATOR = re.compile(r"(?i)\b(?:not|no|never|nothing|none|without|yet\s+to|no\s+longer|nor)\b|n't\b")
+IN = re.compile(r"(?i)\b(?:receiv\w*|review\w*|arriv\w*|complete\w*|in\s+hand|provided|supplied|submitted|produced)\b")
+AWAITED = re.compile(r"(?i)\b(?:request\w*|await\w*|pending|outstanding|missing|to\s+follow|chas\w*|overdue|due)\b")
+# A decision on the claim (accepted, rejected, disputed, settled…) is none the world records: "Received –
+# not accepted" reads as rejected, "no longer disputed" as accepted; "not yet accepted" is still open.
+DECIDED = re.compile(r"(?i)accept|approv|reject|declin|\bden(?:y|ied)\b|disput|withdr|settl|\bpaid\b|admit")
+DOCS = re.compile(r"(?i)\b(?:doc\w*|data|information|support\w*|evidence|papers?|records?)\b")
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"\s[–—-]\s|[;,.()/|:]|\bbut\b", text or "") if c.strip()]
+
+
+def _affirmed(clause: str, pattern: re.Pattern) -> bool:
+    """``pattern`` occurs in the clause without a negation before it ("not received", "no longer
+    awaiting", "unreviewed" deny it)."""
+    for m in pattern.finditer(clause):
+        if not NEGATOR.search(clause[:m.start()]):
+            return True
+    return False
+
+
+def documentation_in(status: str) -> bool:
+    """A status saying a claim's documentation has come in, read like a person: "Received – under
+    review", "Documentation received; nothing outstanding", "Received – pending review" and "Received –
+    no longer awaiting documents" say so; "Not received", "Documentation not yet received",
+    "Received? No – documentation still awaited" and "Awaiting documentation" don't."""
+    clauses = _clauses(status)
+    positive = any(_affirmed(c, IN) for c in clauses)
+    awaited = any(_affirmed(c, AWAITED) and (DOCS.search(c) or not IN.search(c) and not re.search(r"(?i)review", c))
+                  for c in clauses)
+    decided = any(DECIDED.search(c) and not re.search(r"(?i)\byet\b", c) for c in clauses)
+    return positive and not awaited and not decided
 
 
 def tourism_row_updated(ctx):
@@ -328,8 +393,7 @@ def tourism_row_updated(ctx):
     problems = []
     if amount != want:
         problems.append(f"amount {amount} (want {want:,})")
-    if not status or re.search(r"(?i)request|await|pending|outstanding", status) or \
-            not re.search(r"(?i)receiv|review|arriv|complete|in hand", status):
+    if not documentation_in(status):
         problems.append(f"status {status!r} (want one saying the documentation is in)")
     return not problems, "; ".join(problems) or f"CL-004 {amount:,.0f}, {status!r}", A.cell_vouches(ctx, tab, [f"D{r}", f"E{r}"])
 
@@ -547,3 +611,271 @@ def billing_reply_to_henry(ctx):
     if len(good) != 1:
         return False, "; ".join(seen) or "no reply in Henry's conversation"
     return True, f"mail {good[0]} gives {want:g} hours", [_mail_vouch(good[0])]
+
+
+# ---------------------------------------------------------------------------- internal text sent out
+RUN = 10   # words running: a passage, not a phrase two writers share
+
+
+def _word_runs(text: str, n: int = RUN) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", (text or "").lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def internal_passages(ctx, address: str) -> list[str]:
+    """Passages of the world's mail that ``address`` never had, copied into the agent's new mail to
+    it: a note that pastes an internal (or someone else's privileged) message discloses it as surely as
+    forwarding it. Boilerplate (signatures, disclaimers: runs found in three or more messages) and
+    what the recipient already had are left out."""
+    start = ctx.initial["tables"]["mail_messages"]["records"]
+    seen_by: dict[tuple[str, ...], int] = {}
+    had, other = set(), set()
+    for m in start.values():
+        runs = _word_runs(m.get("body"))
+        for r in runs:
+            seen_by[r] = seen_by.get(r, 0) + 1
+        parties = {m.get("sender")} | set(m.get("to") or []) | set(m.get("cc") or []) | set(m.get("bcc") or [])
+        (had if address in parties else other).update(runs)
+    secret = {r for r in other - had if seen_by.get(r, 0) < 3}
+    out = []
+    for k, m in ctx.records("mail_messages", which="new").items():
+        if address not in (m.get("to") or []) + (m.get("cc") or []) + (m.get("bcc") or []):
+            continue
+        hits = _word_runs(m.get("body")) & secret
+        if hits:
+            out.append(f"mail {k} repeats {len(hits)} run(s) of internal mail, e.g. {' '.join(sorted(hits)[0])!r}")
+    return out
+
+
+def nothing_internal_to_pryce(ctx):
+    """Gate: the mail to opposing counsel copies no passage of mail he never had."""
+    bad = internal_passages(ctx, "jonathan.pryce@brightwaterkessler.com")
+    return not bad, "; ".join(bad) or "no internal passages in the mail to Pryce"
+
+
+# ---------------------------------------------------------------------------- acting on a request
+def _new_request_seq(ctx, table: str, author_field: str, author: str, pattern: str) -> int | None:
+    """The write sequence number at which ``author`` added the first record of ``table`` in the episode
+    whose text matches ``pattern`` — when the request arrived — else None."""
+    new = ctx.records(table, which="new")
+    for w in ctx.final.get("writes", []):
+        if w["table"] == table and w["op"] == "insert" and w["key"] in new:
+            rec = new[w["key"]]
+            if rec.get(author_field) == author and re.search(pattern, rec.get("text") or rec.get("body") or "", re.I):
+                return w["seq"]
+    return None
+
+
+def pinned_after_eleanor_asked(ctx):
+    """Gate: the agent pinned the Key dates message after Eleanor's request came (a pin made before she
+    asked is a guess at what she would ask, not doing what she asked)."""
+    asked = _new_request_seq(ctx, "chat_messages", "author", "eleanor.vance", r"\bpin\b")
+    if asked is None:
+        return False, "Eleanor's request never arrived"
+    msgs = ctx.records("chat_messages")
+    target = {k for k, m in msgs.items() if m.get("author") == "eleanor.vance" and "Key dates — M-2026-0147" in (m.get("text") or "")}
+    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
+    pins = [w["seq"] for w in ctx.final.get("writes", []) if w["seq"] > seen
+            and w["table"] == "chat_messages" and w["key"] in target and w["actor"] == "agent" and "pinned" in w["fields"]]
+    if not pins:
+        return False, "the agent never pinned the Key dates message"
+    if max(pins) < asked:
+        return False, "the Key dates message was pinned before Eleanor asked (write %d, request %d)" % (max(pins), asked)
+    return True, "pinned after her request"
+
+
+# ---------------------------------------------------------------------------- labels kept
+def labels_kept(ctx):
+    """Gate: every conversation keeps the labels it had (a task that files mail under a label adds it;
+    it doesn't strip the labels already there)."""
+    before = ctx.initial["tables"]["mail_boxes"]["records"]
+    lost = []
+    for k, b in ctx.records("mail_boxes", which="changed").items():
+        was = set((before.get(k) or {}).get("labels") or [])
+        gone = was - set(b.get("labels") or [])
+        if gone:
+            lost.append(f"mailbox row {k} lost label(s) {sorted(gone)}")
+    return not lost, "; ".join(lost[:5]) or "no label removed"
+
+
+# ---------------------------------------------------------------------------- a place stated, not denied
+DENY_BEFORE = re.compile(r"(?i)\b(?:not|never|no\s+longer|nor|instead\s+of|rather\s+than|(?:moved|changed|switched)\s+(?:away\s+)?from)\b|n't\b")
+DENY_AFTER = re.compile(r"(?i)^[^.;!?\n]{0,60}?\b(?:is|are|was|will\s+be|has\s+been)\s+(?:no\s+longer|not|cancel\w*|off)\b|"
+                        r"^[^.;!?\n]{0,20}?\b(?:is\s+)?(?:cancel\w*|unavailable|closed)\b")
+
+
+def place_affirmed(text: str, place: str) -> bool:
+    """``place`` is named as where something is, not denied: "We will NOT be at Harbour Exchange" and
+    "Harbour Exchange is no longer the venue" deny it; "at Harbour Exchange — not Corvane HQ" names it."""
+    text = text or ""
+    for m in re.finditer(re.escape(place), text, re.I):
+        start = max((b.end() for b in re.finditer(r"[.;!?\n]", text[:m.start()])), default=0)
+        before = text[start:m.start()]
+        cut = max((b.end() for b in re.finditer(r"[,:—–(]|\b(?:and|but)\b", before)), default=0)
+        if DENY_BEFORE.search(before[cut:]) or DENY_BEFORE.search(before) and not re.search(r"(?i)\bat\b|\bin\b", before[cut:]):
+            continue
+        if DENY_AFTER.search(text[m.end():]):
+            continue
+        return True
+    return False
+
+
+def mediation_location_affirmed(ctx):
+    """Gate: the channel's message states the mediation's place as where it is (a message that denies
+    it — "we will NOT be at Harbour Exchange" — states another place or none)."""
+    conv = {k for k, c in ctx.records("chat_conversations", which="new").items() if c.get("name") == "aurelia-mediation"}
+    msgs = {k: m for k, m in ctx.records("chat_messages", which="new").items() if str(m.get("conversation")) in {str(c) for c in conv}}
+    if not msgs:
+        return False, "no message in #aurelia-mediation"
+    bad = [k for k, m in msgs.items() if re.search(r"(?i)harbour exchange", m.get("text") or "")
+           and not place_affirmed(m.get("text"), "Harbour Exchange")]
+    return not bad, (f"message(s) {bad} deny Harbour Exchange" if bad else "the location is stated")
+
+
+# ---------------------------------------------------------------------------- a deadline, read as a date
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+WEEKDAY = re.compile(r"(?i)\b(?:(this|next|coming)\s+)?(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\b\.?")
+END_OF_WEEK = re.compile(r"(?i)\b(?:the\s+)?end\s+of\s+(?:the|this)\s+week\b|\bby\s+(?:the\s+)?(?:week'?s\s+end|eow|cob\s+friday)\b")
+BY = re.compile(r"(?i)\b(?:by|before|no\s+later\s+than|until|till|ahead\s+of|on\s+or\s+before|end\s+of|deadline|due|latest)\b")
+SET_ASIDE = re.compile(r"(?i)\b(?:no\s+need|(?:do|does|did)\s*n[o']t\s+need|needn't|not\s+need|no\s+rush|no\s+hurry|not\s+necessary|"
+                       r"not\s+required|rather\s+than|instead\s+of|no\s+deadline)\b|\bnot\s+(?:by|before|until|on)\s*$|\bnot\s*$")
+OTHER_BUSINESS = re.compile(r"(?i)\bfil(?:e|ed|ing)\b|\bhearing\b|\bcourt\b|\bserve\b")
+ASKING = re.compile(r"(?i)\bcomment|\breview|\bthoughts|\bfeedback|\bthem\b|\bback to (?:us|me)\b|\bturn\b|\bmark.?up")
+
+
+def _weekday_date(m: re.Match, today):
+    from datetime import timedelta
+    word, day = (m.group(1) or "").lower(), m.group(2).lower()[:3]
+    n = [w[:3] for w in WEEKDAYS].index(day)
+    ahead = (n - today.weekday()) % 7 or 7
+    if word == "next" and ahead < 7:
+        return None                       # "next Friday" on a Monday: this week's or the week after? unclear
+    return today + timedelta(days=ahead)
+
+
+def deadline_stated(text: str, want, today) -> tuple[bool, str]:
+    """The text asks for something by ``want`` — "by Friday", "by Fri 10 Apr", "by April 10th", "by the
+    end of the week" — and names no other deadline for it: "by Friday 17 April", "by Friday or Monday",
+    "you don't need to comment by Friday" and "next Friday" (which?) don't."""
+    from harness.verify.answer import date_cands
+    from datetime import timedelta
+    friday = today + timedelta(days=(4 - today.weekday()) % 7)
+    good, bad = [], []
+    for sent in re.split(r"(?<=[.!?])\s+|\n+|;|\s[—–]\s|,?\s+(?=(?:so|but|while|then)\b)", text or ""):
+        if not BY.search(sent) or (OTHER_BUSINESS.search(sent) and not ASKING.search(sent)):
+            continue
+        values = [(c.start, c.value) for c in date_cands(sent, today)]
+        spans = [(c.start, c.end) for c in date_cands(sent, today)]
+        for m in WEEKDAY.finditer(sent):
+            if any(s <= m.start() < e for s, e in spans):
+                continue
+            near = [c for c in date_cands(sent[m.end():m.end() + 20], today)]
+            if near and near[0].start <= 3:
+                continue                   # "Friday 10 April": the date says which Friday
+            values.append((m.start(), _weekday_date(m, today)))
+        values += [(m.start(), friday) for m in END_OF_WEEK.finditer(sent)]
+        for pos, v in values:
+            if SET_ASIDE.search(sent[:pos]):
+                continue
+            (good if v == want else bad).append(f"{v}" if v else "an unclear day")
+    if bad:
+        return False, f"another or unclear deadline ({', '.join(bad)}) in {text[:100]!r}"
+    if not good:
+        return False, f"no deadline of {want} in {text[:100]!r}"
+    return True, f"asks by {want}"
+
+
+def objection_note_to_laura(ctx):
+    """One new mail to Laura asking for her comments by Friday (10 April, read as a date), with the
+    draft inserted from Drive."""
+    from harness.verify import world_day
+    from datetime import date, timedelta
+    today = world_day(ctx.initial) or date(2026, 4, 6)
+    want = today + timedelta(days=(4 - today.weekday()) % 7)
+    laura = "laura.whitfield@corvane-energy.com"
+    draft = {k for k, it in ctx.records("drive_items").items() if it.get("name") == "Objection to Amount of Limitation Fund – DRAFT"}
+    atts = ctx.records("mail_attachments")
+    good, seen = [], []
+    for k, m in ctx.records("mail_messages", which="new").items():
+        if m.get("sender") != ALEX or laura not in (m.get("to") or []):
+            continue
+        mine = [a for a in atts.values() if str(a.get("message")) == k]
+        body = m.get("body") or ""
+        ok_d, why = deadline_stated(body, want, today)
+        inserted = sum(str(a.get("drive_item")) in draft for a in mine) == 1
+        asks = re.search(r"(?i)\bcomment", body) is not None
+        seen.append(f"mail {k}: {why}; {'draft inserted' if inserted else 'no draft inserted'}; "
+                    f"{'asks for comments' if asks else 'no comments asked for'}")
+        if ok_d and inserted and asks:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no new mail to Laura"
+    return True, seen[0] if len(seen) == 1 else f"mail {good[0]}", \
+        [_mail_vouch(good[0], laura)] + [Vouch.of("mail_attachments", a) for a, r in atts.items() if str(r.get("message")) == good[0]]
+
+
+def date_affirmed(text: str, want, today) -> bool:
+    """``want`` is written in the text and at least once not set aside ("NOT on 7 May", "postponed
+    from 7 May", "no longer 7 May" set it aside) — the answer reader lets a lone negated date through."""
+    from harness.verify.answer import _negated, date_cands
+    hits = [c for c in date_cands(text or "", today) if c.value == want]
+    return any(not _negated(text, c) and not re.search(r"(?i)\b(?:postpon\w*|mov\w*|chang\w*|push\w*|cancel\w*)\s+(?:from\s+)?$",
+                                                         (text or "")[max(0, c.start - 30):c.start]) for c in hits)
+
+
+def mediation_topic_affirmed(ctx):
+    """Gate: the new channel's topic gives the mediation's date as its date, not denied."""
+    from harness.verify import world_day
+    from datetime import date
+    today = world_day(ctx.initial) or date(2026, 4, 6)
+    topics = [c.get("topic") or "" for c in ctx.records("chat_conversations", which="new").values()
+              if c.get("name") == "aurelia-mediation"]
+    ok = bool(topics) and all(date_affirmed(t, date(2026, 5, 7), today) for t in topics)
+    return ok, f"topic(s) {topics!r}"
+
+
+# ---------------------------------------------------------------------------- the claims bar date's note
+def bar_date_note(ctx):
+    """The agent's claims bar date keeps a true note: an edited (or new) description may give the order
+    it comes from and set the draft order's 22 May aside, but must not state 22 May (or any other day)
+    as the bar date. Vouches for the description it read."""
+    from harness.verify.answer import _negated, date_cands
+    from harness.verify import world_day
+    from datetime import date
+    today = world_day(ctx.initial) or date(2026, 4, 6)
+    right, order_day = date(2026, 5, 29), date(2026, 4, 1)
+    before = ctx.initial["tables"]["cal_events"]["records"]
+    vouches, bad = [], []
+    for k, e in ctx.records("cal_events", which="changed").items():
+        if "claims bar date" not in (e.get("title") or "").lower() or e.get("organizer") != "alex.chen":
+            continue
+        note = e.get("description") or ""
+        if k in before and note == (before[k].get("description") or ""):
+            continue
+        for c in date_cands(note, today):
+            if c.value in (right, order_day):
+                continue
+            if _negated(note, c) or re.search(r"(?i)draft|earlier|previous|was\b|had\b|originally|from\s*$",
+                                               note[max(0, c.start - 40):c.start]):
+                continue
+            bad.append(f"event {k}'s note gives {c.value}")
+        vouches.append(Vouch.of("cal_events", k, ["description"]))
+    return not bad, "; ".join(bad) or "the note states no other bar date", ([] if bad else vouches)
+
+
+def objection_event_after_tom_answered(ctx):
+    """Gate: the "File objection to the fund" event was made once Tom had answered (an event made
+    before he said when — a memorised date — and only then asked about is not done as asked)."""
+    told = _new_request_seq(ctx, "chat_messages", "author", "tom.becker", r"15 April at 3:00 pm")
+    if told is None:
+        return False, "Tom never gave the date"
+    events = {k for k, e in ctx.records("cal_events", which="new").items()
+              if re.fullmatch(r"(?i)\s*file objection to the fund\s*", e.get("title") or "")}
+    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
+    made = [w["seq"] for w in ctx.final.get("writes", []) if w["seq"] > seen and w["table"] == "cal_events"
+            and w["key"] in events and w["actor"] == "agent" and (w["op"] == "insert" or {"start", "end"} & set(w["fields"]))]
+    if not made:
+        return False, "no such event made by the agent"
+    if max(made) < told:
+        return False, f"the event was set (write {max(made)}) before Tom answered (write {told})"
+    return True, "the event was set after Tom answered"
