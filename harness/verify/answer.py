@@ -156,6 +156,9 @@ def _negated(text: str, c: Cand) -> bool:
     cut = [m.end() for m in re.finditer(r"[,;:(—]|\b(?:and|is|are|was|by|of|at|so|therefore)\b", before)]
     if NEGATION.search(before[cut[-1]:] if cut else before) or CHANGED_FROM.search(text[max(cs, c.start - 60):c.start]):
         return True
+    # "We will NOT be at Harbour Exchange", "is not at $X": a negation bound to the preposition before it.
+    if re.search(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:at|by|of|on|in)\s*$", before, re.I):
+        return True
     # "(INC0010342 and INC0010389 are closed)": a parenthetical that sets its values aside.
     open_ = text.rfind("(", cs, c.start)
     if open_ >= 0 and text.find(")", open_, c.start) < 0:
@@ -238,7 +241,7 @@ def _judge(text: str, cands: list[Cand], equal) -> tuple[bool, str]:
                 return False, f"a hedge ({why}: {_show_value(o.value)}) in {text[:120]!r}"
     if all(_uncertain(text, h) for h in hits):
         return False, f"an uncertain answer in {text[:120]!r}"
-    if others and all(_negated(text, h) for h in hits):
+    if all(_negated(text, h) for h in hits):
         return False, f"the expected value is set aside in {text[:120]!r}"
     return True, _show_value(hits[0].value)
 

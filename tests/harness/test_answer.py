@@ -123,3 +123,17 @@ def test_units_names_and_ids():
 def test_says_about_reads_the_figure_its_label_names(text, ok):
     from harness.verify.conditions import says
     assert says(text, {"number": 2500000, "about": "deductible"}) is ok, text
+
+
+@pytest.mark.parametrize("text, kind, value, ok", [
+    ("The shortfall is not $8,760,000.", "number", 8760000, False),          # denied, nothing in its place
+    ("The fund is not short by $8,760,000.", "number", 8760000, False),
+    ("It is short by $8,760,000.", "number", 8760000, True),
+    ("We will NOT be at Harbour Exchange.", "string", "Harbour Exchange", False),
+    ("The mediation is not at Harbour Exchange.", "string", "Harbour Exchange", False),
+    ("Mediation: Harbour Exchange, not the court.", "string", "Harbour Exchange", True),
+    ("Not surprisingly, we meet at Harbour Exchange.", "string", "Harbour Exchange", True),
+])
+def test_a_value_named_only_to_be_denied_is_not_stated(text, kind, value, ok):
+    from harness.verify.answer import states
+    assert states(text, kind, value)[0] is ok, text

@@ -318,7 +318,7 @@ def _mislabelled(text: str, wanted: dict[str, int]) -> list[str]:
     return out
 
 
-OTHER_AMOUNT = re.compile(r"(?:minimum|floor|at least|above|over|exceed\w*|per|rate)", re.I)
+OTHER_AMOUNT = re.compile(r"\b(?:minimum|floor|at least|above|over|exceed\w*|per|rate)\b", re.I)
 
 
 def _differences(text: str, limit: int, fund: int, short: int) -> list[tuple[int, int, str]]:
