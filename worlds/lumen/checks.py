@@ -453,6 +453,17 @@ def leaks(ctx, text: str) -> list[str]:
     return [s for s in internal_sentences(ctx) if s in flat]
 
 
+def _only_one(good: list, many: str, passed: str, none: str, vouch) -> tuple:
+    """The verdict of a check that wants exactly one deliverable: ``good`` the records that qualify (two
+    or more is the same work done twice: it fails, saying ``many``); one passes, vouching ``vouch(good)``;
+    none fails with ``none`` (what was found instead)."""
+    if len(good) > 1:
+        return False, many, []
+    if good:
+        return True, passed, vouch(good)
+    return False, none, []
+
+
 # ---------------------------------------------------------------- CRM
 def q2_commit(ctx) -> int:
     """Closed Won + Negotiation, closing in Q2 (from crm/opportunities.yaml)."""
@@ -883,11 +894,10 @@ def _page(ctx, number: str):
                 found.append(f"a page stating the priority as {why}")
                 continue
         good.append(key)
-    if len(good) > 1:
-        return False, f"{number} paged {len(good)} times (one page)", []
-    if good:
-        return True, f"{number} ({customer}) paged", [Vouch.of("chat_messages", k) for k in good]
-    return False, "; ".join(found) or f"no post in #support-oncall names {number}", []
+    return _only_one(good, f"{number} paged {len(good)} times (one page)",
+                     f"{number} ({customer}) paged",
+                     "; ".join(found) or f"no post in #support-oncall names {number}",
+                     lambda ks: [Vouch.of("chat_messages", k) for k in ks])
 
 
 def page_p1(ctx):
@@ -960,12 +970,10 @@ def billing_discrepancy_request(ctx):
             good.append(key)
         else:
             found.append(f"{r['number']}: {v}")
-    if len(good) > 1:
-        return False, f"{len(good)} requests for the same discrepancy (one)", []
-    if good:
-        return True, f"a request for {want['account']} {want['invoice']}, ${want['amount']:,}", \
-            [Vouch.of("tk_requests", k, to=[me]) for k in good]
-    return False, "; ".join(found) + f" (want {want})" if found else f"no billing-discrepancy request (want {want})"
+    return _only_one(good, f"{len(good)} requests for the same discrepancy (one)",
+                     f"a request for {want['account']} {want['invoice']}, ${want['amount']:,}",
+                     "; ".join(found) + f" (want {want})" if found else f"no billing-discrepancy request (want {want})",
+                     lambda ks: [Vouch.of("tk_requests", k, to=[me]) for k in ks])
 
 
 # ---------------------------------------------------------------- Harrowgate
@@ -1040,11 +1048,10 @@ def renewal_note_lists_incidents(ctx):
                          + (f", with {'; '.join(wrong)}" if wrong else ""))
         else:
             good.append(key)
-    if len(good) > 1:
-        return False, f"{len(good)} notes listing the incidents (one)", []
-    if good:
-        return True, "a note lists the open incidents", {"crm_notes": good}
-    return False, "; ".join(found) or f"no new note on the renewal lists {', '.join(open_)}"
+    return _only_one(good, f"{len(good)} notes listing the incidents (one)",
+                     "a note lists the open incidents",
+                     "; ".join(found) or f"no new note on the renewal lists {', '.join(open_)}",
+                     lambda ks: {"crm_notes": ks})
 
 
 def harrowgate_channel_summary(ctx):
@@ -1068,11 +1075,10 @@ def harrowgate_channel_summary(ctx):
             found.append("; ".join(bad))
         else:
             good.append(key)
-    if len(good) > 1:
-        return False, f"{len(good)} summaries posted (one)", []
-    if good:
-        return True, "a summary lists each open incident with its priority", {"chat_messages": good}
-    return False, " | ".join(found) or "no message in #acct-harrowgate"
+    return _only_one(good, f"{len(good)} summaries posted (one)",
+                     "a summary lists each open incident with its priority",
+                     " | ".join(found) or "no message in #acct-harrowgate",
+                     lambda ks: {"chat_messages": ks})
 
 
 def no_closed_incidents_in_summary(ctx):
@@ -1164,11 +1170,10 @@ def _owner_comment(ctx, number: str):
             good.append(jk)
         else:
             found.append(f"a comment naming {sorted(said or named) or 'nobody'} as owner")
-    if len(good) > 1:
-        return False, f"{number}: {len(good)} owner comments (one)", []
-    if good:
-        return True, f"{number}: a customer comment names {owner}", [Vouch.of("tk_journal", k, to=[caller]) for k in good]
-    return False, f"{number}: no customer comment naming {owner}" + (f" ({'; '.join(found)})" if found else ""), []
+    return _only_one(good, f"{number}: {len(good)} owner comments (one)",
+                     f"{number}: a customer comment names {owner}",
+                     f"{number}: no customer comment naming {owner}" + (f" ({'; '.join(found)})" if found else ""),
+                     lambda ks: [Vouch.of("tk_journal", k, to=[caller]) for k in ks])
 
 
 def owner_comment_421(ctx):
@@ -1268,12 +1273,10 @@ def owners_mail_to_nadia(ctx):
             found.append("; ".join(bad))
         else:
             good.append(key)
-    if len(good) > 1:
-        return False, f"{len(good)} mails to Nadia with the owners (one)", []
-    if good:
-        return True, "a mail to Nadia alone pairs each open incident with its owner", \
-            [Vouch.of("mail_messages", k, to=[nadia]) for k in good]
-    return False, " | ".join(found) or "no mail to Nadia"
+    return _only_one(good, f"{len(good)} mails to Nadia with the owners (one)",
+                     "a mail to Nadia alone pairs each open incident with its owner",
+                     " | ".join(found) or "no mail to Nadia",
+                     lambda ks: [Vouch.of("mail_messages", k, to=[nadia]) for k in ks])
 
 
 def owners_no_work_notes(ctx):
@@ -1307,11 +1310,10 @@ def nico_laptop(ctx):
 def _access(ctx, tool: str, role: str):
     good = [k for k, r, v in _requests_for(ctx, "nico.alvarez", "Access to a tool")
             if v.get("tool") == tool and v.get("role") == role]
-    if len(good) > 1:
-        return False, f"{len(good)} requests for {tool} as {role} (one)"
-    if good:
-        return True, f"a request for {tool} as {role}", {"tk_requests": good}
-    return False, f"no access request for Nico: {tool} as {role}"
+    return _only_one(good, f"{len(good)} requests for {tool} as {role} (one)",
+                     f"a request for {tool} as {role}",
+                     f"no access request for Nico: {tool} as {role}",
+                     lambda ks: {"tk_requests": ks})
 
 
 def nico_access_crm(ctx):
@@ -1368,11 +1370,10 @@ def inc10421_fixed_comment(ctx):
             found.append(f"a comment that {why}")
         else:
             good.append(jk)
-    if len(good) > 1:
-        return False, f"{len(good)} comments telling {caller} it is fixed (one)", []
-    if good:
-        return True, f"a customer comment tells {caller} it is fixed", [Vouch.of("tk_journal", k, to=[caller]) for k in good]
-    return False, "; ".join(found) or "no new customer-visible comment on INC0010421", []
+    return _only_one(good, f"{len(good)} comments telling {caller} it is fixed (one)",
+                     f"a customer comment tells {caller} it is fixed",
+                     "; ".join(found) or "no new customer-visible comment on INC0010421",
+                     lambda ks: [Vouch.of("tk_journal", k, to=[caller]) for k in ks])
 
 
 LOGS = r"\blogs?\b|\blogging output\b|\bdebug (?:output|bundle|info\w*|dump)\b|\bdiagnostic\w*\b|\bsupport bundle\b|\bdumps?\b"
@@ -1392,11 +1393,10 @@ def inc440_logs_work_note(ctx):
             found.append("a work note that doesn't say they were requested (or says they weren't)")
         else:
             good.append(jk)
-    if len(good) > 1:
-        return False, f"{len(good)} work notes about the logs (one)", []
-    if good:
-        return True, "a work note says the logs were requested from Raj", {"tk_journal": good}
-    return False, "; ".join(found) or "no new work note on INC0010440", []
+    return _only_one(good, f"{len(good)} work notes about the logs (one)",
+                     "a work note says the logs were requested from Raj",
+                     "; ".join(found) or "no new work note on INC0010440",
+                     lambda ks: {"tk_journal": ks})
 
 
 # Greta's points: procurement is ready to sign once Nadia approves; Nadia wants the root-cause write-up first.
@@ -1447,11 +1447,10 @@ def procurement_call_logged(ctx):
             found.append(f"notes that {why}")
         else:
             good.append(k)
-    if len(good) > 1:
-        return False, f"{len(good)} calls logged (one)", []
-    if good:
-        return True, "the call is logged with both points", {"crm_activities": good}
-    return False, "; ".join(found) or "no activity logged on the renewal", []
+    return _only_one(good, f"{len(good)} calls logged (one)",
+                     "the call is logged with both points",
+                     "; ".join(found) or "no activity logged on the renewal",
+                     lambda ks: {"crm_activities": ks})
 
 
 # ---------------------------------------------------------------- a closed deal's own words
@@ -1550,8 +1549,7 @@ def nico_welcome(ctx):
             found.append(f"a post that doesn't welcome him ({text[:60]!r})")
         else:
             good.append(k)
-    if len(good) > 1:
-        return False, f"{len(good)} welcomes (one)", []
-    if good:
-        return True, "Nico is welcomed in #revops", {"chat_messages": good}
-    return False, "; ".join(found) or "no post in #revops", []
+    return _only_one(good, f"{len(good)} welcomes (one)",
+                     "Nico is welcomed in #revops",
+                     "; ".join(found) or "no post in #revops",
+                     lambda ks: {"chat_messages": ks})
