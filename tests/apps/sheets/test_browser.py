@@ -30,6 +30,16 @@ def go(page, ref):
     page.keyboard.press("Enter")
 
 
+def until(condition, what: str, timeout: float = 15.0):
+    """Wait for a condition on the server's state (not for a time): poll it until it holds."""
+    import time
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
 def grid(page):
     return page.get_by_role("grid")
 
@@ -86,13 +96,22 @@ def test_add_a_billing_row_with_copy_paste_and_a_new_total(desk, live_slot):
     b = book(live_slot, BILLING)
     page.goto(f"/sheets/s/{b}")
     alex_before = cell(live_slot, b, "By timekeeper", "E5")["value"]
+    name_box = page.get_by_role("textbox", name="Name box")
     go(page, "A40")
-    for v in ["2026-04-06", "Alex Chen", "Associate", "L210", "Draft shortfall section of the objection", "1.5", "480"]:
+    expect(name_box).to_have_value("A40")
+    values = ["2026-04-06", "Alex Chen", "Associate", "L210", "Draft shortfall section of the objection", "1.5", "480"]
+    for col, v in zip("ABCDEFG", values):
         page.keyboard.type(v)
         page.keyboard.press("Tab")
+        # each entry is saved and the selection has moved on before the next is typed (on a loaded
+        # machine the next keys would otherwise reach the grid while the last save is in flight)
+        expect(name_box).to_have_value(f"{chr(ord(col) + 1)}40")
+        until(lambda col=col: cell(live_slot, b, "Entries", f"{col}40"), f"{col}40 saved")
     go(page, "H39")
+    expect(name_box).to_have_value("H39")
     page.keyboard.press("Control+c")
     go(page, "H40")
+    expect(name_box).to_have_value("H40")
     page.keyboard.press("Control+v")
     expect(grid(page).get_by_role("gridcell", name="$720.00")).to_be_visible()
     h40 = cell(live_slot, b, "Entries", "H40")
