@@ -123,6 +123,17 @@ def test_a_mention_in_a_channel_is_answered_in_its_thread(store):
     assert "122,755,000" in r["text"]
 
 
+def test_a_mention_of_someone_outside_the_channel_does_not_reach_them(store):
+    """As in Slack: the client isn't in the team's channel, so an @mention there isn't delivered."""
+    conv = chat.conversation_by_name(store, "alex.chen", "corvane-aurelia-dawn")["id"]
+    assert not store.select("chat_members", "conversation=? AND person='laura.whitfield'", (conv,))
+    before = len(store.select("chat_messages", "author='laura.whitfield'"))
+    chat.post_message(store, ALEX, conv, "@laura.whitfield the deductible is $2,500,000 per occurrence.")
+    engine.tick(store)
+    engine.tick(store)
+    assert len(store.select("chat_messages", "author='laura.whitfield'")) == before
+
+
 def test_a_reply_in_a_coworkers_thread_reaches_them_without_a_mention(store):
     conv = chat.conversation_by_name(store, "alex.chen", "corvane-client")["id"]
     parent = store.select("chat_messages", "conversation=? AND author='laura.whitfield' AND thread IS NULL",
@@ -162,9 +173,19 @@ def test_laura_declines_during_her_board_meeting_and_accepts_when_moved(store):
     engine.tick(store)
     g = store.select("cal_guests", "event=? AND person='laura.whitfield'", (ev,))[0]
     assert g["response"] == "declined" and "3:00 pm" in g["note"]
+    # her decline (mail_organizer) reaches the organizer as a calendar's mail, with her note
+    [m] = store.select("mail_messages", "sender='laura.whitfield@corvane-energy.com' AND subject LIKE 'Declined:%'")
+    assert m["subject"] == "Declined: Shortfall walk-through @ Tue 14 Apr 2026 1:00 PM"
+    assert m["to"] == ["alex.chen@meridianshaw.com"] and "could we do 3:00 pm" in m["body"]
     cal.move_event(store, ALEX, ev, datetime(2026, 4, 14, 15, 0))
     engine.tick(store)
     assert _responses(store, ev)["laura.whitfield"] == "accepted"
+    assert len(store.select("mail_messages", "subject LIKE 'Declined:%'")) == 1      # accepting sends none
+    # Eleanor declines with a note but mails nobody (no mail_organizer on her trigger)
+    clash = _invite(store, "2026-04-09T11:00", ["eleanor.vance"])
+    engine.tick(store)
+    assert _responses(store, clash)["eleanor.vance"] == "declined"
+    assert len(store.select("mail_messages", "subject LIKE 'Declined:%'")) == 1
 
 
 # ------------------------------------------------------------------ steps and scenarios
