@@ -411,12 +411,11 @@ def _mail_decline(store: Store, caller: Caller, event_id: int, note: str) -> Non
     from apps.calendar import service as cal
     from apps.mail import compose
     ev = cal.get_event(store, caller.user, event_id)
-    start = store.local(ev["start"]) if isinstance(ev["start"], str) else ev["start"]
-    when = f"{start:%a} {start.day} {start:%b %Y} {start:%I:%M %p}".replace(" 0", " ")
-    me = people.person(store, caller.user)
-    compose.send(store, caller, to=people.person(store, ev["organizer"])["email"],
-                 subject=f"Declined: {ev['display_title']} @ {when}",
-                 body=f"{me['name']} has declined this invitation with a note:\n\n{note}")
+    s = ev["start"]                                   # local time
+    when = f"{s:%a} {s.day} {s:%b %Y} {s:%I:%M %p}".replace(" 0", " ")
+    by = {g["person"]: g for g in ev["guests"]}
+    compose.send(store, caller, to=by[ev["organizer"]]["email"], subject=f"Declined: {ev['display_title']} @ {when}",
+                 body=f"{by[caller.user]['name']} has declined this invitation with a note:\n\n{note}")
 
 
 def service_function(path: str):

@@ -28,7 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from harness.verify.dates import find_date_spans, parse_date
+from harness.verify.dates import find_date_spans, nearest_day, parse_date
 
 JUNK = {"", "n/a", "na", "none", "null", "unknown", "-", "?", "i don't know", "idk", "tbd", "tbc"}
 SCALE = {"million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9, "thousand": 1e3,
@@ -302,16 +302,11 @@ def date_cands(text: str, today: date | None) -> list[Cand]:
     if today is not None:         # "6/30" without a year: month and day, the year nearest the world clock
         for m in re.finditer(r"(?<![\w/.$])(\d{1,2})/(\d{1,2})(?![\w/.,]|,\d)", text):
             if not any(c.start <= m.start() < c.end for c in out) and 1 <= int(m[1]) <= 12:
-                d = _nearest_day(int(m[1]), int(m[2]), today)
+                d = nearest_day(int(m[1]), int(m[2]), today)
                 if d is not None:
                     out.append(Cand(m.start(), m.end(), d))
         out.sort(key=lambda c: c.start)
     return out
-
-
-def _nearest_day(month: int, day: int, today: date) -> date | None:
-    from harness.verify.dates import _nearest
-    return _nearest(month, day, today)
 
 
 # ---------------------------------------------------------------------------- strings

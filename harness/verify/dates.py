@@ -27,7 +27,8 @@ DATE_SPANS = re.compile(
     re.I)
 
 
-def _nearest(month: int, day: int, today: date | None) -> date | None:
+def nearest_day(month: int, day: int, today: date | None) -> date | None:
+    """The date with this month and day in the year nearest ``today`` (a date written without a year)."""
     if today is None:
         return None
     best = None
@@ -68,10 +69,10 @@ def parse_date(text: str, today: date | None = None) -> date | None:
     t = re.sub(rf"^{_WD}", "", t, flags=re.I).strip()
     m = re.fullmatch(r"([A-Za-z]+\.?) (\d{1,2})(?:,? (\d{4}))?", t)
     if m and _month(m[1]):
-        return _safe(int(m[3]), _month(m[1]), int(m[2])) if m[3] else _nearest(_month(m[1]), int(m[2]), today)
+        return _safe(int(m[3]), _month(m[1]), int(m[2])) if m[3] else nearest_day(_month(m[1]), int(m[2]), today)
     m = re.fullmatch(r"(\d{1,2}) (?:of )?([A-Za-z]+\.?)(?:,? (\d{4}))?", t)
     if m and _month(m[2]):
-        return _safe(int(m[3]), _month(m[2]), int(m[1])) if m[3] else _nearest(_month(m[2]), int(m[1]), today)
+        return _safe(int(m[3]), _month(m[2]), int(m[1])) if m[3] else nearest_day(_month(m[2]), int(m[1]), today)
     try:
         return datetime.fromisoformat(t.replace("Z", "+00:00")).date()
     except ValueError:

@@ -234,4 +234,3 @@ def test_cli_export_reports_what_it_wrote(tmp_path):
     assert "imagefolder: 1 episodes, 1 rows" in res.output and (tmp_path / "hf" / "metadata.jsonl").is_file()
     bad = CliRunner().invoke(main, ["export", str(run), "--format", "imagefolder", "--out", str(run)])
     assert bad.exit_code != 0 and "Error" in bad.output
-

@@ -250,3 +250,35 @@ def test_a_condition_that_a_label_is_there_does_not_vouch_for_removing_others(st
     assert run(task(checks=[check, label_check])).passed
     store.update("mail_boxes", box["id"], AGENT, labels=[lid])   # the conversation's other labels taken off
     assert not run(task(checks=[check, label_check])).passed
+
+
+def test_service_desk_records_reach_the_customer_they_name():
+    """A customer-visible comment reaches the record's caller; a work note reaches nobody outside;
+    a request filed for a customer reaches them. Each is damage unless a check requires that recipient."""
+    from apps.common.store.compile import template_for
+    from apps.common.store.db import Caller
+    from apps.common.store.slot import Slot
+    from apps.tickets import service as tk
+    slot = Slot(template_for("lumen"))
+    try:
+        with slot.store() as st:
+            jordan = Caller(user="jordan.blake")
+            initial = export(st)
+            inc = st.select("tk_incidents", "number='INC0010433'")[0]
+            assert inc["caller_id"] == "raj.iyer"
+            note = tk.add_work_note(st, jordan, "incident", inc["number"], "Asked Paul to take this one.")
+            comment = tk.add_comment(st, jordan, "incident", inc["number"], "Raj, Paul Novak owns this incident.")
+            item = st.select("tk_catalog", "name='Report a billing discrepancy'")[0]
+            req = tk.submit_request(st, jordan, item["id"], {"account": "Meadowline Health", "invoice_number":
+                                    "INV-2026-0533", "discrepancy": "Wrong amount", "amount": "9000",
+                                    "details": "Overbilled."}, requested_for="olivia.hart")["id"]
+            final = export(st)
+            d = diff(initial, final)
+            mine = [Vouch.of("tk_journal", note), Vouch.of("tk_journal", comment), Vouch.of("tk_requests", req)]
+            leaked = {(c["table"], str(c["key"]), c["to"]) for c in collateral(initial, final, d, mine, user="jordan.blake")}
+            assert leaked == {("tk_journal", str(comment), "raj.iyer"), ("tk_requests", str(req), "olivia.hart")}
+            required = [Vouch.of("tk_journal", note), Vouch.of("tk_journal", comment, to=["raj.iyer"]),
+                        Vouch.of("tk_requests", req, to=["olivia.hart"])]
+            assert not collateral(initial, final, d, required, user="jordan.blake")
+    finally:
+        slot.close()
