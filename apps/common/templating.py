@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 import json
 
-from flask import Flask, current_app, g, has_request_context, url_for
+from flask import Flask, current_app, g, has_request_context
 from heroicons.jinja import heroicon_mini, heroicon_outline, heroicon_solid
 from markupsafe import Markup
 

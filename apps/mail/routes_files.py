@@ -86,5 +86,5 @@ def save_to_drive(attachment_id: int):
     a = service.attachment(g.store, g.caller.user, attachment_id)
     if a["blob"] is None:
         return toast_response(f"“{a['name']}” is already in Drive.")
-    item = drive.add_blob(g.store, g.caller, None, a["name"], a["blob"])
+    drive.add_blob(g.store, g.caller, None, a["name"], a["blob"])
     return toast_response(f"“{a['name']}” saved to My Drive.")
