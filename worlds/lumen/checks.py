@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 
-from harness.verify.answer import NEGATION, Cand, _clause, _competes, _phrase_hits, _show_value, normalise, states
+from harness.verify.answer import CLAUSE_END, NEGATION, Cand, _clause, _competes, _phrase_hits, _show_value, normalise, states
 from harness.verify.checks import world_yaml
 from harness.verify.guard import Vouch
 
@@ -122,7 +122,6 @@ def _number_rx(number: str) -> re.Pattern:
 
 
 SEGMENT = re.compile(r"\n|;|,|\.\s|\band\b", re.I)
-SENTENCE = re.compile(r"[.;!?](?:\s|$)|\n")
 ANY_NUMBER = re.compile(r"(?<![\w])(?:INC|REQ|CHG|KB)\d{5,}(?!\d)", re.I)
 # Between two items of a list: separators only ("INC1, INC2 and INC3", "P1, P2 and P3").
 LIST_GAP = re.compile(r"[\s,;/&|+]*(?:(?:and|&)\s*)?", re.I)
@@ -167,7 +166,7 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
     out: dict[str, list[Cand]] = {n: [] for n in numbers}
     placed: set[int] = set()
     # Parallel lists: a run of k numbers and a run of k mentions, alone in their sentence.
-    for a, b in _spans(text, SENTENCE):
+    for a, b in _spans(text, CLAUSE_END):
         ns = [sp for sp in spots if a <= sp[0] < b]
         ms = [c for c in free if a <= c.start < b]
         if len(ns) < 2 or len(ns) != len(ms):
@@ -202,7 +201,6 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
         depth = max(0, depth + (ch == "(") - (ch == ")"))
         level.append(depth)
     cuts = [0] + [m.end() for m in SEGMENT.finditer(text) if m.group(0) == "\n" or level[m.start()] == 0] + [len(text)]
-    sentences = _spans(text, SENTENCE)
     for c in free:
         if id(c) in placed:
             continue
@@ -215,7 +213,7 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
         hi = min(x for x in cuts if x > c.start)
         pool = [sp for sp in spots if lo <= sp[0] < hi]
         if not pool:
-            sa, sb = next(((a, b) for a, b in sentences if a <= c.start < b), (0, len(text)))
+            sa, sb = _clause(text, c.start)
             pool = [sp for sp in spots if sa <= sp[0] < sb]
         if not pool:
             above = [sp for sp in spots if sp[1] <= c.start and not re.search(r"\n[ \t]*\n", text[sp[1]:c.start])]
@@ -287,13 +285,10 @@ HEADING = re.compile(r"^\s*(?:#+\s*)?[^\n:]{0,60}:\s*$|^\s*#+\s*\S")
 def _said_here(text: str, m: re.Match) -> bool:
     """Is the word at ``m`` said, not set aside (as ``claims`` reads it: "not resolved yet", "if it is
     closed", "previously resolved")?"""
-    cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
-    before = text[cs:m.start()]
-    cuts = [b.end() for b in BREAK.finditer(before)]
-    near = before[cuts[-1]:] if cuts else before
+    before, near, after = _context(text, m)
     if CONDITIONAL_BEFORE.search(before) or re.search(r"\b(?:previously|formerly|once|had been)\s*$", near, re.I):
         return False
-    return not (NEG_WORDS.search(near) or re.match(r"\s*(?:nothing|none|no one|nobody|not\b|yet\?)", text[m.end():m.end() + 40], re.I))
+    return not (NEG_WORDS.search(near) or DENIED_AFTER.match(after))
 
 
 def closed_mentions(text: str, number: str) -> list[bool]:
@@ -306,7 +301,7 @@ def closed_mentions(text: str, number: str) -> list[bool]:
     spots = [sp for i, sp in enumerate(spots) if not any(o[0] <= sp[0] < o[1] and o != sp for o in spots)]
     out = []
     for m in _number_rx(number).finditer(text):
-        a, b = next(((x, y) for x, y in _spans(text, re.compile(r"[.;!?](?:\s|$)|\n")) if x <= m.start() < y), (0, len(text)))
+        a, b = _clause(text, m.start())
         here = [sp for sp in spots if a <= sp[0] < b]
         runs = [[here[i] for i in r] for r in _runs(text, here)]
         closed = False
@@ -376,29 +371,47 @@ NEG_WORDS = re.compile(r"\b(?:not|no|never|nothing|nobody|none|neither|nor|witho
 BREAK = re.compile(r"[,:(—–]|\s-\s|\b(?:and|but|while|although|though|whereas|so|because|since|once|when|until|"
                    r"unless|if|after|before|as soon as|which|who|that)\b", re.I)
 CONDITIONAL_BEFORE = re.compile(r"\b(?:if|should|in case|whether|unless|let us know|reopen)\b", re.I)
+# Right after a phrase: a denial of it ("Nadia has approved nothing", "resolved? not yet").
+DENIED_AFTER = re.compile(r"\s*(?:nothing|none|no one|nobody|not\b|yet\?)", re.I)
+# A negation a word or an auxiliary after a phrase ("the backfill has not finished", "the write-up isn't
+# needed", "root-cause write-up not required"); not across a conjunction ("ready to sign and not …").
+NEGATED_AFTER = re.compile(r"[ \t]+(?:(?!(?:and|or|but|so|then|nor|who|which|that)\b)[\w-]+[ \t]+)?"
+                           r"(?:(?:(?:is|are|was|were|has|have|had|will|would|does|do|did|can|could)[ \t]+(?:been[ \t]+)?)?"
+                           r"(?:not\b(?![ \t]+only)|never\b|no longer\b)|\w+n['’]t\b)", re.I)
+# Before a phrase: something still to do ("need to request the logs", "will ask Raj", "to be fixed tomorrow").
+TO_DO = re.compile(r"\b(?:will|shall|going to|need(?:s|ed)? to|have to|has to|must|plan(?:s|ned|ning)? to|to be|"
+                   r"yet to|to-?do)\b", re.I)
 
 
-def claims(text: str, rx: str, *, past: bool = False, conditional_after: bool = False) -> tuple[bool, bool]:
+def _context(text: str, m: re.Match) -> tuple[str, str, str]:
+    """The words around the phrase at ``m``: its sentence up to it, the part of that after the last break
+    (what a negation before it binds to), and the 40 characters after it."""
+    cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
+    before = text[cs:m.start()]
+    cuts = [b.end() for b in BREAK.finditer(before)]
+    return before, before[cuts[-1]:] if cuts else before, text[m.end():m.end() + 40]
+
+
+def claims(text: str, rx: str, *, past: bool = False, conditional_after: bool = False, done: bool = False) -> tuple[bool, bool]:
     """(said, denied) for the phrases ``rx`` matches in ``text``: each is read with the words just before
     it in its clause (after the last break): "this is not fixed" denies "fixed", "procurement will NOT
     sign" denies "sign", "Nadia has approved nothing" denies "approved". ``past``: "was/were/previously
     …" before it also sets it aside ("was at risk last week"). A phrase after "if …"/"should …" in its
     clause is neither; with ``conditional_after`` one followed by "once/when/if/until …" is neither ("will
-    sign once the delays are fixed")."""
+    sign once the delays are fixed"); with ``done`` (a thing done) one after "will/need to/to be …" is
+    neither ("will ask Raj for the logs"). A negation right after it denies it ("has not finished")."""
     text = normalise(text)
     said = denied = False
     for m in re.finditer(rx, text, re.I):
-        cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
-        before = text[cs:m.start()]
-        cuts = [b.end() for b in BREAK.finditer(before)]
-        near = before[cuts[-1]:] if cuts else before
-        after = text[m.end():m.end() + 40]
+        before, near, after = _context(text, m)
         if CONDITIONAL_BEFORE.search(before):
             continue
         if conditional_after and re.match(r"[^.;\n]{0,25}?\b(?:once|when|if|after|as soon as|provided|only|until|unless)\b",
                                           after, re.I):
             continue
-        if NEG_WORDS.search(near) or re.match(r"\s*(?:nothing|none|no one|nobody|not\b|yet\?)", after, re.I) \
+        if done and TO_DO.search(near):
+            continue
+        if NEG_WORDS.search(near) or DENIED_AFTER.match(after) or NEGATED_AFTER.match(after) \
                 or (past and re.search(r"\b(?:was|were|previously|formerly|used to be|had been|last week)\b", near, re.I)):
             denied = True
         else:
@@ -451,6 +464,19 @@ def leaks(ctx, text: str) -> list[str]:
     """The internal sentences a text carries (quoted or pasted)."""
     flat = _squash(re.sub(r"(?m)^\s*(?:>\s?)+", "", text or ""))
     return [s for s in internal_sentences(ctx) if s in flat]
+
+
+def _sift(records: dict[str, dict], problem) -> tuple[list[str], list[str]]:
+    """(the keys of the records that qualify, what is wrong with the others): ``problem(record)`` says what
+    is wrong with one, or None when it qualifies."""
+    good, found = [], []
+    for k, r in records.items():
+        why = problem(r)
+        if why:
+            found.append(why)
+        else:
+            good.append(k)
+    return good, found
 
 
 def _only_one(good: list, many: str, passed: str, none: str, vouch) -> tuple:
@@ -879,21 +905,16 @@ def _page(ctx, number: str):
     a priority it states is the incident's (P1), and no other priority is given beside it."""
     want = _world_incidents(ctx)[number]
     customer = _account_name(ctx, want["account"])
-    good, found = [], []
-    for key, m in _channel_messages(ctx, "support-oncall").items():
+
+    def problem(m):
         text = normalise(m["text"])
-        if not _number_rx(number).search(text):
-            continue
         if customer.lower() not in text.lower():
-            found.append(f"a page without the customer ({customer})")
-            continue
+            return f"a page without the customer ({customer})"
         prios = priority_mentions(text)
-        if prios:
-            ok, why = stated_only(text, prios, 1)
-            if not ok:
-                found.append(f"a page stating the priority as {why}")
-                continue
-        good.append(key)
+        ok, why = stated_only(text, prios, 1) if prios else (True, "")
+        return None if ok else f"a page stating the priority as {why}"
+    pages = {k: m for k, m in _channel_messages(ctx, "support-oncall").items() if _number_rx(number).search(normalise(m["text"]))}
+    good, found = _sift(pages, problem)
     return _only_one(good, f"{number} paged {len(good)} times (one page)",
                      f"{number} ({customer}) paged",
                      "; ".join(found) or f"no post in #support-oncall names {number}",
@@ -959,17 +980,17 @@ def billing_discrepancy_request(ctx):
     amount" and the disputed amount."""
     want = billing_dispute(ctx)
     me = _user(ctx)
-    good, found = [], []
-    for key, r, v in _requests(ctx, "Report a billing discrepancy"):
-        ok = (_squash(want["account"]) in _squash(v.get("account")) and v.get("discrepancy") == "Wrong amount"
-              and re.fullmatch(rf"\s*{want['invoice']}\s*", v.get("invoice_number", ""), re.I) is not None
-              and states(v.get("amount", ""), "number", want["amount"])[0])
-        if ok and r.get("requested_for") != me:
-            found.append(f"{r['number']} filed for {r.get('requested_for')} (for {me}, who files it)")
-        elif ok:
-            good.append(key)
-        else:
-            found.append(f"{r['number']}: {v}")
+
+    def problem(rv):
+        r, v = rv
+        if not (_squash(want["account"]) in _squash(v.get("account")) and v.get("discrepancy") == "Wrong amount"
+                and re.fullmatch(rf"\s*{want['invoice']}\s*", v.get("invoice_number", ""), re.I) is not None
+                and states(v.get("amount", ""), "number", want["amount"])[0]):
+            return f"{r['number']}: {v}"
+        if r.get("requested_for") != me:
+            return f"{r['number']} filed for {r.get('requested_for')} (for {me}, who files it)"
+        return None
+    good, found = _sift({k: (r, v) for k, r, v in _requests(ctx, "Report a billing discrepancy")}, problem)
     return _only_one(good, f"{len(good)} requests for the same discrepancy (one)",
                      f"a request for {want['account']} {want['invoice']}, ${want['amount']:,}",
                      "; ".join(found) + f" (want {want})" if found else f"no billing-discrepancy request (want {want})",
@@ -993,8 +1014,15 @@ def _opp_key(ctx, slug: str) -> str | None:
     return key
 
 
+def _related_new(ctx, table: str, opp: str | None) -> dict[str, dict]:
+    """The notes (or activities) the agent added on the opportunity ``opp``."""
+    return {k: r for k, r in _agent_new(ctx, table).items()
+            if r.get("related_type") == "opportunity" and str(r.get("related_id")) == opp}
+
+
 AT_RISK = (r"\bat[- ]?risk\b|\bin jeopardy\b|\bjeopardi[sz]ed\b|\bendangered\b|\brisk of (?:losing|churn|slipping|"
-           r"not renewing|loss)\b|\bred[- ]flag(?:ged)?\b|\bflag(?:ged)? (?:as )?red\b|(?-i:\bRED\b)")
+           r"not renewing|loss)\b|\bred[- ]flag(?:ged)?\b|\bflag(?:ged)? (?:as )?red\b|(?-i:\bRED\b)|\bhigh[- ]risk\b|"
+           r"\brisk\W{0,3}(?:level\W{0,3})?(?:high|red)\b|\bin danger\b")
 # Saying the renewal is safe after all: "ready to sign", "back on track", "risk cleared".
 SAFE = (r"\b(?:ready|happy|willing|agreed|set|going|about) to sign\b|\bwill sign\b|\bon track\b|\bsigned\b|"
         r"\brisk (?:is |has been )?(?:cleared|resolved|gone|over|removed|lifted)\b|\bno (?:longer (?:any )?)?risk\b|\bsafe\b")
@@ -1032,10 +1060,8 @@ def renewal_note_lists_incidents(ctx):
     open, and any priority it gives the incident's."""
     opp = _opp_key(ctx, "harrowgate-fy27-renewal")
     open_, closed = harrowgate_open(ctx), harrowgate_closed(ctx)
-    good, found = [], []
-    for key, n in _agent_new(ctx, "crm_notes").items():
-        if n.get("related_type") != "opportunity" or str(n.get("related_id")) != opp:
-            continue
+
+    def problem(n):
         text = normalise(f"{n.get('title', '')}\n{n.get('body', '')}")
         missing = [num for num in open_ if not _number_rx(num).search(text)]
         stale = [num for num in closed if presented_open(text, num)]
@@ -1044,10 +1070,10 @@ def renewal_note_lists_incidents(ctx):
         wrong = [f"{num}: {why}" for num, want in open_.items() if paired[num]
                  for ok, why in [stated_only(text, paired[num], want["priority"])] if not ok]
         if missing or stale or wrong:
-            found.append(f"a note missing {missing}" + (f", listing {stale} wrongly open or closed" if stale else "")
-                         + (f", with {'; '.join(wrong)}" if wrong else ""))
-        else:
-            good.append(key)
+            return (f"a note missing {missing}" + (f", listing {stale} wrongly open or closed" if stale else "")
+                    + (f", with {'; '.join(wrong)}" if wrong else ""))
+        return None
+    good, found = _sift(_related_new(ctx, "crm_notes", opp), problem)
     return _only_one(good, f"{len(good)} notes listing the incidents (one)",
                      "a note lists the open incidents",
                      "; ".join(found) or f"no new note on the renewal lists {', '.join(open_)}",
@@ -1057,8 +1083,8 @@ def renewal_note_lists_incidents(ctx):
 def harrowgate_channel_summary(ctx):
     """One post in #acct-harrowgate giving each open incident its own priority (and no other)."""
     open_, closed = harrowgate_open(ctx), harrowgate_closed(ctx)
-    good, found = [], []
-    for key, m in _channel_messages(ctx, "acct-harrowgate").items():
+
+    def problem(m):
         text = normalise(m["text"])
         paired = pair(text, list(open_) + closed, priority_mentions(text))
         bad = []
@@ -1071,10 +1097,8 @@ def harrowgate_channel_summary(ctx):
                 bad.append(f"{num}: {why}")
         bad += [f"closed {num} listed as open" for num in closed if presented_open(text, num)]
         bad += [f"open {num} called closed" for num in open_ if presented_closed(text, num)]
-        if bad:
-            found.append("; ".join(bad))
-        else:
-            good.append(key)
+        return "; ".join(bad) or None
+    good, found = _sift(_channel_messages(ctx, "acct-harrowgate"), problem)
     return _only_one(good, f"{len(good)} summaries posted (one)",
                      "a summary lists each open incident with its priority",
                      " | ".join(found) or "no message in #acct-harrowgate",
@@ -1114,7 +1138,7 @@ def comment_owners(ctx, text: str, number: str, others) -> tuple[set[str], set[s
     paired = pair(text, [number, *others], names)
     elsewhere = {id(c) for n in others for c in paired[n]}
     owners, named = set(), set()
-    for a, b in _spans(text, SENTENCE):
+    for a, b in _spans(text, CLAUSE_END):
         phrases = list(OWNER_PHRASE.finditer(text, a, b))
         for c in names:
             if not (a <= c.start < b) or id(c) in elsewhere:
@@ -1139,8 +1163,7 @@ def calls_it_fixed(text: str) -> bool:
     """Does a comment say the incident is resolved (not "will post here once it's resolved")?"""
     text = normalise(text)
     for m in re.finditer(r"\b(?:closed|resolved|fixed|solved)\b", text, re.I):
-        cs = max(text.rfind(x, 0, m.start()) for x in ".!?\n;") + 1
-        if re.search(r"\b(?:once|until|till|when|whenever|as soon as|before|after|if|unless|until)\b", text[cs:m.start()], re.I):
+        if re.search(r"\b(?:once|until|till|when|whenever|as soon as|before|after|if|unless)\b", _context(text, m)[0], re.I):
             continue
         if _said_here(text, m):
             return True
@@ -1150,26 +1173,22 @@ def calls_it_fixed(text: str) -> bool:
 def _owner_comment(ctx, number: str):
     """One new customer-visible comment on ``number`` saying its assignee owns it (with an owner phrase,
     or else naming no other member of staff for it), carrying nothing internal; it reaches the caller."""
-    key, inc = _incident(ctx, number)
-    caller = ctx.initial["tables"]["tk_incidents"]["records"][key].get("caller_id")
+    key, caller, mine = _comments(ctx, number)
     slug = harrowgate_open(ctx)[number]["owner"]
     owner = _people(ctx)[slug]["name"]
     others = [n for n in list(harrowgate_open(ctx)) + harrowgate_closed(ctx) if n != number]
-    good, found = [], []
-    for jk, j in _agent_new(ctx, "tk_journal").items():
-        if j["record_table"] != "incident" or str(j["record"]) != key or j["kind"] != "comment":
-            continue
+
+    def problem(j):
         inside = leaks(ctx, j["text"])
         if inside:
-            found.append(f"a comment carrying internal text ({inside[0][:60]!r})")
-            continue
-        said, named = comment_owners(ctx, j["text"], number, others)
+            return f"a comment carrying internal text ({inside[0][:60]!r})"
         if calls_it_fixed(j["text"]):
-            found.append("a comment telling the customer the open incident is resolved")
-        elif said == {slug} or (not said and named == {slug}):
-            good.append(jk)
-        else:
-            found.append(f"a comment naming {sorted(said or named) or 'nobody'} as owner")
+            return "a comment telling the customer the open incident is resolved"
+        said, named = comment_owners(ctx, j["text"], number, others)
+        if said == {slug} or (not said and named == {slug}):
+            return None
+        return f"a comment naming {sorted(said or named) or 'nobody'} as owner"
+    good, found = _sift(mine, problem)
     return _only_one(good, f"{number}: {len(good)} owner comments (one)",
                      f"{number}: a customer comment names {owner}",
                      f"{number}: no customer comment naming {owner}" + (f" ({'; '.join(found)})" if found else ""),
@@ -1201,17 +1220,6 @@ def owner_comments(ctx):
     return True, "every open incident has its owner's name in a customer comment", vouch
 
 
-def _internal_lines(ctx, thread_subject: str, outsider: str) -> list[str]:
-    """Lines (six words or more) of the messages in the thread that ``outsider`` never received."""
-    th = next(k for k, t in ctx.initial["tables"]["mail_threads"]["records"].items() if t["subject"] == thread_subject)
-    out = []
-    for m in ctx.initial["tables"]["mail_messages"]["records"].values():
-        if str(m["thread"]) != th or outsider in [m["sender"], *(m["to"] or []), *(m["cc"] or []), *(m["bcc"] or [])]:
-            continue
-        out += [_squash(line.lstrip("> ")) for line in m["body"].splitlines() if len(line.split()) >= 6]
-    return out
-
-
 # Before a second name in an incident's sentence: a helper, not a second owner ("with Paul Novak's help").
 HELPER = re.compile(r"\b(?:help\w*|support\w*|backup|back-up|backing|assist\w*|cc'?d?|copied|escalat\w*|manager|lead|"
                     r"csm|account|review\w*|took over|taking over|handed|from)\b", re.I)
@@ -1228,7 +1236,7 @@ def owner_stated(text: str, number: str, cands: list[Cand], expected: str) -> tu
     for c in cands:
         if c.value == expected:
             continue
-        a, b = next(((x, y) for x, y in _spans(text, SENTENCE) if x <= c.start < y), (0, len(text)))
+        a, b = _clause(text, c.start)
         if not rx.search(text, a, b):
             continue
         cs = max(a, c.start - 40)
@@ -1244,19 +1252,13 @@ def owners_mail_to_nadia(ctx):
     """One mail to Nadia alone pairing each open incident with its owner, carrying nothing internal."""
     nadia = _people(ctx)["nadia.fell"]["email"]
     open_ = harrowgate_open(ctx)
-    internal = _internal_lines(ctx, "Repeated pipeline-delay alerts — this needs to stop", nadia)
-    good, found = [], []
-    for key, m in _agent_new(ctx, "mail_messages").items():
-        if nadia not in (m["to"] or []) + (m["cc"] or []) + (m["bcc"] or []):
-            continue
+
+    def problem(m):
         if (m["to"], m["cc"] or [], m["bcc"] or []) != ([nadia], [], []):
-            found.append(f"a mail to {m['to']} cc {m['cc']} bcc {m['bcc']} (to her only)")
-            continue
+            return f"a mail to {m['to']} cc {m['cc']} bcc {m['bcc']} (to her only)"
         body = m["body"]
-        flat = _squash(re.sub(r"(?m)^>\s?", "", body))
-        if any(line in flat for line in internal) or leaks(ctx, body):
-            found.append("a mail that carries internal text (Miguel's internal-only note, work notes) to the customer")
-            continue
+        if leaks(ctx, body):
+            return "a mail that carries internal text (Miguel's internal-only note, work notes) to the customer"
         text = normalise("\n".join(line for line in body.splitlines() if not line.startswith(">")))
         paired = pair(text, list(open_) + harrowgate_closed(ctx), name_mentions(ctx, text))
         bad = []
@@ -1269,10 +1271,9 @@ def owners_mail_to_nadia(ctx):
                 bad.append(f"{num}: {why}")
             elif presented_closed(text, num):
                 bad.append(f"{num} (open) called closed")
-        if bad:
-            found.append("; ".join(bad))
-        else:
-            good.append(key)
+        return "; ".join(bad) or None
+    good, found = _sift({k: m for k, m in _agent_new(ctx, "mail_messages").items()
+                         if nadia in (m["to"] or []) + (m["cc"] or []) + (m["bcc"] or [])}, problem)
     return _only_one(good, f"{len(good)} mails to Nadia with the owners (one)",
                      "a mail to Nadia alone pairs each open incident with its owner",
                      " | ".join(found) or "no mail to Nadia",
@@ -1341,7 +1342,7 @@ STILL_BROKEN = r"\bstill\b[^.;\n]{0,30}?\b(?:late|delayed|lagging|behind|broken|
 def says_fixed(text: str) -> tuple[bool, str]:
     """Does a message tell the customer it is fixed, and nothing that says it isn't ("not fixed yet",
     "your checks are still late"; "if you still see late alerts, reopen it" is a condition)?"""
-    said, denied = claims(text, FIXED)
+    said, denied = claims(text, FIXED, done=True)
     if denied:
         return False, "says it is not fixed"
     if claims(text, STILL_BROKEN)[0]:
@@ -1349,27 +1350,27 @@ def says_fixed(text: str) -> tuple[bool, str]:
     return said, "says it is fixed" if said else "does not say it is fixed"
 
 
-def _comments(ctx, number: str, kind: str = "comment") -> tuple[str, dict, dict[str, dict]]:
-    key, inc = _incident(ctx, number)
-    return key, inc, {k: j for k, j in _agent_new(ctx, "tk_journal").items()
-                      if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == kind}
+def _comments(ctx, number: str, kind: str = "comment") -> tuple[str, str, dict[str, dict]]:
+    """The incident's key, its caller (who reads its comments) and the comments (or work notes) the agent
+    added on it."""
+    key, _ = _incident(ctx, number)
+    caller = ctx.initial["tables"]["tk_incidents"]["records"][key].get("caller_id")
+    return key, caller, {k: j for k, j in _agent_new(ctx, "tk_journal").items()
+                         if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == kind}
 
 
 def inc10421_fixed_comment(ctx):
     """One new customer-visible comment on INC0010421 telling the caller it is fixed, carrying nothing
     internal (Miguel's note, the work notes); it reaches the caller."""
-    key, inc, mine = _comments(ctx, "INC0010421")
-    caller = ctx.initial["tables"]["tk_incidents"]["records"][key].get("caller_id")
-    good, found = [], []
-    for jk, j in mine.items():
+    _, caller, mine = _comments(ctx, "INC0010421")
+
+    def problem(j):
         inside = leaks(ctx, j["text"])
-        ok, why = says_fixed(j["text"])
         if inside:
-            found.append(f"a comment carrying internal text ({inside[0][:60]!r})")
-        elif not ok:
-            found.append(f"a comment that {why}")
-        else:
-            good.append(jk)
+            return f"a comment carrying internal text ({inside[0][:60]!r})"
+        ok, why = says_fixed(j["text"])
+        return None if ok else f"a comment that {why}"
+    good, found = _sift(mine, problem)
     return _only_one(good, f"{len(good)} comments telling {caller} it is fixed (one)",
                      f"a customer comment tells {caller} it is fixed",
                      "; ".join(found) or "no new customer-visible comment on INC0010421",
@@ -1377,22 +1378,21 @@ def inc10421_fixed_comment(ctx):
 
 
 LOGS = r"\blogs?\b|\blogging output\b|\bdebug (?:output|bundle|info\w*|dump)\b|\bdiagnostic\w*\b|\bsupport bundle\b|\bdumps?\b"
-ASKED = r"\b(?:request\w*|ask\w*|chas\w*|wait\w*|await\w*|pending|expect\w*|reached out)\b"
+ASKED = (r"\b(?:request\w*|ask\w*|chas\w*|wait\w*|await\w*|pending|expect\w*|reached out)\b|"
+         r"\b(?:e-?mail|ping|messag|call|phon)\w* raj\b")
 
 
 def inc440_logs_work_note(ctx):
     """One new work note on INC0010440 saying the logs were requested from Raj Iyer — and not that they
     weren't ("Logs were NOT requested from Raj yet")."""
-    key, inc, mine = _comments(ctx, "INC0010440", "work_note")
-    good, found = [], []
-    for jk, j in mine.items():
+    def problem(j):
         text = j["text"] or ""
         if not re.search(r"\braj\b", text, re.I) or not re.search(LOGS, text, re.I):
-            found.append("a work note without Raj and the logs")
-        elif not affirms(text, ASKED):
-            found.append("a work note that doesn't say they were requested (or says they weren't)")
-        else:
-            good.append(jk)
+            return "a work note without Raj and the logs"
+        if not affirms(text, ASKED, done=True):
+            return "a work note that doesn't say they were requested (or says they weren't)"
+        return None
+    good, found = _sift(_comments(ctx, "INC0010440", "work_note")[2], problem)
     return _only_one(good, f"{len(good)} work notes about the logs (one)",
                      "a work note says the logs were requested from Raj",
                      "; ".join(found) or "no new work note on INC0010440",
@@ -1407,6 +1407,9 @@ SIGN_DENIED = r"\b(?:sign|signing|close|closing|proceed|buy)\b"
 APPROVAL = (r"\bnadia\b[^.;\n]{0,40}?\b(?:approv\w*|oks?\b|ok'?s\b|okays?\b|sign(?:s|ed)? off|signs? it off|green[- ]light\w*|"
             r"go-?ahead|blessing|agrees?|says? yes|gives? (?:the |her )?(?:ok|okay|nod|word|go-?ahead))|"
             r"\b(?:approv\w*|ok|okay|sign-?off|green[- ]light|go-?ahead|blessing)\b[^.;\n]{0,25}?\bnadia\b")
+# "Nadia won't approve" (not "won't approve until she has the write-up", which is the point itself).
+NO_APPROVAL = (r"\bnadia\b[^.;\n]{0,20}?(?:\bnot\b|n['’]t\b|\bnever\b|\brefus\w*|\bdeclin\w*)[^.;\n]{0,15}?"
+               r"\b(?:approv\w*|ok\b|okay|sign(?:s|ed)? off|green[- ]light\w*)(?![^.;\n]{0,40}?\b(?:until|unless|before|without|till)\b)")
 ROOT_CAUSE = r"\broot[- ]?cause\b|\brca\b|\bpost[- ]?mortem\b|\bincident (?:report|review)\b"
 
 
@@ -1424,7 +1427,7 @@ def procurement_call_points(text: str) -> tuple[bool, str]:
         return False, "says procurement won't sign"
     if not (ready or waits):
         return False, "doesn't say procurement is ready to sign"
-    if not affirms(text, APPROVAL):
+    if not affirms(text, APPROVAL) or re.search(NO_APPROVAL, text, re.I):
         return False, "doesn't say it waits for Nadia's approval (or says she won't give it)"
     if not affirms(text, ROOT_CAUSE):
         return False, "doesn't say Nadia wants the root-cause write-up (or says it isn't needed)"
@@ -1433,20 +1436,14 @@ def procurement_call_points(text: str) -> tuple[bool, str]:
 
 def procurement_call_logged(ctx):
     """One call logged on the Harrowgate renewal, subject "Procurement check-in", with Greta's points."""
-    opp = _opp_key(ctx, "harrowgate-fy27-renewal")
-    good, found = [], []
-    for k, a in _agent_new(ctx, "crm_activities").items():
-        if a.get("related_type") != "opportunity" or str(a.get("related_id")) != opp:
-            continue
-        ok, why = procurement_call_points(a.get("body") or "")
+    def problem(a):
         if a.get("kind") != "call":
-            found.append(f"a {a.get('kind')}, not a call")
-        elif not re.fullmatch(r"\W*procurement check-?in\b(?:\s*(?:[—–:(-]|with\b).*)?", normalise(a.get("subject") or ""), re.I | re.S):
-            found.append(f"subject {a.get('subject')!r}")
-        elif not ok:
-            found.append(f"notes that {why}")
-        else:
-            good.append(k)
+            return f"a {a.get('kind')}, not a call"
+        if not re.fullmatch(r"\W*procurement check-?in\b(?:\s*(?:[—–:(-]|with\b).*)?", normalise(a.get("subject") or ""), re.I | re.S):
+            return f"subject {a.get('subject')!r}"
+        ok, why = procurement_call_points(a.get("body") or "")
+        return None if ok else f"notes that {why}"
+    good, found = _sift(_related_new(ctx, "crm_activities", _opp_key(ctx, "harrowgate-fy27-renewal")), problem)
     return _only_one(good, f"{len(good)} calls logged (one)",
                      "the call is logged with both points",
                      "; ".join(found) or "no activity logged on the renewal",
@@ -1464,8 +1461,9 @@ QUARRY_STILL_OPEN = (r"\bawait\w*\b[^.;\n]{0,25}?\bdecision\b|\bdecision (?:is )
                      r"\bstill (?:evaluating|deciding|open|in play|considering|undecided)\b|"
                      r"\bsend\w* (?:a |the |them )?(?:revised |new |updated )?(?:quote|proposal|offer)\b|"
                      r"\bclosed[- ]won\b|\bwe won\b|\bsigned with (?:us|lumen)\b|\bchose (?:us|lumen)\b")
-BRIGHTVAULT_WRONG = (r"\bawait\w*\b[^.;\n]{0,25}?\bsignature\b|\b(?:chase|collect|get|obtain)\w* (?:the |their )?signature\b|"
-                     r"\bout for signature\b|\bsignature (?:is )?(?:still )?(?:pending|due|expected)\b|\bclosed[- ]lost\b|"
+SIGNATURE = r"\b(?:counter-?)?signatures?\b"
+BRIGHTVAULT_WRONG = (rf"\bawait\w*\b[^.;\n]{{0,25}}?{SIGNATURE}|\b(?:chase|collect|get|obtain)\w* (?:the |their )?{SIGNATURE}|"
+                     rf"\bout for {SIGNATURE}|{SIGNATURE} (?:is )?(?:still )?(?:pending|due|expected)\b|\bclosed[- ]lost\b|"
                      r"\blost\b|\bchurn\w*\b|\bdid(?:n['’]t| not) renew\b|\bstill (?:open|negotiating|in negotiation)\b")
 BRIGHTVAULT_SIGNED = r"\bsign(?:ed|ature)\b|\brenewed\b|\bclosed\b|\bwon\b"
 
@@ -1522,7 +1520,7 @@ def inc10421_resolved(ctx):
     notes = normalise(inc.get("resolution_notes") or "")
     if len(re.findall(r"\w+", notes)) < 4:
         return False, f"resolution notes {notes!r} (say what fixed it)", []
-    if not affirms(notes, FIX_TERMS):
+    if not affirms(notes, FIX_TERMS, done=True):
         return False, f"resolution notes {notes!r} don't say what fixed it (or deny it)", []
     if claims(notes, FIXED)[1] or claims(notes, STILL_BROKEN)[0]:
         return False, f"resolution notes {notes!r} say it isn't fixed", []
@@ -1537,18 +1535,14 @@ WELCOME = (r"\bwelcome\w*\b|\bjoin(?:s|ing|ed)?\b|\bglad\b|\bexcited\b|\bthrille
 def nico_welcome(ctx):
     """One new post in #revops welcoming Nico (his name and a welcome, not denied: "Nico won't be joining"
     is no welcome)."""
-    conv, _ = _by_field(ctx, "chat_conversations", "name", "revops")
-    good, found = [], []
-    for k, m in _agent_new(ctx, "chat_messages").items():
-        if str(m["conversation"]) != conv:
-            continue
+    def problem(m):
         text = normalise(m["text"] or "")
         if not re.search(r"\bnico\b|@nico\.alvarez", text, re.I):
-            found.append(f"a post not naming Nico ({text[:50]!r})")
-        elif not affirms(text, WELCOME):
-            found.append(f"a post that doesn't welcome him ({text[:60]!r})")
-        else:
-            good.append(k)
+            return f"a post not naming Nico ({text[:50]!r})"
+        if not affirms(text, WELCOME):
+            return f"a post that doesn't welcome him ({text[:60]!r})"
+        return None
+    good, found = _sift(_channel_messages(ctx, "revops"), problem)
     return _only_one(good, f"{len(good)} welcomes (one)",
                      "Nico is welcomed in #revops",
                      "; ".join(found) or "no post in #revops",
