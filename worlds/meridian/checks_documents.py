@@ -288,37 +288,32 @@ ATTRIBUTED = re.compile(r"\b(?:comput\w*|calculat\w*|plead\w*|contend\w*|argu\w*
                         r"supersed\w*|2022|would|not|never|rather than|instead of)\b", re.I)
 
 
+OTHER_AMOUNT = re.compile(r"\b(?:minimum|floor|at least|above|over|exceed\w*|per|rate)\b", re.I)
+
+
 def _mislabelled(text: str, wanted: dict[str, int]) -> list[str]:
-    """Figures written against another figure's label ("the fund … is $8,760,000")."""
+    """Figures written against another figure's label ("the fund … is $8,760,000"), and a figure that is
+    none of them written against one's label ("the shortfall is $9,640,000 … $8.76M is another figure"):
+    that label's figure given wrong, whatever else the text states."""
     text = _clean(text)
     cands = number_cands(text, words=False)
     out = []
     for c in cands:
         mine = [label for label, v in wanted.items() if abs(c.value - v) < 0.5]
-        if not mine:
+        if not mine and (not _money_like(text, c) or abs(c.value) < 100_000):
             continue
         cs = max([m.end() for m in SENTENCE.finditer(text, 0, c.start)] + [0])
         if ATTRIBUTED.search(text[cs:c.start]):
             continue                     # "Halcyon computed its limit at $151,840,000": their figure, not ours
+        if not mine and OTHER_AMOUNT.search(text[max(cs, c.start - 40):c.start]):
+            continue                     # another amount ("the $23.3M minimum")
         role = _role(text, c, cands)
-        if role in wanted and role not in mine:
-            out.append(f"{text[max(0, c.start - 50):c.end].strip()!r} gives the {mine[0]} as the {role}")
-    # A figure that is none of them written against one's label ("the shortfall is $9,640,000 … $8.76M is
-    # another figure"): that label's figure given wrong, whatever else the text states.
-    for c in cands:
-        if any(abs(c.value - v) < 0.5 for v in wanted.values()) or not _money_like(text, c) or abs(c.value) < 100_000:
+        if role not in wanted or role in mine:
             continue
-        cs = max([m.end() for m in SENTENCE.finditer(text, 0, c.start)] + [0])
-        if ATTRIBUTED.search(text[cs:c.start]) or OTHER_AMOUNT.search(text[max(cs, c.start - 40):c.start]):
-            continue                     # their figure, or another amount ("the $23.3M minimum")
-        role = _role(text, c, cands)
-        if role in wanted:
-            out.append(f"{text[max(0, c.start - 50):c.end].strip()!r} gives the {role} as {c.value:,.0f} "
-                       f"(it is {wanted[role]:,.0f})")
+        out.append(f"{text[max(0, c.start - 50):c.end].strip()!r} gives the {mine[0]} as the {role}" if mine else
+                   f"{text[max(0, c.start - 50):c.end].strip()!r} gives the {role} as {c.value:,.0f} "
+                   f"(it is {wanted[role]:,.0f})")
     return out
-
-
-OTHER_AMOUNT = re.compile(r"\b(?:minimum|floor|at least|above|over|exceed\w*|per|rate)\b", re.I)
 
 
 def _differences(text: str, limit: int, fund: int, short: int) -> list[tuple[int, int, str]]:

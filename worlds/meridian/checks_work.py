@@ -9,8 +9,8 @@ model now shows", from the end state.
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from pathlib import Path
-
 
 from harness.verify import artifacts as A
 from harness.verify.answer import states, states_by_label
@@ -25,6 +25,12 @@ ALEX = "alex.chen@meridianshaw.com"
 
 def _base():
     return world_module(HERE, "checks")
+
+
+def _today(ctx) -> date:
+    """The world's day at the start (dates written without a year, "Friday", are read against it)."""
+    from harness.verify import world_day
+    return world_day(ctx.initial) or date(2026, 4, 6)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -299,19 +305,25 @@ def _row_of(rows, claim_id: str) -> int | None:
     return next((r for r, c in rows.items() if str(_val(c.get("A")) or "").strip() == claim_id), None)
 
 
+def _total_row(rows) -> int | None:
+    """The Claims tab's "Third-party total" row."""
+    return next((r for r, c in rows.items() if _val(c.get("A")) == "Third-party total"), None)
+
+
 def damages_port_calder_fixed(ctx):
     """CL-002's amount is Port Calder's invoiced total and the third-party total, still a formula,
     recomputes to the register's figure."""
     tab = _claims_tab(ctx.final)
     rows = A.rows(ctx.final, tab)
     r = _row_of(rows, "CL-002")
-    tp_row = next((r_ for r_, c in rows.items() if _val(c.get("A")) == "Third-party total"), None)
+    tp_row = _total_row(rows)
     if r is None or tp_row is None:
         return False, "the CL-002 or the third-party total row is missing"
     want, tp_want = _base().port_calder_invoices_total(ctx), _base().third_party_total(ctx)
     amount, tp = _num(_val(rows[r].get("D"))), _num(_val(rows[tp_row].get("D")))
     # Still a formula over the claims: one that reads CL-002's amount (=122755000 is a typed number).
-    formula = _inp(rows[tp_row].get("D")).startswith("=") and ("", "D", r) in _ref_cells(_inp(rows[tp_row].get("D")))
+    tp_input = _inp(rows[tp_row].get("D"))
+    formula = tp_input.startswith("=") and ("", "D", r) in _ref_cells(tp_input)
     ok = amount == want and tp == tp_want and formula
     found = (f"CL-002 {amount}, third-party total {tp} ({'a formula over the claims' if formula else 'not a formula over the claims'}); "
              f"want {want} and {tp_want}")
@@ -323,7 +335,7 @@ def damages_summary_follows(ctx):
     shows the corrected figure (a typed number, or one behind an equals sign, never recomputes)."""
     tab = _tab(ctx.final, DAMAGES, "Summary")
     claims = A.rows(ctx.final, _claims_tab(ctx.final))
-    tp_row = next((r_ for r_, c in claims.items() if _val(c.get("A")) == "Third-party total"), None)
+    tp_row = _total_row(claims)
     b2 = A.cells(ctx.final, tab).get("B2")
     if tab is None or tp_row is None or b2 is None:
         return False, "the Summary tab, its B2 or the Claims total row is missing"
@@ -400,7 +412,7 @@ def tourism_row_updated(ctx):
 
 def model_third_party_total(export) -> float | None:
     rows = A.rows(export, _claims_tab(export))
-    r = next((r_ for r_, c in rows.items() if _val(c.get("A")) == "Third-party total"), None)
+    r = _total_row(rows)
     return None if r is None else _num(_val(rows[r].get("D")))
 
 
@@ -617,9 +629,8 @@ def billing_reply_to_henry(ctx):
 RUN = 10   # words running: a passage, not a phrase two writers share
 
 
-def _word_runs(text: str, n: int = RUN) -> set[tuple[str, ...]]:
-    words = re.findall(r"[a-z0-9]+", (text or "").lower())
-    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+def _word_runs(text: str | None) -> set[tuple[str, ...]]:
+    return world_module(HERE, "checks_documents")._grams(text, RUN)
 
 
 def internal_passages(ctx, address: str) -> list[str]:
@@ -653,35 +664,51 @@ def nothing_internal_to_pryce(ctx):
     return not bad, "; ".join(bad) or "no internal passages in the mail to Pryce"
 
 
-# ---------------------------------------------------------------------------- acting on a request
-def _new_request_seq(ctx, table: str, author_field: str, author: str, pattern: str) -> int | None:
-    """The write sequence number at which ``author`` added the first record of ``table`` in the episode
-    whose text matches ``pattern`` — when the request arrived — else None."""
-    new = ctx.records(table, which="new")
+# ---------------------------------------------------------------------------- acting on what a co-worker said
+def _said_at(ctx, who: str, pattern: str) -> int | None:
+    """The write sequence number of the first chat message ``who`` posted in the episode matching
+    ``pattern`` (when the request or the answer arrived), else None."""
+    new = ctx.records("chat_messages", which="new")
     for w in ctx.final.get("writes", []):
-        if w["table"] == table and w["op"] == "insert" and w["key"] in new:
-            rec = new[w["key"]]
-            if rec.get(author_field) == author and re.search(pattern, rec.get("text") or rec.get("body") or "", re.I):
+        if w["table"] == "chat_messages" and w["op"] == "insert" and w["key"] in new:
+            m = new[w["key"]]
+            if m.get("author") == who and re.search(pattern, m.get("text") or "", re.I):
                 return w["seq"]
     return None
+
+
+def _acted_after(ctx, who: str, pattern: str, table: str, keys: set[str], fields: set[str], what: str):
+    """Gate: the agent's last write of ``fields`` to (or insert of) one of ``keys`` came after ``who``
+    said ``pattern`` — done once they had said it, not guessed beforehand (a memorised answer)."""
+    said = _said_at(ctx, who, pattern)
+    if said is None:
+        return False, f"{who} never said it"
+    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
+    done = [w["seq"] for w in ctx.final.get("writes", []) if w["seq"] > seen and w["table"] == table
+            and w["key"] in keys and w["actor"] == "agent" and (w["op"] == "insert" or fields & set(w["fields"]))]
+    if not done:
+        return False, f"the agent never {what}"
+    if max(done) < said:
+        return False, f"the agent {what} (write {max(done)}) before {who} said it (write {said})"
+    return True, f"the agent {what} after {who} said it"
 
 
 def pinned_after_eleanor_asked(ctx):
     """Gate: the agent pinned the Key dates message after Eleanor's request came (a pin made before she
     asked is a guess at what she would ask, not doing what she asked)."""
-    asked = _new_request_seq(ctx, "chat_messages", "author", "eleanor.vance", r"\bpin\b")
-    if asked is None:
-        return False, "Eleanor's request never arrived"
-    msgs = ctx.records("chat_messages")
-    target = {k for k, m in msgs.items() if m.get("author") == "eleanor.vance" and "Key dates — M-2026-0147" in (m.get("text") or "")}
-    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    pins = [w["seq"] for w in ctx.final.get("writes", []) if w["seq"] > seen
-            and w["table"] == "chat_messages" and w["key"] in target and w["actor"] == "agent" and "pinned" in w["fields"]]
-    if not pins:
-        return False, "the agent never pinned the Key dates message"
-    if max(pins) < asked:
-        return False, "the Key dates message was pinned before Eleanor asked (write %d, request %d)" % (max(pins), asked)
-    return True, "pinned after her request"
+    target = {k for k, m in ctx.records("chat_messages").items()
+              if m.get("author") == "eleanor.vance" and "Key dates — M-2026-0147" in (m.get("text") or "")}
+    return _acted_after(ctx, "eleanor.vance", r"\bpin\b", "chat_messages", target, {"pinned"},
+                        "pinned the Key dates message")
+
+
+def objection_event_after_tom_answered(ctx):
+    """Gate: the "File objection to the fund" event was made (or moved) once Tom had answered (an event
+    made before he said when — a memorised date — and only then asked about is not done as asked)."""
+    events = {k for k, e in ctx.records("cal_events", which="new").items()
+              if re.fullmatch(r"(?i)\s*file objection to the fund\s*", e.get("title") or "")}
+    return _acted_after(ctx, "tom.becker", r"15 April at 3:00 pm", "cal_events", events, {"start", "end"},
+                        "set the objection event")
 
 
 # ---------------------------------------------------------------------------- labels kept
@@ -698,38 +725,60 @@ def labels_kept(ctx):
     return not lost, "; ".join(lost[:5]) or "no label removed"
 
 
-# ---------------------------------------------------------------------------- a place stated, not denied
-DENY_BEFORE = re.compile(r"(?i)\b(?:not|never|no\s+longer|nor|instead\s+of|rather\s+than|(?:moved|changed|switched)\s+(?:away\s+)?from)\b|n't\b")
+# ---------------------------------------------------------------------------- a place or a date stated, not denied
+# What sets a value aside besides what the answer reader's ``_negated`` sees ("NOT at Harbour Exchange",
+# "not on 7 May"): a change away from it ("postponed from 7 May", "switched away from Harbour
+# Exchange"), "instead of" / "rather than" right before it, or a denial after it ("Harbour Exchange is
+# no longer the venue", "… is cancelled").
+MOVED_FROM = re.compile(r"(?i)\b(?:(?:postpon|mov|chang|push|cancel|switch)\w*\s+(?:away\s+)?(?:from\s+)?|instead\s+of\s+|"
+                        r"rather\s+than\s+|nor\s+)$")
 DENY_AFTER = re.compile(r"(?i)^[^.;!?\n]{0,60}?\b(?:is|are|was|will\s+be|has\s+been)\s+(?:no\s+longer|not|cancel\w*|off)\b|"
                         r"^[^.;!?\n]{0,20}?\b(?:is\s+)?(?:cancel\w*|unavailable|closed)\b")
+
+
+def _affirmed_at(text: str, spans) -> bool:
+    """The value written at one of ``spans`` of ``text`` is named as it, not set aside."""
+    from harness.verify.answer import Cand, _negated
+    return any(not _negated(text, Cand(s, e, None)) and not MOVED_FROM.search(text[max(0, s - 30):s])
+               and not DENY_AFTER.search(text[e:]) for s, e in spans)
 
 
 def place_affirmed(text: str, place: str) -> bool:
     """``place`` is named as where something is, not denied: "We will NOT be at Harbour Exchange" and
     "Harbour Exchange is no longer the venue" deny it; "at Harbour Exchange — not Corvane HQ" names it."""
     text = text or ""
-    for m in re.finditer(re.escape(place), text, re.I):
-        start = max((b.end() for b in re.finditer(r"[.;!?\n]", text[:m.start()])), default=0)
-        before = text[start:m.start()]
-        cut = max((b.end() for b in re.finditer(r"[,:—–(]|\b(?:and|but)\b", before)), default=0)
-        if DENY_BEFORE.search(before[cut:]) or DENY_BEFORE.search(before) and not re.search(r"(?i)\bat\b|\bin\b", before[cut:]):
-            continue
-        if DENY_AFTER.search(text[m.end():]):
-            continue
-        return True
-    return False
+    return _affirmed_at(text, [m.span() for m in re.finditer(re.escape(place), text, re.I)])
+
+
+def date_affirmed(text: str, want, today) -> bool:
+    """``want`` is written in the text and at least once not set aside ("NOT on 7 May", "postponed
+    from 7 May", "no longer 7 May" set it aside) — the answer reader lets a lone "postponed from" through."""
+    from harness.verify.answer import date_cands
+    text = text or ""
+    return _affirmed_at(text, [(c.start, c.end) for c in date_cands(text, today) if c.value == want])
+
+
+def _mediation_channels(ctx) -> dict[str, dict]:
+    return {k: c for k, c in ctx.records("chat_conversations", which="new").items() if c.get("name") == "aurelia-mediation"}
 
 
 def mediation_location_affirmed(ctx):
     """Gate: the channel's message states the mediation's place as where it is (a message that denies
     it — "we will NOT be at Harbour Exchange" — states another place or none)."""
-    conv = {k for k, c in ctx.records("chat_conversations", which="new").items() if c.get("name") == "aurelia-mediation"}
-    msgs = {k: m for k, m in ctx.records("chat_messages", which="new").items() if str(m.get("conversation")) in {str(c) for c in conv}}
+    convs = set(_mediation_channels(ctx))
+    msgs = {k: m for k, m in ctx.records("chat_messages", which="new").items() if str(m.get("conversation")) in convs}
     if not msgs:
         return False, "no message in #aurelia-mediation"
     bad = [k for k, m in msgs.items() if re.search(r"(?i)harbour exchange", m.get("text") or "")
            and not place_affirmed(m.get("text"), "Harbour Exchange")]
     return not bad, (f"message(s) {bad} deny Harbour Exchange" if bad else "the location is stated")
+
+
+def mediation_topic_affirmed(ctx):
+    """Gate: the new channel's topic gives the mediation's date as its date, not denied."""
+    topics = [c.get("topic") or "" for c in _mediation_channels(ctx).values()]
+    ok = bool(topics) and all(date_affirmed(t, date(2026, 5, 7), _today(ctx)) for t in topics)
+    return ok, f"topic(s) {topics!r}"
 
 
 # ---------------------------------------------------------------------------- a deadline, read as a date
@@ -741,10 +790,23 @@ SET_ASIDE = re.compile(r"(?i)\b(?:no\s+need|(?:do|does|did)\s*n[o']t\s+need|need
                        r"not\s+required|rather\s+than|instead\s+of|no\s+deadline)\b|\bnot\s+(?:by|before|until|on)\s*$|\bnot\s*$")
 OTHER_BUSINESS = re.compile(r"(?i)\bfil(?:e|ed|ing)\b|\bhearing\b|\bcourt\b|\bserve\b")
 ASKING = re.compile(r"(?i)\bcomment|\breview|\bthoughts|\bfeedback|\bthem\b|\bback to (?:us|me)\b|\bturn\b|\bmark.?up")
+PART = re.compile(r"(?i)[,()]|\b(?:before|ahead\s+of|after|when|so|and|which)\b")
+
+
+def _other_business(sent: str, pos: int) -> bool:
+    """The date at ``pos`` is another event's ("… by Friday, before we file on 15 April", "ahead of the
+    15 April filing"): the part of the sentence it stands in is about filing or a hearing, not the ask."""
+    cuts = list(PART.finditer(sent))
+    lo = max([m.end() for m in cuts if m.end() <= pos] + [0])
+    hi = min([m.start() for m in cuts if m.start() > pos] + [len(sent)])
+    return bool(OTHER_BUSINESS.search(sent[lo:hi]) and not ASKING.search(sent[lo:hi]))
+
+
+def _this_friday(today: date) -> date:
+    return today + timedelta(days=(4 - today.weekday()) % 7)
 
 
 def _weekday_date(m: re.Match, today):
-    from datetime import timedelta
     word, day = (m.group(1) or "").lower(), m.group(2).lower()[:3]
     n = [w[:3] for w in WEEKDAYS].index(day)
     ahead = (n - today.weekday()) % 7 or 7
@@ -756,26 +818,26 @@ def _weekday_date(m: re.Match, today):
 def deadline_stated(text: str, want, today) -> tuple[bool, str]:
     """The text asks for something by ``want`` — "by Friday", "by Fri 10 Apr", "by April 10th", "by the
     end of the week" — and names no other deadline for it: "by Friday 17 April", "by Friday or Monday",
-    "you don't need to comment by Friday" and "next Friday" (which?) don't."""
+    "you don't need to comment by Friday" and "next Friday" (which?) don't; the filing's own date beside
+    it ("by Friday, before we file on 15 April") is not a deadline for her."""
     from harness.verify.answer import date_cands
-    from datetime import timedelta
-    friday = today + timedelta(days=(4 - today.weekday()) % 7)
+    friday = _this_friday(today)
     good, bad = [], []
     for sent in re.split(r"(?<=[.!?])\s+|\n+|;|\s[—–]\s|,?\s+(?=(?:so|but|while|then)\b)", text or ""):
         if not BY.search(sent) or (OTHER_BUSINESS.search(sent) and not ASKING.search(sent)):
             continue
-        values = [(c.start, c.value) for c in date_cands(sent, today)]
-        spans = [(c.start, c.end) for c in date_cands(sent, today)]
+        dates = date_cands(sent, today)
+        values = [(c.start, c.value) for c in dates]
         for m in WEEKDAY.finditer(sent):
-            if any(s <= m.start() < e for s, e in spans):
+            if any(c.start <= m.start() < c.end for c in dates):
                 continue
-            near = [c for c in date_cands(sent[m.end():m.end() + 20], today)]
+            near = date_cands(sent[m.end():m.end() + 20], today)
             if near and near[0].start <= 3:
                 continue                   # "Friday 10 April": the date says which Friday
             values.append((m.start(), _weekday_date(m, today)))
         values += [(m.start(), friday) for m in END_OF_WEEK.finditer(sent)]
         for pos, v in values:
-            if SET_ASIDE.search(sent[:pos]):
+            if SET_ASIDE.search(sent[:pos]) or _other_business(sent, pos):
                 continue
             (good if v == want else bad).append(f"{v}" if v else "an unclear day")
     if bad:
@@ -787,11 +849,10 @@ def deadline_stated(text: str, want, today) -> tuple[bool, str]:
 
 def objection_note_to_laura(ctx):
     """One new mail to Laura asking for her comments by Friday (10 April, read as a date), with the
-    draft inserted from Drive."""
-    from harness.verify import world_day
-    from datetime import date, timedelta
-    today = world_day(ctx.initial) or date(2026, 4, 6)
-    want = today + timedelta(days=(4 - today.weekday()) % 7)
+    draft inserted from Drive (the draft's attachment vouched for, and no other: anything else attached
+    reaches the client unrequired)."""
+    today = _today(ctx)
+    want = _this_friday(today)
     laura = "laura.whitfield@corvane-energy.com"
     draft = {k for k, it in ctx.records("drive_items").items() if it.get("name") == "Objection to Amount of Limitation Fund – DRAFT"}
     atts = ctx.records("mail_attachments")
@@ -799,39 +860,19 @@ def objection_note_to_laura(ctx):
     for k, m in ctx.records("mail_messages", which="new").items():
         if m.get("sender") != ALEX or laura not in (m.get("to") or []):
             continue
-        mine = [a for a in atts.values() if str(a.get("message")) == k]
+        inserts = [a for a, r in atts.items() if str(r.get("message")) == k and str(r.get("drive_item")) in draft]
         body = m.get("body") or ""
         ok_d, why = deadline_stated(body, want, today)
-        inserted = sum(str(a.get("drive_item")) in draft for a in mine) == 1
+        inserted = len(inserts) == 1
         asks = re.search(r"(?i)\bcomment", body) is not None
         seen.append(f"mail {k}: {why}; {'draft inserted' if inserted else 'no draft inserted'}; "
                     f"{'asks for comments' if asks else 'no comments asked for'}")
         if ok_d and inserted and asks:
-            good.append(k)
+            good.append((k, inserts[0]))
     if len(good) != 1:
         return False, "; ".join(seen) or "no new mail to Laura"
-    return True, seen[0] if len(seen) == 1 else f"mail {good[0]}", \
-        [_mail_vouch(good[0], laura)] + [Vouch.of("mail_attachments", a) for a, r in atts.items() if str(r.get("message")) == good[0]]
-
-
-def date_affirmed(text: str, want, today) -> bool:
-    """``want`` is written in the text and at least once not set aside ("NOT on 7 May", "postponed
-    from 7 May", "no longer 7 May" set it aside) — the answer reader lets a lone negated date through."""
-    from harness.verify.answer import _negated, date_cands
-    hits = [c for c in date_cands(text or "", today) if c.value == want]
-    return any(not _negated(text, c) and not re.search(r"(?i)\b(?:postpon\w*|mov\w*|chang\w*|push\w*|cancel\w*)\s+(?:from\s+)?$",
-                                                         (text or "")[max(0, c.start - 30):c.start]) for c in hits)
-
-
-def mediation_topic_affirmed(ctx):
-    """Gate: the new channel's topic gives the mediation's date as its date, not denied."""
-    from harness.verify import world_day
-    from datetime import date
-    today = world_day(ctx.initial) or date(2026, 4, 6)
-    topics = [c.get("topic") or "" for c in ctx.records("chat_conversations", which="new").values()
-              if c.get("name") == "aurelia-mediation"]
-    ok = bool(topics) and all(date_affirmed(t, date(2026, 5, 7), today) for t in topics)
-    return ok, f"topic(s) {topics!r}"
+    (k, att), = good
+    return True, seen[0] if len(seen) == 1 else f"mail {k}", [_mail_vouch(k, laura), Vouch.of("mail_attachments", att)]
 
 
 # ---------------------------------------------------------------------------- the claims bar date's note
@@ -840,9 +881,7 @@ def bar_date_note(ctx):
     it comes from and set the draft order's 22 May aside, but must not state 22 May (or any other day)
     as the bar date. Vouches for the description it read."""
     from harness.verify.answer import _negated, date_cands
-    from harness.verify import world_day
-    from datetime import date
-    today = world_day(ctx.initial) or date(2026, 4, 6)
+    today = _today(ctx)
     right, order_day = date(2026, 5, 29), date(2026, 4, 1)
     before = ctx.initial["tables"]["cal_events"]["records"]
     vouches, bad = [], []
@@ -862,20 +901,3 @@ def bar_date_note(ctx):
         vouches.append(Vouch.of("cal_events", k, ["description"]))
     return not bad, "; ".join(bad) or "the note states no other bar date", ([] if bad else vouches)
 
-
-def objection_event_after_tom_answered(ctx):
-    """Gate: the "File objection to the fund" event was made once Tom had answered (an event made
-    before he said when — a memorised date — and only then asked about is not done as asked)."""
-    told = _new_request_seq(ctx, "chat_messages", "author", "tom.becker", r"15 April at 3:00 pm")
-    if told is None:
-        return False, "Tom never gave the date"
-    events = {k for k, e in ctx.records("cal_events", which="new").items()
-              if re.fullmatch(r"(?i)\s*file objection to the fund\s*", e.get("title") or "")}
-    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    made = [w["seq"] for w in ctx.final.get("writes", []) if w["seq"] > seen and w["table"] == "cal_events"
-            and w["key"] in events and w["actor"] == "agent" and (w["op"] == "insert" or {"start", "end"} & set(w["fields"]))]
-    if not made:
-        return False, "no such event made by the agent"
-    if max(made) < told:
-        return False, f"the event was set (write {max(made)}) before Tom answered (write {told})"
-    return True, "the event was set after Tom answered"
