@@ -19,13 +19,30 @@ not re-encoded), never as nested lists.
 
 Sessions. A WebSocket is one session for its lifetime, as in OpenEnv. OpenEnv's
 HTTP ``/reset`` and ``/step`` build a throwaway env per request, which means
-nothing for a browser episode, so here HTTP requests name a session: the body's
-``session_id``, else the ``X-Session-Id`` header (or ``?session_id=``), else the
-session ``"default"``; ``/reset`` creates a named session that doesn't exist yet.
+nothing for a browser episode, so here HTTP requests name a session. The server
+issues the ids (unguessable, ``secrets.token_urlsafe``): a ``/reset`` that names
+no session opens one and answers its id (``info.session_id`` and the
+``X-Session-Id`` header); later requests name it in the ``X-Session-Id`` header,
+the body's ``session_id`` or ``?session_id=``. An id the server didn't issue is
+refused (404), so no client can guess or take over another one's session.
 Both kinds count towards ``--capacity``: one over it is refused (HTTP 503, or a
-WebSocket ``error`` with code ``CAPACITY_REACHED``) with the reason. A session
-unused for ``--idle-timeout`` seconds is closed and its browser released. SIGTERM
-and SIGINT close every session's env and browser before the process exits.
+WebSocket ``error`` with code ``CAPACITY_REACHED``) with the reason; a refused
+reset (unknown task, bad seed, a failed start) frees the slot it took at once.
+A session unused for ``--idle-timeout`` seconds is closed and its browser
+released. SIGTERM and SIGINT close every session's env and browser before the
+process exits.
+
+Who may call it (``harness.netguard``): the Host must be the server's own address
+and an Origin, if any, its own origin (a page of the agent's browser — the apps at
+``http://127.0.0.1:<port>``, ``http://desk.local``, a ``data:`` page — is refused,
+403, on every route and the WebSocket upgrade); requests a browser page of another
+site makes (``Sec-Fetch-Site``) are refused; POST bodies must be
+``application/json`` (415: a page can post ``text/plain`` without a preflight) and at
+most 1 MB (413, from the Content-Length, before the body is read), WebSocket
+messages too. With ``--token`` (or ``DESKWORLD_ENV_TOKEN``) every route but
+``/health`` needs ``Authorization: Bearer <token>`` (401). ``/state`` and the
+WebSocket ``state`` answer the result's status, passed and score only; its checks,
+lines and expected values need the token.
 
 Process model: every session's ``DeskEnv`` lives in this process and runs its
 Playwright calls on the thread it owns (one Chromium per session, ≈300 MB measured as PSS);
@@ -43,6 +60,7 @@ import base64
 import io
 import json
 import logging
+import secrets
 import signal
 import threading
 import time
@@ -52,8 +70,11 @@ from dataclasses import dataclass, field
 
 import click
 
-DEFAULT_SESSION = "default"
 SESSION_HEADER = "X-Session-Id"
+TOKEN_ENV = "DESKWORLD_ENV_TOKEN"
+MAX_BODY = 1024 * 1024           # bytes per HTTP body and per WebSocket message
+# What /state tells a client without the token about the verifier's result (never what it expected).
+PUBLIC_RESULT = ("status", "passed", "score", "done_status", "zeroed", "error")
 WS_POLL_SECONDS = 0.5          # how often an idle WebSocket loop looks whether its session was closed
 
 # OpenEnv's WSErrorCode values.
@@ -109,6 +130,18 @@ def action_from(data):
     return data
 
 
+def public_result(result: dict | None) -> dict | None:
+    """The verifier's result without its checks, answer, lines or rubric (they show what was expected)."""
+    if not isinstance(result, dict):
+        return result
+    return {**{k: result[k] for k in PUBLIC_RESULT if k in result},
+            "redacted": "checks, lines and expected values need the server's token"}
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(24)
+
+
 # ---------------------------------------------------------------- sessions
 @dataclass
 class Session:
@@ -137,8 +170,10 @@ class Session:
             finally:
                 self.touch()
 
-    def state(self) -> dict:
+    def state(self, details: bool = False) -> dict:
         s = self.env.episode_state()
+        if not details and "result" in s:
+            s["result"] = public_result(s["result"])
         return {"episode_id": self.episode_id, "step_count": s.pop("step_count"), "session_id": self.id,
                 "transport": self.transport, **s, "created_at": self.created_at,
                 "last_activity_at": self.last_activity_at,
@@ -150,7 +185,7 @@ class EnvServer:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 8000, capacity: int = 4,
                  idle_timeout: float | None = 600.0, tasks: str | None = None,
-                 axtree: bool = False, som: bool = False):
+                 axtree: bool = False, som: bool = False, token: str | None = None):
         from harness.env import resolve_tasks
         from harness.tasks.registry import all_tasks
         if capacity < 1:
@@ -161,6 +196,7 @@ class EnvServer:
         self.tasks = resolve_tasks(tasks) if tasks else all_tasks()
         self.by_id = {t.id: t for t in self.tasks}
         self.axtree, self.som = axtree, som
+        self.token = token or None
         self.sessions: dict[str, Session] = {}
         self._gone: dict[str, str] = {}          # recently closed session ids → why (for clear 404s)
         self._lock = threading.Lock()
@@ -173,36 +209,36 @@ class EnvServer:
         from harness.env import DeskEnv
         return DeskEnv(tasks=self.tasks, axtree=self.axtree, som=self.som)
 
-    def open(self, transport: str, sid: str | None = None) -> Session:
-        """Session ``sid`` if open, else a new one (its browser starts on its first reset);
+    def open(self, transport: str) -> Session:
+        """A new session with an id the server makes up (its browser starts on its first reset);
         ``Refused`` at capacity."""
         with self._lock:
             if self._stopping.is_set():
                 raise Refused(503, SESSION_ERROR, "the server is shutting down")
-            existing = self.sessions.get(sid) if sid else None
-            if existing is not None:
-                if existing.transport != transport:
-                    raise Refused(409, SESSION_ERROR, f"session {sid!r} belongs to a {existing.transport} client")
-                return existing
             if len(self.sessions) >= self.capacity:
                 raise Refused(503, CAPACITY_REACHED,
                               f"server at capacity: {len(self.sessions)}/{self.capacity} sessions active; "
                               "close one or try again later",
                               active_sessions=len(self.sessions), max_sessions=self.capacity)
-            sid = sid or uuid.uuid4().hex
+            sid = new_session_id()
+            while sid in self.sessions or sid in self._gone:
+                sid = new_session_id()
             session = Session(sid, transport, self.make_env())
             self.sessions[sid] = session
             self._gone.pop(sid, None)
             return session
 
     def get(self, sid: str, transport: str) -> Session:
+        """The open session ``sid``: one the server issued and hasn't closed."""
         with self._lock:
             session = self.sessions.get(sid)
             gone = self._gone.get(sid)
-        if session is None or session.transport != transport:
-            why = f" (it was closed: {gone})" if gone else ""
-            raise Refused(404, SESSION_ERROR, f"no open session {sid!r}{why}; POST /reset starts one",
-                          session_id=sid)
+        if session is not None and session.transport != transport:
+            raise Refused(409, SESSION_ERROR, f"session {sid!r} belongs to a {session.transport} client")
+        if session is None:
+            why = (f"it was closed: {gone}" if gone else
+                   "the server issues session ids: POST /reset without one opens a session and answers its id")
+            raise Refused(404, SESSION_ERROR, f"no open session {sid!r} ({why})", session_id=sid)
         return session
 
     def close(self, sid: str, reason: str) -> bool:
@@ -259,8 +295,20 @@ class EnvServer:
                 logging.getLogger(__name__).exception("idle-session reaper")
 
     # ------------------------------------------------------------ episode operations (both transports)
-    def reset(self, session: Session, data: dict | None) -> dict:
-        seed, options, episode_id = self._reset_args(data or {})
+    def reset(self, session: Session | None, data: dict | None, transport: str = "http") -> dict:
+        """Reset ``session``, or (None) a new session of ``transport``; a new session whose reset is
+        refused is closed at once, so a bad request never holds a slot."""
+        seed, options, episode_id = self._reset_args(data or {})      # refused before a slot is taken
+        if session is not None:
+            return self._reset(session, seed, options, episode_id)
+        session = self.open(transport)
+        try:
+            return self._reset(session, seed, options, episode_id)
+        except BaseException:
+            self.close(session.id, "its first reset failed")
+            raise
+
+    def _reset(self, session: Session, seed, options: dict, episode_id: str) -> dict:
         with session.use() as env:
             try:
                 obs, info = env.reset(seed=seed, options=options)
@@ -298,9 +346,11 @@ class EnvServer:
                     "done": bool(terminated or truncated), "terminated": terminated, "truncated": truncated,
                     "info": {**info, "session_id": session.id, "episode_id": session.episode_id}}
 
-    def state(self, session: Session) -> dict:
+    def state(self, session: Session, details: bool = False) -> dict:
+        """The session's state; the result's checks and expected values only with ``details``
+        (a request that carries the server's token)."""
         with session.use():
-            return session.state()
+            return session.state(details=details and self.token is not None)
 
     def health(self) -> dict:
         with self._lock:
@@ -337,14 +387,27 @@ class EnvServer:
         from flask import Flask, jsonify, request
         from flask_sock import Sock
 
+        from harness.netguard import Guard, Policy, has_token
+
         app = Flask("deskworld.envserver")
         app.json.sort_keys = False               # keep the fields in the order they are documented
+        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+        app.config["SOCK_SERVER_OPTIONS"] = {"max_message_size": MAX_BODY}
+        app.wsgi_app = Guard(app.wsgi_app, Policy(max_body=MAX_BODY, json=True, origin="all", browsers=False,
+                                                  token=self.token, open_paths=frozenset({"/health"}),
+                                                  no_framing=True))
         sock = Sock(app)
         server = self
 
-        def http_session_id(body: dict) -> str:
-            return str(body.get("session_id") or request.headers.get(SESSION_HEADER)
-                       or request.args.get("session_id") or DEFAULT_SESSION)
+        def http_session_id(body: dict, required: bool = True) -> str | None:
+            sid = body.get("session_id") or request.headers.get(SESSION_HEADER) or request.args.get("session_id")
+            if sid is None and required:
+                raise Refused(400, VALIDATION_ERROR, "name the session: send the X-Session-Id header (or "
+                                                     "session_id) that POST /reset answered")
+            return None if sid is None else str(sid)
+
+        def authorized() -> bool:
+            return has_token(request.environ, server.token)
 
         def body() -> dict:
             data = request.get_json(force=True, silent=True) if request.data else {}
@@ -381,8 +444,9 @@ class EnvServer:
         @app.post("/reset")
         def reset():
             data = body()
-            sid = http_session_id(data)
-            return reply(server.reset(server.open("http", sid), data), sid)
+            sid = http_session_id(data, required=False)
+            payload = server.reset(server.get(sid, "http") if sid else None, data)
+            return reply(payload, payload["info"]["session_id"])
 
         @app.post("/step")
         def step():
@@ -395,7 +459,7 @@ class EnvServer:
         @app.get("/state")
         def state():
             sid = http_session_id({})
-            return reply(server.state(server.get(sid, "http")), sid)
+            return reply(server.state(server.get(sid, "http"), details=authorized()), sid)
 
         @app.post("/close")
         def close():
@@ -406,12 +470,13 @@ class EnvServer:
 
         @sock.route("/ws")
         def ws(conn):
-            server.serve_ws(conn)
+            server.serve_ws(conn, details=authorized())
 
         return app
 
-    def serve_ws(self, conn) -> None:
-        """One WebSocket = one session; messages are answered in order until ``close``."""
+    def serve_ws(self, conn, details: bool = False) -> None:
+        """One WebSocket = one session; messages are answered in order until ``close``. ``details``:
+        the connection was opened with the server's token (its ``state`` shows the checks)."""
         try:
             session = self.open("ws")
         except Refused as e:
@@ -431,14 +496,14 @@ class EnvServer:
                     return
                 if raw is None:
                     continue
-                answer = self._ws_message(session, raw)
+                answer = self._ws_message(session, raw, details)
                 if answer is None:
                     return
                 conn.send(json.dumps(answer))
         finally:
             self.close(session.id, "its WebSocket disconnected")
 
-    def _ws_message(self, session: Session, raw) -> dict | None:
+    def _ws_message(self, session: Session, raw, details: bool = False) -> dict | None:
         try:
             msg = json.loads(raw)
         except (TypeError, ValueError) as e:
@@ -452,7 +517,7 @@ class EnvServer:
                     raise Refused(400, VALIDATION_ERROR, 'a step message is {"type": "step", "data": <action>}')
                 return {"type": "observation", "data": self.step(session, msg["data"])}
             if kind == "state":
-                return {"type": "state", "data": self.state(session)}
+                return {"type": "state", "data": self.state(session, details)}
             if kind == "close":
                 return None
             raise Refused(400, UNKNOWN_TYPE, f"unknown message type {kind!r}; use reset, step, state or close")
@@ -521,13 +586,16 @@ class EnvServer:
                    "A reset without a task draws one of them.")
 @click.option("--axtree", is_flag=True, help="Add the accessibility tree to observations.")
 @click.option("--som", is_flag=True, help="Add the set-of-marks image and element list to observations.")
+@click.option("--token", envvar=TOKEN_ENV, default=None, show_envvar=True,
+              help="Require 'Authorization: Bearer TOKEN' on every route but /health; with it, /state "
+                   "shows the verifier's checks.")
 def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern: str | None,
-               axtree: bool, som: bool) -> None:
+               axtree: bool, som: bool, token: str | None) -> None:
     """Serve deskworld environments over HTTP and WebSocket (OpenEnv wire format)."""
     from harness.tasks.registry import TaskError
     try:
         server = EnvServer(host=host, port=port, capacity=capacity, idle_timeout=idle_timeout, tasks=pattern,
-                           axtree=axtree, som=som)
+                           axtree=axtree, som=som, token=token)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     server.serve_forever(on_listening=_banner)
@@ -536,8 +604,12 @@ def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern
 
 def _banner(server: EnvServer) -> None:
     idle = f"{server.idle_timeout:g} s" if server.idle_timeout else "none"
+    auth = "bearer token required" if server.token else "no token"
     click.echo(f"deskworld env-server: {server.url} (WebSocket {server.url.replace('http', 'ws', 1)}/ws), "
-               f"{len(server.tasks)} tasks, capacity {server.capacity}, idle timeout {idle}")
+               f"{len(server.tasks)} tasks, capacity {server.capacity}, idle timeout {idle}, {auth}")
+    if not server.token and server.host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"deskworld env-server: warning: listening on {server.host} without --token; anyone who "
+                   "can reach the port can drive sessions", err=True)
 
 
 if __name__ == "__main__":

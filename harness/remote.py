@@ -4,8 +4,10 @@
 ``DeskEnv``: the same observation space (the screenshot decoded back into an
 (800, 1280, 3) uint8 array), the same ``reset``/``step`` signatures and ``info``,
 ``close()``. It talks to one server session, over a WebSocket (``transport="ws"``,
-one connection = one session) or plain HTTP (``transport="http"``, a session id
-it makes up and sends in the ``X-Session-Id`` header). The server's refusals are
+one connection = one session) or plain HTTP (``transport="http"``: the first reset
+opens a session and the server answers its id, sent back in the ``X-Session-Id``
+header from then on). ``token=`` (or ``$DESKWORLD_ENV_TOKEN``) is the server's
+``--token``, sent as ``Authorization: Bearer``. The server's refusals are
 raised as ``CapacityError`` (the server is full), ``SessionClosed`` (idle timeout,
 shutdown), ``ResetNeeded`` (step before reset) or ``RemoteError``.
 
@@ -15,9 +17,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import urllib.error
 import urllib.request
-import uuid
 
 import gymnasium as gym
 
@@ -80,21 +82,36 @@ def action_payload(action) -> dict:
 
 
 # ---------------------------------------------------------------- transports
-class HTTPTransport:
-    """``POST /reset``, ``POST /step``, ``GET /state``, ``POST /close`` for one session id."""
+def auth_headers(token: str | None) -> dict:
+    return {"Authorization": f"Bearer {token}"} if token else {}
 
-    def __init__(self, base_url: str, session_id: str, timeout: float):
+
+class HTTPTransport:
+    """``POST /reset``, ``POST /step``, ``GET /state``, ``POST /close`` for one session: the id the
+    server answered to the first reset (or ``session_id``, one it issued before)."""
+
+    def __init__(self, base_url: str, session_id: str | None, timeout: float, token: str | None = None):
         self.base_url, self.session_id, self.timeout = base_url.rstrip("/"), session_id, timeout
+        self.token = token
 
     def request(self, kind: str, data=None) -> dict:
+        if self.session_id is None and kind != "reset":
+            if kind == "close":
+                return {}                           # nothing opened yet: nothing to close
+            from harness.env import ResetNeeded
+            raise ResetNeeded("call reset() first: the server opens the session on the first reset")
         method, path, body = {"reset": ("POST", "/reset", data or {}), "step": ("POST", "/step", {"action": data}),
                               "state": ("GET", "/state", None), "close": ("POST", "/close", {})}[kind]
+        headers = {"Content-Type": "application/json", **auth_headers(self.token)}
+        if self.session_id is not None:
+            headers["X-Session-Id"] = self.session_id
         req = urllib.request.Request(self.base_url + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              "X-Session-Id": self.session_id})
+                                     data=None if body is None else json.dumps(body).encode(), headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                issued = resp.headers.get("X-Session-Id")
+                if issued:
+                    self.session_id = issued
                 return json.loads(resp.read())
         except urllib.error.HTTPError as e:
             try:
@@ -115,15 +132,23 @@ class HTTPTransport:
 class WSTransport:
     """OpenEnv's WebSocket messages; the connection opens on the first request."""
 
-    def __init__(self, base_url: str, timeout: float):
+    def __init__(self, base_url: str, timeout: float, token: str | None = None):
         self.url = base_url.rstrip("/").replace("https://", "wss://", 1).replace("http://", "ws://", 1) + "/ws"
         self.timeout = timeout
+        self.token = token
         self.ws = None
 
     def request(self, kind: str, data=None) -> dict:
         from simple_websocket import Client, ConnectionClosed
+        from simple_websocket import ConnectionError as Refused
         if self.ws is None:
-            self.ws = Client.connect(self.url, receive_bytes=1 << 16)
+            try:
+                self.ws = Client.connect(self.url, receive_bytes=1 << 16, headers=auth_headers(self.token))
+            except Refused as e:                    # the upgrade was answered with an HTTP error
+                why = {401: "the server needs its token (token=...)"}.get(e.status_code, f"HTTP {e.status_code}")
+                raise RemoteError(f"the server refused the WebSocket at {self.url}: {why}") from e
+            except OSError as e:
+                raise RemoteError(f"cannot reach {self.url}: {e}") from e
         msg = {"type": kind} if data is None and kind in ("state", "close") else {"type": kind, "data": data or {}}
         try:
             self.ws.send(json.dumps(msg))
@@ -157,11 +182,18 @@ class WSTransport:
 
 
 # ---------------------------------------------------------------- the env
-def server_metadata(base_url: str, timeout: float = 30.0) -> dict:
+def server_metadata(base_url: str, timeout: float = 30.0, token: str | None = None) -> dict:
     """``GET /metadata``: what the server serves (tasks, observation fields)."""
+    req = urllib.request.Request(base_url.rstrip("/") + "/metadata", headers=auth_headers(token))
     try:
-        with urllib.request.urlopen(base_url.rstrip("/") + "/metadata", timeout=timeout) as resp:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
             return json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        try:
+            error = json.loads(e.read())
+        except ValueError:
+            error = {"message": f"HTTP {e.code} {e.reason}"}
+        raise_for(error)
     except urllib.error.URLError as e:
         raise RemoteError(f"cannot reach a deskworld env-server at {base_url}: {e.reason}") from e
 
@@ -173,24 +205,26 @@ class RemoteEnv(gym.Env):
     for one reset); without it the server draws one of the tasks it serves, from
     the session's RNG seeded by ``reset(seed=...)``. ``obs_mode="pixels"`` returns
     the screenshot alone, as ``DeskEnv`` does. The server's axtree/som settings
-    decide whether the observation has those fields."""
+    decide whether the observation has those fields. ``token`` is the server's ``--token``
+    (default ``$DESKWORLD_ENV_TOKEN``); with it ``state()`` includes the verifier's checks."""
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
     def __init__(self, base_url: str, *, transport: str = "ws", task: str | None = None,
                  obs_mode: str = "dict", session_id: str | None = None, timeout: float = 120.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, token: str | None = None):
         if transport not in ("ws", "http"):
             raise ValueError(f'transport is "ws" or "http", not {transport!r}')
         self.base_url, self.transport, self.task, self.obs_mode = base_url.rstrip("/"), transport, task, obs_mode
         self.render_mode = render_mode
-        served = server_metadata(self.base_url, timeout).get("observation", {})
+        token = token if token is not None else os.environ.get("DESKWORLD_ENV_TOKEN") or None
+        served = server_metadata(self.base_url, timeout, token).get("observation", {})
         self.observation_space = observation_space(axtree=served.get("axtree", False), som=served.get("som", False),
                                                    obs_mode=obs_mode)
         self.action_space = ActionSpace()
-        self.session_id = session_id or uuid.uuid4().hex
-        self._t = WSTransport(self.base_url, timeout) if transport == "ws" else \
-            HTTPTransport(self.base_url, self.session_id, timeout)
+        self.session_id = session_id                 # the server issues it (the first reset's answer)
+        self._t = WSTransport(self.base_url, timeout, token) if transport == "ws" else \
+            HTTPTransport(self.base_url, session_id, timeout, token)
         self._last = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

@@ -75,13 +75,15 @@ class EpisodeMCP:
 
         import uvicorn
 
-        from harness.tools.mcp_server import build_server
+        from harness.tools.mcp_server import build_server, http_app
         self.tools = EpisodeTools(env)
         server = build_server(self.tools, registry(), name="deskworld-episode")
         sock = socket.socket()
         sock.bind((host, port))
-        self.url = f"http://{host}:{sock.getsockname()[1]}/mcp"
-        config = uvicorn.Config(server.streamable_http_app(host=host), log_level="warning")
+        port = sock.getsockname()[1]
+        self.url = f"http://{host}:{port}/mcp"
+        # This very port only: the SDK's default takes any loopback port, the apps' pages included.
+        config = uvicorn.Config(http_app(server, host, port), log_level="warning")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True,
                                         name="deskworld-mcp")

@@ -9,6 +9,12 @@ server is one consistent world that every client sees and changes.
 A tool that fails answers ``isError`` with the app's message, so the model
 can correct itself; an unexpected exception is logged to stderr and
 answered the same way, never as a traceback.
+
+Over streamable HTTP it refuses the agent's browser: the Host must be this
+server's own address and an Origin its own origin — the exact port, not the SDK's
+default of any loopback port, which would let the apps' pages at
+``http://127.0.0.1:<their port>`` in (421 / 403) — POST bodies must be
+``application/json`` (400) and at most ``MAX_BODY`` bytes (413).
 """
 from __future__ import annotations
 
@@ -23,6 +29,27 @@ from harness.tools.registry import Tool, ToolError
 from harness.tools.session import Session
 
 log = logging.getLogger(__name__)
+
+MAX_BODY = 1024 * 1024
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def transport_security(host: str, port: int):
+    """The SDK's Host/Origin check for a server at ``host:port``: that address only (loopback aliases
+    of it included); None — the SDK's own defaults — for a wildcard address, whose names aren't known."""
+    from mcp.server.transport_security import TransportSecuritySettings
+    if host in ("", "0.0.0.0", "::"):
+        return None
+    names = LOOPBACK if host in LOOPBACK else (host,)
+    hosts = [f"[{n}]:{port}" if ":" in n else f"{n}:{port}" for n in names]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=[f"http://{h}" for h in hosts])
+
+
+def http_app(server: Server, host: str, port: int):
+    """The streamable-HTTP ASGI app of ``server`` at ``host:port``, at /mcp, with its checks."""
+    return server.streamable_http_app(host=host, transport_security=transport_security(host, port),
+                                      max_request_body_size=MAX_BODY)
 
 
 def build_server(session: Session, tools: Sequence[Tool], name: str = "deskworld") -> Server:
@@ -87,4 +114,4 @@ def serve(session: Session, tools: Sequence[Tool], transport: str = "stdio", hos
         anyio.run(run)
     else:
         import uvicorn
-        uvicorn.run(server.streamable_http_app(host=host), host=host, port=port, log_level="warning")
+        uvicorn.run(http_app(server, host, port), host=host, port=port, log_level="warning")

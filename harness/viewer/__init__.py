@@ -8,13 +8,23 @@ It reads the run folder on every request, so it can watch a run in progress
 files are read (for prompts, apps, tags, rubrics) when they can be, and the
 viewer still works when they can't. An episode whose files are missing or
 corrupt is shown as *unreadable* with the reason, never as a server error.
+
+It refuses the agent's browser (``harness.netguard``): the Host must be its own
+address, an Origin its own origin, and a page of another site (``Sec-Fetch-Site``
+cross-site or same-site: the apps on another loopback port, a ``data:`` page) can
+neither load nor frame it (``X-Frame-Options: DENY``, ``frame-ancestors 'none'``).
+Every POST carries the server's CSRF token (a per-process secret in each form;
+missing or wrong: 403, nothing written). It serves only files inside a run's
+``episodes/`` folder, and bodies of at most 1 MB.
 """
 from __future__ import annotations
 
 import getpass
+import hmac
 import json
 import os
 import re
+import secrets
 import struct
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +37,8 @@ from harness.metrics import summarize
 from harness.recorder import read_results
 
 _SEG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+MAX_BODY = 1024 * 1024
+CSRF_FIELD, CSRF_HEADER = "csrf_token", "X-CSRF-Token"
 
 
 class Unreadable(Exception):
@@ -179,9 +191,23 @@ def create_viewer(run_dir: str | Path) -> Flask:
     live under ``/run/<name>/…``."""
     base = Path(run_dir).resolve()
     multi = not is_run_dir(base) and bool(_child_runs(base))
+    from harness.netguard import UNSAFE, Guard, Policy
     app = Flask(__name__, template_folder="templates", static_folder="static", static_url_path="/_static")
     app.config["GRADER"] = default_grader()
     app.config["MULTI"] = multi
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["CSRF_TOKEN"] = csrf = secrets.token_urlsafe(32)
+    app.wsgi_app = Guard(app.wsgi_app, Policy(max_body=MAX_BODY, origin="all", browsers=False, no_framing=True,
+                                              json_errors=False))
+
+    @app.before_request
+    def _csrf():
+        if request.method in UNSAFE:
+            given = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD) or ""
+            if not hmac.compare_digest(given.encode(), csrf.encode()):
+                return ("the form's CSRF token is missing or wrong: reload the page and submit it again\n", 403,
+                        {"Content-Type": "text/plain; charset=utf-8"})
+        return None
     prefix = "/run/<run>" if multi else ""
     RUN_ENDPOINTS = {"index", "episode", "grade", "qc_page", "files"}
 
@@ -203,7 +229,8 @@ def create_viewer(run_dir: str | Path) -> Flask:
 
     @app.context_processor
     def _ctx():
-        return {"multi": multi, "run_name": g.get("run_name")}
+        return {"multi": multi, "run_name": g.get("run_name"), "csrf_token": csrf, "csrf_field": CSRF_FIELD,
+                "csrf_header": CSRF_HEADER}
 
     def cur_root() -> Path:
         return g.get("run_root") or base
@@ -352,9 +379,14 @@ def create_viewer(run_dir: str | Path) -> Flask:
 
     @app.get(prefix + "/files/<path:rel>")
     def files(rel: str):
-        root = cur_root()
-        target = (root / "episodes" / rel).resolve()
-        if root not in target.parents or not target.is_file():
+        """A file inside the run's episodes/ folder; anything that resolves outside it (``..``, a
+        symlink) is 404."""
+        episodes = (cur_root() / "episodes").resolve()
+        try:
+            target = (episodes / rel).resolve()
+        except (OSError, RuntimeError, ValueError):
+            abort(404)
+        if episodes not in target.parents or not target.is_file():
             abort(404)
         return send_from_directory(target.parent, target.name)
 

@@ -34,9 +34,9 @@ def eventually(check, timeout: float = 20.0):
     return value
 
 
-def post(url: str, body: dict, session: str) -> tuple[int, dict]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "X-Session-Id": session})
+def post(url: str, body: dict, session: str | None = None) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json", **({"X-Session-Id": session} if session else {})}
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, json.loads(r.read())
@@ -62,8 +62,10 @@ def test_two_sessions_are_isolated_a_third_is_refused_and_both_transports_score(
 
         with pytest.raises(CapacityError, match="2/2 sessions"):
             RemoteEnv(server.url, transport="ws").reset()
-        status, body = post(server.url + "/reset", {}, session="a-third-one")
+        status, body = post(server.url + "/reset", {})
         assert status == 503 and body["code"] == "CAPACITY_REACHED" and "at capacity" in body["message"]
+        status, body = post(server.url + "/reset", {}, session="a-third-one")      # ids are the server's
+        assert status == 404 and "the server issues session ids" in body["message"]
         unknown, body = post(server.url + "/reset", {"task": "meridian/fund-shortfall"}, session=b.session_id)
         assert unknown == 400 and "unknown task" in body["message"]
 

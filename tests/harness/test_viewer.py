@@ -3,6 +3,7 @@ with its step scrubber and overlays, grading into labels.json, and the verifier 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -22,6 +23,13 @@ ACTIONS = [
     {"type": "double_click", "x": 5, "y": 6},
     {"type": "done", "status": "complete", "answer": "58,400"},
 ]
+
+
+def csrf(client, page: str = "/") -> str:
+    """The viewer's CSRF token, as a form carries it (every POST needs it)."""
+    html = client.get(page).data.decode()
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1) if 'name="csrf_token"' in html \
+        else re.search(r'"X-CSRF-Token": "([^"]+)"', html).group(1)
 
 
 def record(run, task=TASK, sample=0, *, passed=True, score=1.0, rubric=None, steps=ACTIONS, extra=None):
@@ -103,7 +111,8 @@ def test_bad_input_unreadable_episodes(tmp_path):
                       ("/episode/meridian/answer-laura-deductible/0", "result.json is corrupt")):
         r = c.get(path)
         assert r.status_code in (200, 404) and why in r.data.decode()
-        assert c.post(path + "/grade", data={"verdict": "pass", "grader": "ana"}).status_code == 409
+        assert c.post(path + "/grade", data={"verdict": "pass", "grader": "ana",
+                                             "csrf_token": csrf(c)}).status_code == 409
     assert c.get("/episode/meridian/no-such-task/0").status_code == 404
     assert c.get("/episode/meridian/gross-tonnage/0").status_code == 200
     assert c.get("/qc").status_code == 200
@@ -117,19 +126,20 @@ def test_grading_saves_labels_and_rejects_bad_values(tmp_path):
     c = create_viewer(tmp_path).test_client()
     url = "/episode/meridian/gross-tonnage/0/grade"
     html = c.get("/episode/meridian/gross-tonnage/0").data.decode()
+    token = csrf(c, "/episode/meridian/gross-tonnage/0")
     assert 'name="crit:Tone"' in html and "pending judge" in html and "Not graded yet" in html
     for bad, msg in (({"verdict": "perhaps", "grader": "ana"}, "verdict"),
                      ({"verdict": "pass", "grader": ""}, "grader"),
                      ({"verdict": "pass", "grader": "ana", "crit:Tone": "7"}, "between 0 and 1"),
                      ({"verdict": "pass", "grader": "ana", "crit:Tone": "abc"}, "number"),
                      ({"verdict": "pass", "grader": "ana", "crit:Bogus": "1"}, "unknown rubric criterion")):
-        r = c.post(url, data=bad)
+        r = c.post(url, data={**bad, "csrf_token": token})
         assert r.status_code == 422 and msg in r.data.decode(), bad
         assert not (ep / "labels.json").exists()
     r = c.post(url, data={"verdict": "fail", "grader": "ana", "note": "wrong tone", "crit:Tone": "0",
-                          "crit:Answer": "1"}, headers={"HX-Request": "true"})
+                          "crit:Answer": "1", "csrf_token": token}, headers={"HX-Request": "true"})
     assert r.status_code == 200 and "Saved grade by ana" in r.data.decode()
-    c.post(url, data={"verdict": "pass", "grader": "bo"})
+    c.post(url, data={"verdict": "pass", "grader": "bo"}, headers={"X-CSRF-Token": token})   # htmx's header
     labels = json.loads((ep / "labels.json").read_text())["labels"]
     assert [(l["grader"], l["passed"]) for l in labels] == [("ana", False), ("bo", True)]
     assert labels[0]["criteria"] == {"Tone": 0.0, "Answer": 1.0} and labels[0]["score"] == pytest.approx(2 / 3, abs=1e-4)

@@ -152,7 +152,9 @@ def test_run_pages_live_under_run_prefix(runs):
     assert c.get("/run/r1/files/../../r2/run.json").status_code == 404
     assert c.get("/run/r2/episode/meridian/gross-tonnage/1").status_code == 404
     assert c.get("/episode/meridian/gross-tonnage/0").status_code == 404   # no single-run routes in this mode
-    r = c.post("/run/r1/episode/meridian/gross-tonnage/1/grade", data={"grader": "ann", "verdict": "fail"})
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    r = c.post("/run/r1/episode/meridian/gross-tonnage/1/grade",
+               data={"grader": "ann", "verdict": "fail", "csrf_token": token})
     assert r.status_code == 200 and "Saved grade by ann" in r.data.decode()
     labels = json.loads((runs / "r1" / "episodes" / "meridian" / "gross-tonnage" / "1" / "labels.json").read_text())
     assert [(l["grader"], l["passed"]) for l in labels["labels"]] == [("ann", False)]

@@ -14,7 +14,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from harness.tools import registry
-from harness.tools.mcp_server import build_server
+from harness.tools.mcp_server import build_server, http_app
 from harness.tools.session import open_session
 from tests.tools.conftest import run_async
 
@@ -72,8 +72,8 @@ def test_streamable_http():
     import uvicorn
     port = _free_port()
     server = build_server(open_session("meridian"), registry("mail"))
-    web = uvicorn.Server(uvicorn.Config(server.streamable_http_app(), host="127.0.0.1", port=port,
-                                        log_level="warning"))
+    web = uvicorn.Server(uvicorn.Config(http_app(server, "127.0.0.1", port), host="127.0.0.1", port=port,
+                                        log_level="warning"))          # as `deskworld mcp --http` serves it
     thread = threading.Thread(target=web.run, daemon=True)
     thread.start()
     try:
