@@ -11,12 +11,18 @@ wants what a Gymnasium loop needs: the screenshot as an array, and
         r = env.step({"type": "done", "answer": "ANSWER: $2,500,000"})
         r.reward, r.terminated, r.info["result"]["lines"]
 
+A server started with ``--token`` (``deskworld env-server --token X``) wants it on
+the WebSocket upgrade: ``DeskworldEnv(base_url=..., token="X")`` (default
+``$DESKWORLD_ENV_TOKEN``) sends it as ``Authorization: Bearer X``; OpenEnv's stock
+client can't send headers, so it works only with a server without a token.
+
 It needs only openenv-core, numpy and Pillow — not deskworld.
 """
 from __future__ import annotations
 
 import base64
 import io
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +45,27 @@ class DeskStepResult(StepResult):
 
 
 class DeskworldEnv(EnvClient):
+    def __init__(self, base_url: str, *args, token: str | None = None, **kwargs):
+        super().__init__(base_url, *args, **kwargs)
+        self._token = token if token is not None else os.environ.get("DESKWORLD_ENV_TOKEN") or None
+
+    async def connect(self) -> "DeskworldEnv":
+        """OpenEnv's connect, with the server's token on the upgrade request."""
+        if self._ws is not None or not self._token:
+            return await super().connect()
+        from urllib.parse import urlsplit
+
+        from websockets.asyncio.client import connect as ws_connect
+        loopback = urlsplit(self._ws_url).hostname in ("127.0.0.1", "localhost", "::1")
+        try:
+            self._ws = await ws_connect(self._ws_url, open_timeout=self._connect_timeout,
+                                        max_size=self._max_message_size,
+                                        additional_headers={"Authorization": f"Bearer {self._token}"},
+                                        **({"proxy": None} if loopback else {}))
+        except Exception as e:
+            raise ConnectionError(f"Failed to connect to {self._ws_url}: {e}") from e
+        return self
+
     def _step_payload(self, action: dict) -> dict:
         return action                       # OpenEnv's convention: the step's data is the action itself
 
