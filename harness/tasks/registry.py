@@ -1,21 +1,64 @@
 """All tasks of all worlds, loaded from ``worlds/<world>/tasks/*.yaml``.
 
-Errors name the file and the field:
+A file is valid when it is UTF-8 YAML, matches the schema (``schema.py``) and every name it refers
+to resolves (``validate.py``: tables, fields, check and ``value_from`` functions, people, co-worker
+scenario triggers, the start app or page, the oracle's pages, the solution's tools). Errors name
+the file and the field:
 ``worlds/meridian/tasks/x.yaml: answer.type: Input should be 'number', 'date', …``
+``worlds/meridian/tasks/x.yaml: checks.2.exists.table: unknown table 'mails'; did you mean 'mail_boxes'? (…)``
 """
 from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
 
+import yaml
 from pydantic import ValidationError
 
-from apps.common.world import WorldError, load_yaml, validation_message, world_names, worlds_root
+from apps.common.world import validation_message, world_names, worlds_root
 from harness.tasks.schema import Task
+
+# libyaml when it is there: the same documents (every shipped task parses identically), several times
+# faster than the pure-Python parser.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class TaskError(Exception):
     """A task file is invalid or a task id is unknown."""
+
+
+class TaskReferenceError(TaskError):
+    """A task file names something that doesn't exist (a table, a field, a function, a scenario, a page…).
+    ``problems``: ``(field path, message)`` for each, the same lines as the message without the file."""
+
+    def __init__(self, path: Path, problems: list[tuple[str, str]]):
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(f"{path}: {where}: {msg}" for where, msg in problems))
+
+    def __reduce__(self):                 # picklable (worker processes send errors back)
+        return type(self), (self.path, self.problems)
+
+
+def read_task_yaml(path: Path) -> object:
+    """The YAML document in ``path``; a file that isn't UTF-8 or isn't YAML is a ``TaskError`` naming it."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise TaskError(f"{path}: file not found") from None
+    except OSError as e:
+        raise TaskError(f"{path}: can't be read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[data.rfind(b"\n", 0, e.start) + 1:e.start].decode("utf-8")) + 1   # valid up to the error
+        raise TaskError(f"{path}: not UTF-8: byte 0x{data[e.start]:02x} at offset {e.start} "
+                        f"(line {line}, column {col}): {e.reason}; task files are UTF-8 text") from None
+    try:
+        return yaml.load(text.removeprefix("\ufeff"), Loader=_Loader)
+    except yaml.YAMLError as e:
+        raise TaskError(f"{path}: invalid YAML: {e}") from None
 
 
 def task_path(task_id: str, root: Path | None = None) -> Path:
@@ -25,11 +68,11 @@ def task_path(task_id: str, root: Path | None = None) -> Path:
     return (root or worlds_root()) / world / "tasks" / f"{name}.yaml"
 
 
-def load_task_file(path: Path, world: str) -> Task:
-    try:
-        raw = load_yaml(path)
-    except WorldError as e:
-        raise TaskError(str(e)) from None
+def load_task_file(path: Path, world: str, *, check_refs: bool = True) -> Task:
+    """The task in ``path`` (of ``world``, whose folder is the file's grandparent); ``check_refs=False``
+    skips resolving the names it refers to (the schema is always checked)."""
+    path = Path(path)
+    raw = read_task_yaml(path)
     if not isinstance(raw, dict):
         raise TaskError(f"{path}: a task file is a mapping of fields")
     try:
@@ -38,6 +81,11 @@ def load_task_file(path: Path, world: str) -> Task:
         raise TaskError(validation_message(path, e)) from None
     task.id = f"{world}/{path.stem}"
     task.world = world
+    if check_refs:
+        from harness.tasks.validate import problems
+        found = problems(task, path.parent.parent)
+        if found:
+            raise TaskReferenceError(path, [(p.where, p.message) for p in found])
     return task
 
 
