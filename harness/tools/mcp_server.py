@@ -114,4 +114,12 @@ def serve(session: Session, tools: Sequence[Tool], transport: str = "stdio", hos
         anyio.run(run)
     else:
         import uvicorn
+        if port == 0:                        # the Host check needs the real port: bind first, then serve
+            import socket
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+            sock.bind((host, 0))
+            port = sock.getsockname()[1]
+            print(f"deskworld mcp: http://{host}:{port}/mcp", flush=True)
+            uvicorn.Server(uvicorn.Config(http_app(server, host, port), log_level="warning")).run(sockets=[sock])
+            return
         uvicorn.run(http_app(server, host, port), host=host, port=port, log_level="warning")
