@@ -156,15 +156,19 @@ def _negated(text: str, c: Cand) -> bool:
     cut = [m.end() for m in re.finditer(r"[,;:(—]|\b(?:and|is|are|was|by|of|at|so|therefore)\b", before)]
     if NEGATION.search(before[cut[-1]:] if cut else before) or CHANGED_FROM.search(text[max(cs, c.start - 60):c.start]):
         return True
-    # "We will NOT be at Harbour Exchange", "is not at $X": a negation bound to the preposition before it.
-    if re.search(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:at|by|of|on|in)\s*$", before, re.I):
+    # "We will NOT be at Harbour Exchange", "is not at $X": a negation bound to the preposition before it;
+    # "instead of X", "rather than X" (the break at "of" would hide it).
+    if re.search(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:at|by|of|on|in)\s*$"
+                 r"|\b(?:instead of|rather than|other than|except(?: for)?)\s*$", before, re.I):
         return True
-    # "(INC0010342 and INC0010389 are closed)": a parenthetical that sets its values aside.
+    # "(INC0010342 and INC0010389 are closed)": a parenthetical that sets its values aside — but not one
+    # the value opens, whose negation comes after a break ("(Harbour Exchange — not Corvane HQ)").
     open_ = text.rfind("(", cs, c.start)
     if open_ >= 0 and text.find(")", open_, c.start) < 0:
         close = text.find(")", c.end)
-        inner = text[open_:close if close >= 0 else ce]
-        if NEGATION.search(inner):
+        after = text[c.end:close if close >= 0 else ce]
+        neg = NEGATION.search(after)
+        if NEGATION.search(text[open_:c.start]) or (neg and not re.search(r"[,;—–]|\s-\s", after[:neg.start()])):
             return True
     return False
 
