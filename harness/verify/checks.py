@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,15 @@ class Ctx:
     answer: str | None = None
     world_root: Path | None = None
     task: object = None
+    refs: dict = field(default_factory=dict, repr=False, compare=False)   # ref query → keys, per state
+
+    def ref_keys(self, query: dict) -> set[str]:
+        """The keys a ``ref`` subquery selects, computed once per context (a ``where`` applies it
+        to every record of its table)."""
+        k = json.dumps(query, sort_keys=True, default=str)
+        if k not in self.refs:
+            self.refs[k] = set(_select(self, query))
+        return self.refs[k]
 
     def records(self, table: str, *, which: str = "all") -> dict[str, dict]:
         t = self.final["tables"].get(table)
@@ -108,7 +118,7 @@ def _select(ctx: Ctx, spec: dict, which: str = "all") -> dict[str, dict]:
         recs = {k: v for k, v in recs.items() if k in mine}
     out = {}
     for key, rec in recs.items():
-        if all(match(key if f == "id" else rec.get(f), cond, lambda q: set(_select(ctx, q)))
+        if all(match(key if f == "id" else rec.get(f), cond, ctx.ref_keys)
                for f, cond in where.items()):
             if _related(ctx, spec, key) is not None:
                 out[key] = rec
