@@ -25,6 +25,7 @@ def create_app(config: Mapping | None = None):
 
     from apps.common import session as sessions
     from apps.common import shell, templating
+    from apps.common.ids import IdConverter
     from apps.common.store.compile import template_for
     from apps.common.store.slot import Slot
     from apps.common.world import load_world
@@ -36,6 +37,7 @@ def create_app(config: Mapping | None = None):
                       SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="deskworld_session",
                       SESSION_COOKIE_SAMESITE="Lax", MAX_CONTENT_LENGTH=30 * 1024 * 1024)
     app.config.update(config or {})
+    app.url_map.converters["int"] = IdConverter     # every <int:…> is an id SQLite can hold, else 404
     if app.config["SLOT"] is None:
         world = load_world(app.config["WORLD"])
         app.config["SLOT"] = Slot(template_for(world), path=app.config["SLOT_PATH"])

@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 from apps.calendar import bp, service
 from apps.common import people as directory
 from apps.common.errors import Invalid, ServiceError
-from apps.common.render import flash_toast, go, is_htmx, render, service_error_page, toast
+from apps.common.render import flash_toast, go, id_arg, is_htmx, render, service_error_page, toast
 
 VIEWS = ("day", "week", "month")
 HOUR_PX = 48
@@ -550,7 +550,7 @@ def save(event_id: int):
 def availability():
     """The form's guest list with each guest's free/busy for the chosen time."""
     v = _form_values()
-    eid = request.args.get("event", type=int)
+    eid = id_arg("event")
     ev = service.get_event(g.store, g.caller.user, eid) if eid else None
     organizer = ev["organizer"] if ev else g.caller.user
     return render_template("calendar/_guests.html", **_ctx(guests=_guest_view(v, organizer, eid, ev), event=ev))
@@ -561,7 +561,7 @@ def findtime():
     """Find a time: everyone's day side by side, the proposed time, and suggested free times."""
     store, user = g.store, g.caller.user
     v = _form_values()
-    eid = request.args.get("event", type=int)
+    eid = id_arg("event")
     ev = service.get_event(store, user, eid) if eid else None
     organizer = ev["organizer"] if ev else user
     people = [organizer] + [x["person"] for x in _guest_view(v, organizer, eid, ev)

@@ -21,6 +21,7 @@ from datetime import date, datetime, time, timedelta, timezone
 
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.ids import as_id
 from apps.common.store.db import Caller, Store, utc_iso
 from apps.common.text import bounded, tidy
 
@@ -130,8 +131,8 @@ def clean_recurrence(rec: object, start_day: date, field: str = "recurrence") ->
         raise Invalid(f"Repeat must be daily, weekly or monthly (got {freq!r}).", field)
     out: dict = {"freq": freq}
     interval = rec.get("interval", 1)
-    if isinstance(interval, str) and interval.strip().isdigit():
-        interval = int(interval)
+    if isinstance(interval, str) and as_id(interval) is not None:
+        interval = as_id(interval)
     if isinstance(interval, bool) or not isinstance(interval, int) or not 1 <= interval <= 99:
         raise Invalid("Repeat every 1 to 99 days, weeks or months.", field)
     out["interval"] = interval
@@ -147,8 +148,8 @@ def clean_recurrence(rec: object, start_day: date, field: str = "recurrence") ->
             raise Invalid("The repeat end date is before the event starts.", field)
         out["until"] = u.isoformat()
     if count not in (None, ""):
-        if isinstance(count, str) and count.strip().isdigit():
-            count = int(count)
+        if isinstance(count, str) and as_id(count) is not None:
+            count = as_id(count)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
             raise Invalid(f"End after 1 to {MAX_COUNT} occurrences.", field)
         out["count"] = count

@@ -72,17 +72,44 @@ def service_error_page(e, **titles: str):
 
 
 def int_arg(name: str, default: int | None = None) -> int | None:
-    """An integer request value; a malformed one is a 422 naming the field."""
+    """A non-negative integer request value (an id, a page); a malformed or
+    out-of-range one (``abc``, ``-1``, ``2**63``) is a 422 naming the field."""
+    from flask import request
+
+    from apps.common.ids import parse_int
+    v = request.values.get(name)
+    if v is None or not v.strip():
+        return default
+    return parse_int(v, name)
+
+
+def id_arg(name: str) -> int | None:
+    """An optional id in the query string or form, for views that fall back when it is
+    absent or not an id (``?tab=``, ``?slide=``): anything but an id is ``None``."""
+    from flask import request
+
+    from apps.common.ids import as_id
+    return as_id(request.values.get(name))
+
+
+def id_list(name: str, what: str) -> list[int]:
+    """Every id in the request's ``name`` values (each may be comma-separated); one
+    that is not an id is a 422: “…” is not a ``what``."""
     from flask import request
 
     from apps.common.errors import Invalid
-    v = request.values.get(name)
-    if v in (None, ""):
-        return default
-    try:
-        return int(v)
-    except ValueError:
-        raise Invalid(f"“{v}” is not a valid {name}.", name) from None
+    from apps.common.ids import as_id
+    out = []
+    for v in request.values.getlist(name):
+        for part in v.split(","):
+            if not part.strip():
+                continue
+            n = as_id(part)
+            if n is None:
+                shown = part if len(part) <= 40 else part[:40] + "…"
+                raise Invalid(f"“{shown}” is not {what}.", name)
+            out.append(n)
+    return out
 
 
 def go(url: str):

@@ -14,7 +14,8 @@ from flask import abort, g, make_response, redirect, render_template, request, u
 from markupsafe import Markup
 
 from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.render import error_page, flash_toast, is_htmx, render, service_error_page, toast
+from apps.common.ids import as_id
+from apps.common.render import error_page, flash_toast, id_arg, is_htmx, render, service_error_page, toast
 from apps.common.render import go as navigate
 from apps.crm import bp, service as S
 
@@ -272,10 +273,10 @@ def _display(obj: str, values: dict) -> dict:
     for f in S.FIELDS[obj]:
         v = values.get(f["name"])
         if f["type"] == "account" and v not in (None, ""):
-            a = store.get("crm_accounts", int(v)) if str(v).isdigit() else None
+            a = store.get("crm_accounts", as_id(v)) if as_id(v) is not None else None
             out[f["name"]] = a["name"] if a else str(v)
         elif f["type"] == "contact" and v not in (None, ""):
-            c = store.get("crm_contacts", int(v)) if str(v).isdigit() else None
+            c = store.get("crm_contacts", as_id(v)) if as_id(v) is not None else None
             out[f["name"]] = S.record_title("contacts", c) if c else str(v)
         elif f["type"] == "user" and v not in (None, ""):
             p = store.one("SELECT name FROM people WHERE slug=?", (v,))
@@ -318,7 +319,8 @@ def create(obj: str):
         rid = S.create(g.store, g.caller, obj, **values)
     except Invalid as e:
         return _form(obj, {**values, **{k: request.form.get(k, "") for k in values}},
-                     mode=request.form.get("mode", "new"), errors=e.errors or {"_": e.message}, message=e.message,
+                     mode="clone" if request.form.get("mode") == "clone" else "new",
+                     errors=e.errors or {"_": e.message}, message=e.message,
                      status=422)
     r = S.get(g.store, g.caller.user, obj, rid)
     return go(r["url"], f"{S.LABEL[obj]} “{r['name']}” was created.")
@@ -575,7 +577,7 @@ def task_status(aid: int):
         raise NotFound("That activity doesn't exist or was deleted.")
     status = request.form.get("status", "Completed")
     S.set_task_status(g.store, g.caller, aid, status)
-    obj, rid = request.form.get("obj", ""), request.form.get("rid", type=int)
+    obj, rid = request.form.get("obj", ""), id_arg("rid")
     msg = "Task completed." if status == "Completed" else "Task reopened."
     if obj in S.OBJECTS and rid:
         return _timeline_response(obj, rid, msg)
@@ -585,7 +587,7 @@ def task_status(aid: int):
 @bp.post("/activities/<int:aid>/delete")
 def delete_activity(aid: int):
     S.delete_activity(g.store, g.caller, aid)
-    obj, rid = request.form.get("obj", ""), request.form.get("rid", type=int)
+    obj, rid = request.form.get("obj", ""), id_arg("rid")
     if obj in S.OBJECTS and rid:
         return _timeline_response(obj, rid, "Activity deleted.")
     return go(url_for("crm.index"), "Activity deleted.")
@@ -594,7 +596,7 @@ def delete_activity(aid: int):
 @bp.post("/notes/<int:nid>/delete")
 def delete_note(nid: int):
     S.delete_note(g.store, g.caller, nid)
-    obj, rid = request.form.get("obj", ""), request.form.get("rid", type=int)
+    obj, rid = request.form.get("obj", ""), id_arg("rid")
     if obj in S.OBJECTS and rid:
         return _timeline_response(obj, rid, "Note deleted.")
     return go(url_for("crm.index"), "Note deleted.")
@@ -639,7 +641,7 @@ def _board_response(message: str, status: int = 200):
 @bp.post("/pipeline/move")
 def pipeline_move():
     """A card dropped on a stage column. Closed Lost asks for the loss reason first."""
-    rid = request.form.get("opportunity", type=int)
+    rid = id_arg("opportunity")
     stage = request.form.get("stage", "")
     r = S.get(g.store, g.caller.user, "opportunities", rid)
     if stage == r["stage"]:

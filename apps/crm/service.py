@@ -18,6 +18,7 @@ from datetime import date, datetime, time, timedelta
 
 from apps.common import people as directory
 from apps.common.errors import Invalid, NotFound
+from apps.common.ids import as_id
 from apps.common.store.db import Caller, Store, utc_iso
 
 PREFIX = "/crm"
@@ -362,8 +363,8 @@ def resolve(store: Store, obj: str, value, field: str | None = None) -> int:
         raise Invalid(REQUIRED, field)
     v = str(value).strip()
     t = TABLE[obj]
-    if v.isdigit() and store.get(t, int(v)) is not None:
-        return int(v)
+    if as_id(v) is not None and store.get(t, as_id(v)) is not None:
+        return as_id(v)
     r = store.one(f"SELECT id FROM {t} WHERE slug=? ORDER BY id", (v,))
     if r is None and obj in ("accounts", "opportunities"):
         rows = store.all(f"SELECT id FROM {t} WHERE lower(name)=? ORDER BY id", (v.lower(),))

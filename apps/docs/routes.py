@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import g, redirect, render_template, request, url_for
 
 from apps.common.errors import Invalid, ServiceError
+from apps.common.ids import as_id
 from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
 from apps.docs import bp, service
 from apps.docs import blocks as B
@@ -33,7 +34,7 @@ def index():
 @bp.post("/new")
 def new():
     parent = request.form.get("parent", "")
-    doc_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
+    doc_id = service.create(g.store, g.caller, as_id(parent))
     target = url_for("docs.editor", doc_id=doc_id)
     return go(target)
 

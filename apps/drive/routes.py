@@ -6,7 +6,8 @@ from flask import Response, abort, g, redirect, request, url_for
 from apps.common import preview
 from apps.common.errors import Invalid, ServiceError
 from apps.common.files import blob_bytes
-from apps.common.render import flash_toast, is_htmx, render, service_error_page, toast, toast_response
+from apps.common.ids import as_id
+from apps.common.render import flash_toast, id_list, is_htmx, render, service_error_page, toast, toast_response
 from apps.drive import bp, service
 from apps.drive.service import FOLDER, Role
 from apps.mail.routes_files import send_bytes
@@ -20,25 +21,16 @@ def _service_error(e: ServiceError):
 
 
 def _ids() -> list[int]:
-    out = []
-    for v in request.values.getlist("ids"):
-        for part in v.split(","):
-            if part.strip():
-                try:
-                    out.append(int(part))
-                except ValueError:
-                    raise Invalid(f"“{part}” is not a file or folder.", "ids") from None
-    return out
+    return id_list("ids", "a file or folder")
 
 
 def _parent() -> int | None:
     v = request.values.get("parent", "")
     if v in ("", "root", "my-drive"):
         return None
-    try:
-        return int(v)
-    except ValueError:
-        raise Invalid("That folder doesn't exist.", "parent") from None
+    if as_id(v) is None:
+        raise Invalid("That folder doesn't exist.", "parent")
+    return as_id(v)
 
 
 def _sort() -> tuple[str, bool]:
@@ -218,7 +210,7 @@ def upload_picker():
 @bp.post("/upload")
 def upload():
     parent = _parent()
-    local_ids = [int(x) for x in request.form.getlist("local") if x.isdigit()]
+    local_ids = [n for n in map(as_id, request.form.getlist("local")) if n is not None]
     uploads = [f for f in request.files.getlist("file") if f and f.filename]
     if not (local_ids or uploads):
         if is_htmx():
@@ -264,8 +256,8 @@ def move_dialog():
     store, user = g.store, g.caller.user
     if browse == "shared":
         folders, here, crumbs = [i for i in service.shared_with_me(store, user) if i["is_folder"]], None, []
-    elif browse and browse.isdigit():
-        here = service.get(store, user, int(browse))
+    elif as_id(browse) is not None:
+        here = service.get(store, user, as_id(browse))
         folders = service.folder_tree_level(store, user, here["id"])
         crumbs = service.breadcrumbs(store, user, here)
     else:
@@ -280,8 +272,8 @@ def move_dialog():
 def move():
     ids = _ids()
     target_raw = request.form.get("target", "")
-    target = None if target_raw in ("", "root") else int(target_raw) if target_raw.isdigit() else -1
-    if target == -1:
+    target = None if target_raw in ("", "root") else as_id(target_raw)
+    if target is None and target_raw not in ("", "root"):
         raise Invalid("Choose a folder.", "target")
     moved = service.move(g.store, g.caller, ids, target)
     where = "My Drive" if target is None else service.get(g.store, g.caller.user, target)["name"]

@@ -5,7 +5,9 @@ from flask import abort, g, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from apps.common.errors import Invalid, NotFound, ServiceError
+from apps.common.ids import as_id
 from apps.common.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast, toast_response
+from apps.common.render import id_list
 from apps.mail import bp, service
 from apps.mail.search import SearchError
 from apps.mail.service import FOLDER_TITLES, Action, Folder
@@ -18,13 +20,7 @@ def _service_error(e: ServiceError):
 
 
 def _ids(name: str = "t") -> list[int]:
-    out = []
-    for v in request.values.getlist(name):
-        try:
-            out.append(int(v))
-        except ValueError:
-            raise Invalid(f"“{v}” is not a conversation.", name) from None
-    return out
+    return id_list(name, "a conversation")
 
 
 def _view() -> str:
@@ -147,7 +143,7 @@ def act():
     label_id = int_arg("label")
     if "op" in request.form:          # menu items carry "action:label" in one value
         action, _, lab = request.form["op"].partition(":")
-        label_id = int(lab) if lab.isdigit() else label_id
+        label_id = label_id if as_id(lab) is None else as_id(lab)
     ids = _ids()
     try:
         snapshot = service.apply(g.store, g.caller, ids, action, label_id)
@@ -267,14 +263,14 @@ def label_new():
 @bp.post("/labels")
 def label_create():
     name = request.form.get("name", "")
+    ids = _ids()                # Gmail's "New label" from the Label-as menu also applies it to the selection
     try:
-        lid = service.create_label(g.store, g.caller, name)
+        with g.store.transaction():     # a selection that isn't the user's creates no label either
+            lid = service.create_label(g.store, g.caller, name)
+            if ids:
+                service.apply(g.store, g.caller, ids, Action.ADD_LABEL, lid)
     except Invalid as e:
         return render("mail/_label_dialog.html", status=422, label=None, errors=e.errors, name=name)
-    # Gmail's "New label" from the Label-as menu also applies it to the selection.
-    ids = _ids()
-    if ids:
-        service.apply(g.store, g.caller, ids, Action.ADD_LABEL, lid)
     flash_toast(f"Label “{name.strip()}” created.")
     return go(url_for("mail.label_view", label_id=lid) if not ids else view_url(_view()))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import g, render_template, request, url_for
 
 from apps.common.errors import Invalid, NotFound
+from apps.common.ids import as_id
 from apps.common.render import flash_toast, go, is_htmx, render, toast, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, compose, service
@@ -195,8 +196,8 @@ def attach():
     """Attach Drive files (``drive``) or files from the computer (``local``, or an upload)."""
     draft_id = int_arg("draft_id")
     fk = _fk()
-    drive_ids = [int(x) for x in request.form.getlist("drive") if x.isdigit()]
-    local_ids = [int(x) for x in request.form.getlist("local") if x.isdigit()]
+    drive_ids = [n for n in map(as_id, request.form.getlist("drive")) if n is not None]
+    local_ids = [n for n in map(as_id, request.form.getlist("local")) if n is not None]
     uploads = [f for f in request.files.getlist("file") if f and f.filename]
     if draft_id is None:
         raise Invalid("Open a draft first.", "draft_id")

@@ -119,12 +119,16 @@ def search(store: Store, user: str, q: str, *, page: int = 1) -> Page:
 
 
 def summary(store: Store, user: str, thread: int, *, trash_view: bool = False) -> dict:
-    """One row of a conversation list."""
-    return summaries(store, user, [thread], trash_view=trash_view)[0]
+    """One row of a conversation list (``NotFound`` unless ``user`` has the conversation)."""
+    rows = summaries(store, user, [thread], trash_view=trash_view)
+    if not rows:
+        raise NotFound("That conversation doesn't exist.")
+    return rows[0]
 
 
 def summaries(store: Store, user: str, threads: list[int], *, trash_view: bool = False) -> list[dict]:
-    """Rows of a conversation list, in the order given (a few queries for a whole page)."""
+    """Rows of a conversation list, in the order given (a few queries for a whole page);
+    conversations ``user`` doesn't have are left out."""
     if not threads:
         return []
     my = me(store, user)
@@ -147,6 +151,8 @@ def summaries(store: Store, user: str, threads: list[int], *, trash_view: bool =
     out = []
     for thread in threads:
         every = rows_by[thread]
+        if not every:
+            continue
         rows = [r for r in every if bool(r["trashed"]) == trash_view] or every
         last = rows[-1]
         distinct = {r["sender"] for r in rows}

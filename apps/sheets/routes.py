@@ -13,7 +13,9 @@ from flask import g, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from apps.common.errors import Invalid, ServiceError
+from apps.common.ids import as_id
 from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.common.render import id_arg
 from apps.drive import service as drive
 from apps.sheets import bp, service
 from apps.sheets import formula as F
@@ -42,7 +44,7 @@ def index():
 @bp.post("/new")
 def new():
     parent = request.form.get("parent", "")
-    book_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
+    book_id = service.create(g.store, g.caller, as_id(parent))
     target = url_for("sheets.editor", book_id=book_id)
     return go(target)
 
@@ -103,7 +105,7 @@ def _tbody(t: dict, grid: dict) -> str:
 @bp.get("/s/<int:book_id>")
 def editor(book_id: int):
     book = service.get(g.store, g.caller.user, book_id)
-    tab_id = request.args.get("tab", type=int)
+    tab_id = id_arg("tab")
     ctx = _grid_ctx(book, tab_id)
     service.record_open(g.store, g.caller, book_id)
     return render("sheets/editor.html", **ctx, **_ctx())
@@ -112,7 +114,7 @@ def editor(book_id: int):
 @bp.get("/s/<int:book_id>/grid")
 def grid(book_id: int):
     book = service.get(g.store, g.caller.user, book_id)
-    return render_template("sheets/_grid.html", **_grid_ctx(book, request.args.get("tab", type=int)))
+    return render_template("sheets/_grid.html", **_grid_ctx(book, id_arg("tab")))
 
 
 def _body() -> dict:
@@ -366,7 +368,7 @@ def download(book_id: int):
         data = service.xlsx_bytes(g.store, g.caller.user, book_id)
         mime, name = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", f"{book['title']}.xlsx"
     elif fmt == "csv":
-        t = service.tab(g.store, book_id, request.args.get("tab", type=int))
+        t = service.tab(g.store, book_id, id_arg("tab"))
         data = service.csv_bytes(g.store, g.caller.user, book_id, t["id"])
         mime, name = "text/csv", f"{book['title']} - {t['name']}.csv"
     else:

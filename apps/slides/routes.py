@@ -12,7 +12,9 @@ from flask import g, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from apps.common.errors import Invalid, ServiceError
+from apps.common.ids import as_id, parse_int
 from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.common.render import id_arg
 from apps.drive import service as drive
 from apps.slides import bp, service
 from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES
@@ -96,10 +98,7 @@ def _form_int(name: str) -> int | None:
     raw = request.form.get(name, "").strip()
     if not raw:
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise Invalid(f"Missing or bad “{name}”.", name) from None
+    return parse_int(raw, name)
 
 
 # ---------------------------------------------------------------- list and new
@@ -115,7 +114,7 @@ def index():
 @bp.post("/new")
 def new():
     parent = request.form.get("parent", "")
-    deck_id = service.create(g.store, g.caller, int(parent) if parent.isdigit() else None)
+    deck_id = service.create(g.store, g.caller, as_id(parent))
     target = url_for("slides.editor", deck_id=deck_id)
     return go(target)
 
@@ -124,7 +123,7 @@ def new():
 @bp.get("/p/<int:deck_id>")
 def editor(deck_id: int):
     d = service.get(g.store, g.caller.user, deck_id)
-    ctx = _editor_ctx(d, request.args.get("slide", type=int))
+    ctx = _editor_ctx(d, id_arg("slide"))
     if is_htmx():                                   # selecting a slide: just the workspace
         return render_template("slides/_workspace.html", **ctx)
     service.record_open(g.store, g.caller, deck_id)

@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.ids import as_id
 from apps.common.store.db import Caller, Store, parse_iso, utc_iso
 from apps.common.text import CONTROL, bounded, tidy
 
@@ -342,8 +343,8 @@ def group_by(store: Store, value: object, field: str = "assignment_group") -> in
     """A group id from its id or name ("" / None = no group)."""
     if value in (None, ""):
         return None
-    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
-        row = store.get("tk_groups", int(value))
+    if as_id(value) is not None:
+        row = store.get("tk_groups", as_id(value))
         if row:
             return row["id"]
     else:
@@ -427,8 +428,8 @@ def _check_kind(kind: str) -> str:
 
 def _row(store: Store, kind: str, ref: int | str) -> dict:
     table = _check_kind(kind)
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
-        row = store.get(table, int(ref))
+    if as_id(ref) is not None:
+        row = store.get(table, as_id(ref))
     else:
         row = store.decode(table, store.one(f"SELECT * FROM {table} WHERE number=?", (str(ref).strip().upper(),)))
     if row is None:
@@ -841,8 +842,8 @@ def kb_categories(store: Store) -> list[tuple[str, int]]:
 
 
 def kb_get(store: Store, user: str, ref: int | str) -> dict:
-    if isinstance(ref, int) or str(ref).isdigit():
-        row = store.get("tk_kb", int(ref))
+    if as_id(ref) is not None:
+        row = store.get("tk_kb", as_id(ref))
     else:
         row = store.decode("tk_kb", store.one("SELECT * FROM tk_kb WHERE number=?", (str(ref).strip().upper(),)))
     if row is None:
@@ -911,8 +912,8 @@ def catalog_categories(store: Store) -> list[tuple[str, int]]:
 
 
 def catalog_item(store: Store, user: str, ref: int | str) -> dict:
-    if isinstance(ref, int) or str(ref).isdigit():
-        row = store.get("tk_catalog", int(ref))
+    if as_id(ref) is not None:
+        row = store.get("tk_catalog", as_id(ref))
     else:
         row = store.decode("tk_catalog", store.one("SELECT * FROM tk_catalog WHERE lower(name)=?",
                                                    (str(ref).strip().lower(),)))

@@ -145,6 +145,8 @@ class Store:
 
     def get(self, table: str, pk: int) -> dict | None:
         t = self.table(table)
+        if isinstance(pk, int) and not -2**63 <= pk < 2**63:
+            return None                     # SQLite can't hold it, so no row has it
         row = self.one(f"SELECT * FROM {t.name} WHERE {t.key}=?", (pk,))
         return self.decode(table, row)
 
