@@ -10,6 +10,8 @@ import csv
 import hashlib
 import io
 import mimetypes
+import zipfile
+from datetime import datetime
 
 from apps.common.store.db import SYSTEM, Store
 
@@ -91,3 +93,16 @@ def read_csv(text: str, limit: int = 1000) -> list[list[str]]:
             break
         rows.append(row)
     return rows
+
+
+def stamped_zip(data: bytes, stamp: datetime) -> bytes:
+    """An Office file (a zip) with every entry dated ``stamp``: the libraries that write
+    them date entries by the wall clock, which would make a download differ by when
+    (to the two seconds) it was made."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            entry = zipfile.ZipInfo(info.filename, date_time=stamp.timetuple()[:6])
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(entry, src.read(info.filename))
+    return out.getvalue()

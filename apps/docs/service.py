@@ -12,6 +12,7 @@ import json
 import re
 
 from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.files import stamped_zip
 from apps.common.store.db import Caller, Store
 from apps.docs import blocks as B
 from apps.drive import service as drive
@@ -294,11 +295,12 @@ def docx_bytes(store: Store, user: str, doc_id: int) -> bytes:
     props = out.core_properties
     props.title = doc["title"]
     props.author = props.last_modified_by = doc["item"].get("owner", "") or ""
-    props.created = props.modified = store.now().replace(tzinfo=None)   # world time: byte-stable downloads
+    stamp = store.now().replace(tzinfo=None)                          # world time: byte-stable downloads
+    props.created = props.modified = stamp
     props.revision = int(doc["revision"])
     buf = io.BytesIO()
     out.save(buf)
-    return buf.getvalue()
+    return stamped_zip(buf.getvalue(), stamp)
 
 
 def text(store: Store, doc_id: int) -> str:

@@ -21,6 +21,7 @@ import io
 import re
 
 from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.files import stamped_zip
 from apps.common.store.db import Caller, Store
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role
@@ -396,8 +397,6 @@ _EMU = 12700                                                                   #
 def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
     """The presentation as PowerPoint: title and body placeholders, bullets as paragraphs,
     speaker notes in notes slides. Byte-stable: times come from world time."""
-    import zipfile
-
     from pptx import Presentation
     from pptx.oxml.ns import qn
     from pptx.util import Emu
@@ -439,11 +438,4 @@ def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
     props.revision = int(d["revision"])
     buf = io.BytesIO()
     prs.save(buf)
-    # The zip entries carry the time they were written: rewrite them with world time.
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            entry = zipfile.ZipInfo(info.filename, date_time=stamp.timetuple()[:6])
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            dst.writestr(entry, src.read(info.filename))
-    return out.getvalue()
+    return stamped_zip(buf.getvalue(), stamp)
