@@ -20,6 +20,10 @@ from harness.browser import VIEWPORT
 
 MAX_TYPE_CHARS = 10_000
 MAX_WAIT_MS = 10_000
+MAX_KEY_PRESSES = 50          # presses in one key action ("Down Down Down …")
+MAX_DRAG_POINTS = 100         # points of one drag path
+MAX_DRAG_MOVES = 200          # mouse moves a drag makes in all (interpolation steps shrink to fit)
+KEY_CHARS = frozenset(chr(c) for c in range(0x20, 0x7F))   # single characters a key press can send
 Modifier = Literal["shift", "ctrl", "alt", "meta"]
 
 
@@ -98,7 +102,7 @@ class P(_Point):
 class Drag(_Action):
     """Press at the first point, move through the others, release at the last."""
     type: Literal["drag"] = "drag"
-    path: list[P] = Field(min_length=2)
+    path: list[P] = Field(min_length=2, max_length=MAX_DRAG_POINTS)
     modifiers: list[Modifier] = []
 
 
@@ -118,7 +122,7 @@ class Type(_Action):
 class Key(_Action):
     """Press a key or a chord: "Enter", "ctrl+a", "shift+Tab", "Page_Down"."""
     type: Literal["key"] = "key"
-    keys: str = Field(min_length=1)
+    keys: str = Field(min_length=1, max_length=2000)
 
 
 class Wait(_Action):
@@ -222,6 +226,9 @@ _NAMED = {f"F{i}" for i in range(1, 13)} | {"Enter", "Tab", "Escape", "Backspace
 
 def _one_key(name: str) -> str:
     if len(name) == 1:
+        if name not in KEY_CHARS:
+            raise ActionError(f"{name!r} is not a key a press can send; use the type action for text "
+                              "(key presses take names like Enter, Tab, ArrowDown or one ASCII character)")
         return name
     low = name.lower()
     if low in _MODS:
@@ -250,6 +257,9 @@ def normalize_keys(keys: str) -> list[str]:
         presses.append("+".join(mapped))
     if not presses:
         raise ActionError("no key given")
+    if len(presses) > MAX_KEY_PRESSES:
+        raise ActionError(f"{len(presses)} key presses in one action; at most {MAX_KEY_PRESSES} "
+                          "(send several key actions, or type text with the type action)")
     return presses
 
 

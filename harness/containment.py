@@ -1,21 +1,40 @@
-"""Keep the agent's browser on the episode's own origin.
+"""Keep the agent's browser on the episode's own origin, by construction.
 
-Two layers, neither of which turns off the browser's HTTP cache (Playwright's
-request routing would, and costs ~50 ms per page load):
+The agent's only channel is the screen and its actions; nothing it does from
+inside the page may reach another server (the viewer, the env server, another
+slot, the internet) or leave a window open that outlives the episode. Three
+layers, each enough on its own for what it covers, none of which turns off the
+browser's HTTP cache (Playwright's request routing would, at ~50 ms per page
+load):
 
-- the browser is launched with a dead proxy for everything but loopback
-  (``harness.browser``), so no request leaves the machine — other sites, IP
-  literals, WebSockets included; another slot's loopback port answers 401
-  (sessions are signed per slot);
-- ``Fence`` watches every request: anything off the episode's origin is
-  recorded, reported to the agent as an action error, and a main-frame
-  navigation there is undone. WebSockets are closed by a route. ``navigate``
-  actions are checked before they happen (``file:``, ``chrome:`` and other
-  origins are refused).
+1. **The network.** Each context gets its own proxy setting: every request of
+   every page of the context (pop-ups, workers and WebSockets included) goes
+   to a dead proxy (``127.0.0.1:9``, refused) except requests to the episode's
+   own server, which is the only bypass; Chromium's implicit loopback bypass is
+   removed (``<-loopback>``), so other loopback ports are unreachable too.
+   WebRTC may not send UDP outside the proxy.
+2. **The page.** The main page's own DevTools session blocks every URL but the
+   origin's (``Network.setBlockedURLs``), so even a proxy that let a request
+   through would not reach the renderer. WebSockets are closed by a route.
+3. **Navigation and windows.** ``navigate`` accepts only the workspace (a path,
+   the public origin or the real one): ``data:``, ``blob:``, ``about:``,
+   ``file:``, ``javascript:`` and other origins are refused before anything
+   happens. After every action the runner checks the main frame: if it is
+   anywhere but the origin, it is taken back (history first, then the last
+   page that was on the origin) until it is, and the action reports it. Every
+   new page of the context (``window.open``, ``target=_blank``, ctrl-, shift-
+   and middle-click tabs) is closed as it opens, and reset closes every page
+   but the main one.
+
+Every request off the origin is recorded and reported to the agent as the
+action's error.
 """
 from __future__ import annotations
 
 from urllib.parse import urlsplit
+
+DEAD_PROXY = "http://127.0.0.1:9"
+
 
 class Fence:
     """``origin`` is the app server's real address; ``public`` is how URLs are
@@ -25,25 +44,86 @@ class Fence:
         self.origin = origin.rstrip("/")
         self.public_origin = (public or origin).rstrip("/")
         self.blocked: list[str] = []
+        self.main = None                 # the episode's page; every other page is closed
+        self._opening = False
 
-    def allowed(self, url: str) -> bool:
-        if url.startswith(("about:blank", "data:image/", "blob:")):
-            return True
+    # ------------------------------------------------------------------ policy
+    def on_origin(self, url: str) -> bool:
+        """A main-frame URL the agent may be on: the origin itself, nothing else."""
         try:
             parts = urlsplit(url)
         except ValueError:
             return False
         return f"{parts.scheme}://{parts.netloc}" == self.origin
 
+    def allowed(self, url: str) -> bool:
+        """A request a page of the workspace may make: the origin, inline ``data:``
+        resources and the origin's own ``blob:`` URLs."""
+        if url.startswith("data:") or url.startswith(f"blob:{self.origin}/"):
+            return True
+        return self.on_origin(url)
+
+    def proxy(self) -> dict:
+        """``browser.new_context(proxy=...)``: everything but the origin goes to the dead proxy
+        (Playwright adds ``<-loopback>``, so other loopback ports are not bypassed)."""
+        host = urlsplit(self.origin).netloc
+        return {"server": DEAD_PROXY, "bypass": host}
+
+    # ------------------------------------------------------------------ wiring
     def install(self, context) -> None:
         context.route_web_socket("**/*", self._ws)
+        context.on("request", self._on_request)
+        context.on("page", self._on_page)
 
-    def watch(self, page) -> None:
-        page.on("request", self._on_request)
+    def adopt(self, context):
+        """Open the episode's page: the one page of the context that stays open."""
+        self._opening = True
+        try:
+            page = context.new_page()
+        finally:
+            self._opening = False
+        self.main = page
+        return page
+
+    def block_others(self, cdp) -> None:
+        """The page's own DevTools session refuses every URL but the origin's."""
+        cdp.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
+        cdp.send("Network.setBlockedURLs", {"urlPatterns": [
+            {"urlPattern": f"{self.origin}/*", "block": False},
+            {"urlPattern": "*://*:*/*", "block": True},
+            {"urlPattern": "*://*/*", "block": True},
+        ]})
+
+    def close_strays(self, context) -> int:
+        """Close every page of the context but the main one; how many were open."""
+        n = 0
+        for page in list(context.pages):
+            if page is not self.main:
+                n += 1
+                self.blocked.insert(0, "a new window")
+                try:
+                    page.close()
+                except Exception:
+                    pass
+        return n
 
     def _on_request(self, req) -> None:
         if not self.allowed(req.url):
             self.blocked.append(req.url)
+
+    def _on_page(self, page) -> None:
+        if self._opening or page is self.main:
+            return
+        try:
+            url = page.url
+        except Exception:
+            url = "about:blank"
+        # First in the report: the window is what the agent did; its requests follow from it.
+        self.blocked.insert(0, f"a new window ({url})" if url and url != "about:blank" else "a new window")
+        try:
+            page.close()
+        except Exception:
+            pass
 
     def _ws(self, ws) -> None:
         self.blocked.append(ws.url)
@@ -53,6 +133,7 @@ class Fence:
         out, self.blocked = self.blocked, []
         return out
 
+    # ------------------------------------------------------------------ addresses
     def public(self, url: str) -> str:
         if url.startswith(self.origin):
             return self.public_origin + url[len(self.origin):]
@@ -66,6 +147,7 @@ class Fence:
             return self.origin + url
         if url == self.public_origin or url.startswith(self.public_origin + "/"):
             return self.origin + url[len(self.public_origin):]
-        if not self.allowed(url):
-            raise ValueError(f"navigation to {url!r} is not allowed: only this workspace ({self.public_origin}) can be opened")
-        return url
+        if url == self.origin or url.startswith(self.origin + "/"):
+            return url
+        raise ValueError(f"navigation to {url[:200]!r} is not allowed: only this workspace "
+                         f"({self.public_origin}) can be opened")

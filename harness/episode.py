@@ -10,6 +10,7 @@ to world time, open the start page and wait until it is settled.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass, field
 
 from apps import create_app
@@ -18,6 +19,7 @@ from apps.common.store.export import diff as state_diff
 from apps.common.store.export import export
 from apps.common.store.slot import Slot
 from apps.common.world import load_world
+from playwright.sync_api import Error as PlaywrightError
 from harness import actions as A
 from harness.browser import context_args
 from harness.containment import Fence
@@ -27,6 +29,8 @@ from apps.coworkers.engine import set_scenario
 from harness.settle import INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
 
 PUBLIC_ORIGIN = "http://desk.local"
+STEP_DEADLINE_S = 20.0        # an action's own work (key presses, typing, drag moves) stops here
+TYPE_CHUNK = 200              # typing is checked against the deadline every this many characters
 STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
              f" s.textContent = {STABLE_CSS!r}; document.head.appendChild(s); }});")
 
@@ -94,6 +98,8 @@ class EpisodeRunner:
         self.settle_timeouts = 0
         self.refreshes = 0                      # ticks that changed the page's world
         self.tool_result: str | None = None     # the last tool_call's result (JSON text)
+        self.last_good: str | None = None       # the last main-frame URL on the origin
+        self.start_path = "/"
 
     # ------------------------------------------------------------------ slots
     def world_slot(self, name: str) -> WorldSlot:
@@ -103,11 +109,11 @@ class EpisodeRunner:
         desk = Desk.open(name)
         world, server = desk.world, desk.server
         spec = world.spec.clock
+        fence = Fence(server.url, public=PUBLIC_ORIGIN)
         ctx = self.browser.new_context(**context_args(timezone=spec.timezone, locale=spec.locale),
-                                       base_url=server.url)
+                                       base_url=server.url, proxy=fence.proxy())
         ctx.set_default_timeout(10_000)
         ctx.set_default_navigation_timeout(15_000)
-        fence = Fence(server.url, public=PUBLIC_ORIGIN)
         fence.install(ctx)
         ws = WorldSlot(world, desk.slot, desk.app, server, desk.errors, context=ctx, fence=fence)
         self.worlds[name] = ws
@@ -118,7 +124,7 @@ class EpisodeRunner:
 
     # ------------------------------------------------------------------ reset
     def _open_page(self, ws: WorldSlot, now) -> None:
-        page = ws.context.new_page()
+        page = ws.fence.adopt(ws.context)
         page.clock.set_fixed_time(now)
         # After the clock: the settle tracker wraps the timers page code uses,
         # not the clock library's own.
@@ -126,9 +132,9 @@ class EpisodeRunner:
         page.add_init_script(STABLE_JS)
         ws.page = page
         ws.cdp = ws.context.new_cdp_session(page)
+        ws.fence.block_others(ws.cdp)
         ws.net = NetworkWatch()
         ws.net.attach(page)
-        ws.fence.watch(page)
 
     def reset(self, task) -> None:
         ws = self.world_slot(task.world)
@@ -167,23 +173,58 @@ class EpisodeRunner:
         ws.cdp.send("Storage.clearDataForOrigin", {"origin": ws.server.url, "storageTypes": "all"})
         ws.context.clear_cookies()
         ws.context.add_cookies([ws.server.cookie(task.user or ws.world.spec.user)])
+        ws.fence.close_strays(ws.context)        # pop-ups and tabs never outlive an episode
         ws.net.reset()
         ws.fence.take()
         self.page, self.net = page, ws.net
+        self.start_path = task.start_path
+        self.last_good = None
         if self.trace:
             ws.context.tracing.start(screenshots=True, snapshots=True)
         page.goto(ws.server.url + task.start_path, wait_until="commit")
         self._settle()
         ws.cdp.send("Page.resetNavigationHistory")
         ws.fence.take()
+        self.last_good = page.url
         self.check_health()
 
     # ------------------------------------------------------------------ acting
     def execute(self, action) -> str | None:
-        """Carry out one parsed action; return an agent-facing error or None."""
-        page, mouse, kb = self.page, self.page.mouse, self.page.keyboard
+        """Carry out one parsed action; return an agent-facing error or None.
+
+        Whatever one action causes in the page is the agent's: a Playwright error (a
+        download started, a navigation that failed, a key the page refused) comes back
+        as the action's error; only a page or browser that died raises
+        ``EnvironmentBroken``. Every action is bounded: loops stop at ``STEP_DEADLINE_S``."""
+        page = self.page
+        deadline = time.monotonic() + STEP_DEADLINE_S
         error = None
+        try:
+            error = self._act(action, page, deadline)
+        except PlaywrightError as e:
+            self._raise_if_dead(e)
+            error = _action_failure(e)
+        if not isinstance(action, A.Done):
+            self._settle()
+        self.current.fence.close_strays(self.current.context)
+        blocked = self.current.fence.take()
+        left = not self.current.fence.on_origin(page.url)
+        if left:
+            blocked = blocked or [page.url or "a blank page"]
+            self._return_to_workspace()
+        else:
+            self.last_good = page.url
+        if blocked and error is None:
+            error = (f"blocked: {blocked[0][:200]} is outside the workspace; only {PUBLIC_ORIGIN} can be opened"
+                     + (f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""))
+        self.check_health()
+        return error
+
+    def _act(self, action, page, deadline: float) -> str | None:
+        mouse, kb = page.mouse, page.keyboard
         mods = [A.PW_MODIFIERS[m] for m in getattr(action, "modifiers", [])]
+        late = (lambda done, total, what:
+                f"stopped at the step deadline ({STEP_DEADLINE_S:.0f} s) after {done} of {total} {what}")
         try:
             for m in mods:
                 kb.down(m)
@@ -201,18 +242,30 @@ class EpisodeRunner:
                 (mouse.down if isinstance(action, A.MouseDown) else mouse.up)(button=action.button)
             elif isinstance(action, A.Drag):
                 first, *rest = action.path
+                steps = max(1, min(8, A.MAX_DRAG_MOVES // len(rest)))
                 mouse.move(first.x, first.y)
                 mouse.down()
-                for p in rest:
-                    mouse.move(p.x, p.y, steps=8)
-                mouse.up()
+                try:
+                    for i, p in enumerate(rest):
+                        if time.monotonic() > deadline:
+                            return late(i, len(rest), "moves")
+                        mouse.move(p.x, p.y, steps=steps)
+                finally:
+                    mouse.up()
             elif isinstance(action, A.Scroll):
                 mouse.move(action.x, action.y)
                 mouse.wheel(action.dx, action.dy)
             elif isinstance(action, A.Type):
-                kb.type(action.text)
+                text = action.text
+                for i in range(0, len(text), TYPE_CHUNK):
+                    if time.monotonic() > deadline:
+                        return late(i, len(text), "characters")
+                    kb.type(text[i:i + TYPE_CHUNK])
             elif isinstance(action, A.Key):
-                for press in A.normalize_keys(action.keys):
+                presses = A.normalize_keys(action.keys)
+                for i, press in enumerate(presses):
+                    if time.monotonic() > deadline:
+                        return late(i, len(presses), "key presses")
                     kb.press(press)
             elif isinstance(action, A.Wait):
                 page.wait_for_timeout(action.ms)
@@ -220,32 +273,44 @@ class EpisodeRunner:
                 try:
                     url = self.current.fence.resolve(action.url)
                 except ValueError as e:
-                    error = str(e)
-                else:
-                    page.goto(url, wait_until="commit")
+                    return str(e)
+                page.goto(url, wait_until="commit")
             elif isinstance(action, A.Back):
                 page.go_back(wait_until="commit")
             elif isinstance(action, A.ToolCall):
-                error = self._tool_call(action)
+                return self._tool_call(action)
         finally:
             for m in reversed(mods):
-                kb.up(m)
-        if not isinstance(action, A.Done):
-            self._settle()
-        blocked = self.current.fence.take()
-        if blocked and not self.current.fence.allowed(page.url):
-            # A navigation off the workspace is undone: the agent stays where it was.
+                try:
+                    kb.up(m)
+                except Exception:
+                    pass
+        return None
+
+    def _raise_if_dead(self, exc: BaseException) -> None:
+        """A page or browser that died is the environment's failure, not the agent's."""
+        if not self.browser.is_connected() or self.page.is_closed():
+            raise EnvironmentBroken(f"the browser failed: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+
+    def _return_to_workspace(self) -> None:
+        """The main frame left the origin: back in history once, then the last page that was
+        on the origin (or the start page), until it is back."""
+        fence, page = self.current.fence, self.page
+        for attempt in ("back", "last", "start"):
             try:
-                page.go_back(wait_until="commit")
-            except Exception:
-                page.goto(self.current.server.url + "/", wait_until="commit")
+                if attempt == "back":
+                    page.go_back(wait_until="commit")
+                elif attempt == "last":
+                    page.goto(self.last_good or self.current.server.url + "/", wait_until="commit")
+                else:
+                    page.goto(self.current.server.url + self.start_path, wait_until="commit")
+            except Exception as e:
+                self._raise_if_dead(e)
             self._settle()
-            self.current.fence.take()
-        if blocked and error is None:
-            error = (f"blocked: {blocked[0]} is outside the workspace; only {PUBLIC_ORIGIN} can be opened"
-                     + (f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""))
-        self.check_health()
-        return error
+            fence.take()
+            if fence.on_origin(page.url):
+                return
+        raise EnvironmentBroken(f"the page could not be brought back to the workspace from {page.url[:200]}")
 
     def clear_tool_result(self) -> None:
         self.tool_result = None
@@ -325,3 +390,13 @@ class EpisodeRunner:
         self.page = None
 
 
+
+
+def _action_failure(exc: BaseException) -> str:
+    """What a Playwright error caused by the agent's action says, for ``last_action_error``."""
+    msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "Download is starting" in msg:
+        return "that address is a file download, not a page: the file was downloaded and the page stayed where it was"
+    if "Unknown key" in msg:
+        return f"{msg.split(': ', 1)[-1]} is not a key; use the type action for text"
+    return f"the action failed: {msg[:300]}"
