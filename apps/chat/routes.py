@@ -8,7 +8,6 @@ timeline ``#messages``, composer) and an optional thread pane
 """
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta
 
@@ -18,7 +17,9 @@ from markupsafe import Markup, escape
 from apps.chat import bp, service
 from apps.common import people as directory
 from apps.common.errors import Forbidden, Invalid, NotFound, ServiceError
+from apps.common.ids import as_id
 from apps.common.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast
+from apps.common.text import html_json
 
 
 # ---------------------------------------------------------------- helpers
@@ -233,7 +234,7 @@ def _file_url(f: dict) -> str | None:
 
 @bp.app_template_global("chat_members_json")
 def _chat_members_json(conv_id: int) -> str:
-    return json.dumps(service.mention_candidates(g.store, g.caller.user, conv_id))
+    return html_json(service.mention_candidates(g.store, g.caller.user, conv_id))
 
 
 @bp.app_template_global("chat_file_url")
@@ -296,10 +297,9 @@ def nav():
 def _drive_ids() -> list[int]:
     out = []
     for v in request.form.getlist("drive"):
-        try:
-            out.append(int(v))
-        except ValueError:
-            raise Invalid("That file doesn't exist in Drive.", "drive") from None
+        if as_id(v) is None:
+            raise Invalid("That file doesn't exist in Drive.", "drive")
+        out.append(as_id(v))
     return out
 
 

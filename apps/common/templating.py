@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import json
 
 from flask import Flask, current_app, g, has_request_context
 from heroicons.jinja import heroicon_mini, heroicon_outline, heroicon_solid
@@ -10,6 +9,7 @@ from markupsafe import Markup
 
 from apps.common import people, timefmt
 from apps.common.files import human_size
+from apps.common.text import html_json
 
 HTMX_CONFIG = {
     "responseHandling": [
@@ -90,7 +90,7 @@ def init_app(app: Flask) -> None:
         initials=people.initials,
         avatar_color=people.color_for,
         first_name=people.first_name,
-        htmx_config=json.dumps(HTMX_CONFIG),
+        htmx_config=html_json(HTMX_CONFIG),
     )
     env.filters.update(
         list_date=lambda iso: timefmt.list_date(_store(), iso),

@@ -22,7 +22,9 @@ import json
 from typing import Iterable
 
 from apps.common.errors import Forbidden, Invalid, NotFound
+from apps.common.files import stamped_zip
 from apps.common.store.db import Caller, Store
+from apps.common.text import html_json
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role
 from apps.sheets import formula as F
@@ -875,11 +877,12 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
     wbk.properties.created = wbk.properties.modified = stamp
     buf = io.BytesIO()
     wbk.save(buf)
-    return buf.getvalue()
+    return stamped_zip(buf.getvalue(), stamp)
 
 
 def grid_json(store: Store, tab_id: int) -> str:
-    """What the editor's script needs about a tab: inputs and formats by address."""
+    """What the editor's script needs about a tab: inputs and formats by address, as JSON
+    for the page's ``<script type="application/json">`` (see ``html_json``)."""
     data = {}
     for (r, c), cl in cells(store, tab_id).items():
         entry = {}
@@ -890,4 +893,4 @@ def grid_json(store: Store, tab_id: int) -> str:
         if isinstance(cl["value"], dict):
             entry["e"] = cl["value"].get("message") or cl["value"]["error"]
         data[F.ref_name(r - 1, c - 1)] = entry
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return html_json(data)             # in a <script>: a cell's "<!--<script>" must stay text
