@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser serve screenshots bench clean
+.PHONY: demo test setup browser serve screenshots bench fuzz clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -41,6 +41,10 @@ serve: setup
 
 screenshots: setup
 	$(BIN)/deskworld screenshots
+
+# The fuzz test at full length: 5,000 seeded random and malformed actions per world through env.step.
+fuzz: setup
+	DESKWORLD_FUZZ_STEPS=5000 $(BIN)/python -m pytest -q tests/harness/test_fuzz.py
 
 bench: setup
 	$(BIN)/python benchmarks/restore.py
