@@ -26,10 +26,11 @@ from harness.containment import Fence
 from harness.observe import screenshot_png
 from harness.server import AppServer
 from apps.coworkers.engine import set_scenario
-from harness.settle import INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
+from harness.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
 
 PUBLIC_ORIGIN = "http://desk.local"
-STEP_DEADLINE_S = 20.0        # an action's own work (key presses, typing, drag moves) stops here
+ACT_DEADLINE_S = 20.0         # an action's own work (key presses, typing, drag moves, a navigation) stops here
+STEP_DEADLINE_S = 30.0        # and the whole step (the action, the settle, a return to the workspace) here
 TYPE_CHUNK = 200              # typing is checked against the deadline every this many characters
 STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
              f" s.textContent = {STABLE_CSS!r}; document.head.appendChild(s); }});")
@@ -99,6 +100,7 @@ class EpisodeRunner:
         self.refreshes = 0                      # ticks that changed the page's world
         self.tool_result: str | None = None     # the last tool_call's result (JSON text)
         self.last_good: str | None = None       # the last main-frame URL on the origin
+        self._deadline: float | None = None     # the current step's deadline (monotonic)
         self.start_path = "/"
 
     # ------------------------------------------------------------------ slots
@@ -137,6 +139,7 @@ class EpisodeRunner:
         ws.net.attach(page)
 
     def reset(self, task) -> None:
+        self._deadline = None
         ws = self.world_slot(task.world)
         if self.trace and self.current is not None and self.current.page is not None:
             try:
@@ -195,12 +198,15 @@ class EpisodeRunner:
         Whatever one action causes in the page is the agent's: a Playwright error (a
         download started, a navigation that failed, a key the page refused) comes back
         as the action's error; only a page or browser that died raises
-        ``EnvironmentBroken``. Every action is bounded: loops stop at ``STEP_DEADLINE_S``."""
+        ``EnvironmentBroken``. Every step is bounded: the action's own work stops at
+        ``ACT_DEADLINE_S``, the whole step (settle and any return to the workspace included) at
+        ``STEP_DEADLINE_S``."""
         page = self.page
-        deadline = time.monotonic() + STEP_DEADLINE_S
+        start = time.monotonic()
+        self._deadline = start + STEP_DEADLINE_S
         error = None
         try:
-            error = self._act(action, page, deadline)
+            error = self._act(action, page, start + ACT_DEADLINE_S)
         except PlaywrightError as e:
             self._raise_if_dead(e)
             error = _action_failure(e)
@@ -224,7 +230,8 @@ class EpisodeRunner:
         mouse, kb = page.mouse, page.keyboard
         mods = [A.PW_MODIFIERS[m] for m in getattr(action, "modifiers", [])]
         late = (lambda done, total, what:
-                f"stopped at the step deadline ({STEP_DEADLINE_S:.0f} s) after {done} of {total} {what}")
+                f"stopped at the step deadline ({ACT_DEADLINE_S:.0f} s) after {done} of {total} {what}")
+        left_ms = lambda: max(1000.0, (deadline - time.monotonic()) * 1000)   # noqa: E731
         try:
             for m in mods:
                 kb.down(m)
@@ -274,9 +281,9 @@ class EpisodeRunner:
                     url = self.current.fence.resolve(action.url)
                 except ValueError as e:
                     return str(e)
-                page.goto(url, wait_until="commit")
+                page.goto(url, wait_until="commit", timeout=left_ms())
             elif isinstance(action, A.Back):
-                page.go_back(wait_until="commit")
+                page.go_back(wait_until="commit", timeout=left_ms())
             elif isinstance(action, A.ToolCall):
                 return self._tool_call(action)
         finally:
@@ -297,13 +304,14 @@ class EpisodeRunner:
         on the origin (or the start page), until it is back."""
         fence, page = self.current.fence, self.page
         for attempt in ("back", "last", "start"):
+            wait = {"wait_until": "commit", "timeout": 5_000}
             try:
                 if attempt == "back":
-                    page.go_back(wait_until="commit")
+                    page.go_back(**wait)
                 elif attempt == "last":
-                    page.goto(self.last_good or self.current.server.url + "/", wait_until="commit")
+                    page.goto(self.last_good or self.current.server.url + "/", **wait)
                 else:
-                    page.goto(self.current.server.url + self.start_path, wait_until="commit")
+                    page.goto(self.current.server.url + self.start_path, **wait)
             except Exception as e:
                 self._raise_if_dead(e)
             self._settle()
@@ -334,7 +342,11 @@ class EpisodeRunner:
         return None
 
     def _settle(self) -> None:
-        if not wait_settled(self.page, self.net):
+        """Wait until the page is settled, within the step's deadline (a reset has none)."""
+        left = DEFAULT_TIMEOUT_S
+        if self._deadline is not None:
+            left = min(left, max(1.0, self._deadline - time.monotonic()))
+        if not wait_settled(self.page, self.net, left):
             self.settle_timeouts += 1
 
     def advance_clock(self) -> None:
