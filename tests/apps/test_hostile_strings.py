@@ -217,6 +217,19 @@ def test_sheet_cells_survive_a_reload(desk, live_slot):
     assert data["A1"]["i"] == "hz00 <!--<script>" and data["B1"]["i"] == TEN_KB and data["B2"]["i"] == "=A1"
     grid.get_by_role("gridcell", name="hz00 <!--<script>").first.click()      # the editor's script works
     expect(desk.get_by_role("textbox", name="Formula bar")).to_have_value("hz00 <!--<script>")
+    # The report, as the user met it: typed into a cell, then the page reloaded.
+    desk.get_by_role("textbox", name="Name box").click()
+    desk.keyboard.type("D1")
+    desk.keyboard.press("Enter")
+    desk.keyboard.type("<!--<script>")
+    desk.keyboard.press("Enter")
+    expect(grid.get_by_role("gridcell", name="<!--<script>", exact=True)).to_be_visible()
+    with live_slot.store() as st:
+        assert S.cell(st, book, "Sheet1", "D1")["input"] == "<!--<script>"
+    desk.reload()
+    expect(grid.get_by_role("gridcell", name="<!--<script>", exact=True)).to_be_visible()
+    expect(grid.get_by_role("gridcell", name="hz00 <!--<script>").first).to_be_visible()
+    assert_shown(desk, tagged(1, HOSTILE[1][0]), tagged(2, HOSTILE[2][0]))
 
 
 @browser
