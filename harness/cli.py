@@ -116,7 +116,9 @@ def tasks(world: str | None, as_json: bool) -> None:
 @click.option("--address", default=None,
               help="--backend ray: the Ray cluster, auto or HOST:PORT (default RAY_ADDRESS, else a new local Ray).")
 @click.option("--out", default=None, type=click.Path(file_okay=False), help="Run folder (default runs/<time>).")
-@click.option("--resume", is_flag=True, help="Skip episodes already in --out.")
+@click.option("--resume", is_flag=True,
+              help="Skip episodes already in --out; refused if --out was recorded with another agent, model, "
+                   "-k, --seed, world or task revision.")
 @click.option("--trace", is_flag=True, help="Save a Playwright trace per episode.")
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--model", default=None, help="Model agents: the model id (claude-sonnet-5-5, gpt-5.4, Qwen/…).")
@@ -174,10 +176,11 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     if address and backend != "ray":
         raise click.ClickException("--address is for --backend ray")
     from harness.ray_backend import RayBackendError
+    from harness.runner import ResumeMismatch
     try:
         run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
                 agent_opts=opts or None, backend=backend, address=address)
-    except RayBackendError as e:
+    except (RayBackendError, ResumeMismatch) as e:
         raise click.ClickException(str(e)) from None
     if chosen_judges:
         rep = grade_run(out_dir, chosen_judges)

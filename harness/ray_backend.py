@@ -12,6 +12,13 @@ actor if there is one, else to the restarted one — and if that attempt dies
 too it is recorded as ``error`` with the reason. An actor that has used up its
 restarts is replaced by a new one.
 
+An actor dies with its parent (the node's raylet, which a local Ray started by
+the driver shares its fate with): ``harness.runner.watch_parent`` kills its
+browser and exits when the parent goes, and an actor whose parent is gone
+publishes no episode folder. (When the driver dies on a cluster whose raylets
+live on, Ray kills the driver's actors; their Playwright drivers then close
+the browsers.)
+
 The driver gathers results as they finish (``ray.wait``) and hands each row
 to ``on_row`` exactly once; only the driver appends to ``results.jsonl``.
 Episode folders are written by the actors straight into the run folder, so
@@ -68,10 +75,13 @@ class EpisodeActor:
 
     ``env`` is the attribute ``harness.runner.episode_with_retry`` reads and replaces."""
 
-    def __init__(self, cwd: str | None = None):
+    def __init__(self, cwd: str | None = None, watch_parent: bool = False):
         self.env = None
         if cwd and os.path.isdir(cwd):
             os.chdir(cwd)                # relative paths (replay:DIR, caches) mean what they mean on the driver
+        if watch_parent:                 # in a Ray worker process (not when a test makes the class itself)
+            from harness.runner import watch_parent as watch
+            watch(os.getppid(), handle_sigterm=False)       # Ray's own SIGTERM handler exits the worker
 
     def ready(self, out: str | None, marker: str | None) -> dict:
         """Called when the actor (re)starts: where it runs; checks that it sees the run folder."""
@@ -92,10 +102,14 @@ class EpisodeActor:
 
     def episode(self, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
                 agent_opts: dict | None, crash: bool = False) -> dict:
-        from harness.runner import episode_with_retry
+        from harness.recorder import ParentGone
+        from harness.runner import die_with_browsers, episode_with_retry
         if crash:
             self._crash()
-        return episode_with_retry(self, agent_name, task_id, sample, out, trace, seed, agent_opts)
+        try:
+            return episode_with_retry(self, agent_name, task_id, sample, out, trace, seed, agent_opts)
+        except ParentGone:               # the node's raylet is gone: nobody will record this episode
+            die_with_browsers()
 
     @staticmethod
     def _crash() -> None:
@@ -198,7 +212,7 @@ def run_ray(agent_name: str, items: list[tuple[str, int]], *, workers: int = 1, 
     start_failures: list[str] = []
 
     def spawn(slot: int) -> None:
-        actor = Actor.remote(cwd)
+        actor = Actor.remote(cwd, True)
         if slot == len(actors):
             actors.append(actor)
             deaths.append(0)

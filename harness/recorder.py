@@ -9,6 +9,11 @@ Each episode keeps its end state, so it can be scored again by later
 verifiers (``deskworld regrade``): ``final.json.gz`` holds the end export's
 tables that differ from the start (and its write log), and the start export
 is kept once per world template in ``states/<world>-<template>.json.gz``.
+
+In a worker process (``harness.runner.watch_parent`` sets ``PARENT_PID``) an
+episode is published only while the run that started the worker is alive:
+once the worker's parent has changed, ``finish`` drops the episode and raises
+``ParentGone`` instead of writing into a run nobody records.
 """
 from __future__ import annotations
 
@@ -19,6 +24,17 @@ import shutil
 from pathlib import Path
 
 STATES = "states"
+
+PARENT_PID: int | None = None      # set in worker processes: the pid of the run that owns them
+
+
+class ParentGone(BaseException):
+    """The run that started this worker is gone: the episode is not published. A BaseException, so the
+    retry and error handling around an episode (``except Exception``) lets it through."""
+
+
+def parent_alive() -> bool:
+    return PARENT_PID is None or os.getppid() == PARENT_PID
 
 
 def _dump(obj) -> str:
@@ -50,6 +66,7 @@ class EpisodeRecorder:
         return str(self.tmp / "trace.zip")
 
     def finish(self, result: dict, diff: dict | None, states: tuple[dict, dict] | None = None) -> Path:
+        self._orphan_check()
         self._steps.close()
         (self.tmp / "result.json").write_text(_dump(result), encoding="utf-8")
         (self.tmp / "diff.json").write_text(_dump(diff or {"tables": {}}), encoding="utf-8")
@@ -57,10 +74,16 @@ class EpisodeRecorder:
             initial, final = states
             start = save_start(self.run_dir, initial)
             _write_gz(self.tmp / "final.json.gz", end_delta(initial, final, start))
+        self._orphan_check()                     # again, as late as it can be
         if self.final.exists():
             shutil.rmtree(self.final)
         os.replace(self.tmp, self.final)
         return self.final
+
+    def _orphan_check(self) -> None:
+        if not parent_alive():
+            self.abandon()
+            raise ParentGone(f"the parent process {PARENT_PID} is gone; episode {self.final} not published")
 
     def abandon(self) -> None:
         try:
