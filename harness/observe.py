@@ -43,7 +43,14 @@ MARKS_JS = """
 
 def screenshot_png(page, cdp=None) -> bytes:
     """PNG of the viewport. Through CDP with ``optimizeForSpeed`` when we have a
-    session (about twice as fast as ``page.screenshot``; still lossless)."""
+    session (about twice as fast as ``page.screenshot``; still lossless).
+
+    This copies the last composited frame as it is: call it on a settled page
+    (``harness.settle.wait_settled``: fonts ready, images decoded, two frames
+    drawn after). No second capture to check the frame is stable: the frames
+    that differed between runs were stable (two captures identical) but
+    rasterized differently (partial raster, see harness/settle.py), so a
+    comparison would only have cost a capture per step."""
     if cdp is not None:
         import base64
         data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,

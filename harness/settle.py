@@ -3,12 +3,25 @@
 Settled means: no request in flight (seen by Playwright), any main-frame
 navigation that started has reached DOMContentLoaded, no XMLHttpRequest or
 short timer pending in the page (htmx debounces, swaps and settles use them),
-then two animation frames with all of that still true. The wait is bounded;
-on timeout the step goes on and says so in ``info``.
+no web font loading (``document.fonts``) and no image in view still loading,
+then — once the fonts are ready and the loaded images decoded — two animation
+frames with all of that still true, so the frame the screenshot copies has
+painted the page's final text and images. The wait is bounded; on timeout the
+step goes on and says so in ``info``.
 
 The in-page half is an init script (``INIT_SCRIPT``) that counts pending XHRs
 and timers of up to ``TIMER_HORIZON_MS``; longer timers (none in our apps)
-are not waited for.
+are not waited for. The font and image checks cost nothing when there is
+nothing to wait for (an already-ready ``document.fonts.ready`` resolves in a
+microtask; pages without images skip the decode).
+
+Pixel-exact screenshots under load also need ``--disable-partial-raster``
+(harness/browser.py): with partial raster, Chromium re-rasters only the
+invalidated part of a tile, and the edges of curves (rounded corners, round
+avatars) crossing that clip come out with slightly different anti-aliasing
+than a whole-tile raster. Which parts get invalidated when depends on frame
+timing (a late font swap, invalidations coalesced differently under load), so
+the same page gave PNGs differing in a few dozen edge pixels.
 """
 from __future__ import annotations
 
@@ -39,9 +52,28 @@ INIT_SCRIPT = """
     this.addEventListener("loadend", () => st(() => { xhr--; }, 0));
     return send.apply(this, arguments);
   };
-  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+  // Bounded with the page's own setTimeout (not counted as busy): a wait here never outlives the settle.
+  const within = (p, ms) => Promise.race([p, new Promise((r) => st(r, ms))]);
+  const inView = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  };
+  // Fonts still loading and images still loading (an offscreen lazy image never loads: not waited for).
+  const assets = () => {
+    let n = document.fonts && document.fonts.status === "loading" ? 1 : 0;
+    for (const img of document.images) if (!img.complete && (img.loading !== "lazy" || inView(img))) n++;
+    return n;
+  };
+  const frames = async () => {
+    if (document.fonts && document.fonts.status !== "loaded") await within(document.fonts.ready, 2000);
+    const imgs = [];
+    for (const img of document.images) if (img.complete && img.naturalWidth && inView(img)) imgs.push(img);
+    if (imgs.length) await within(Promise.all(imgs.map((i) => i.decode().catch(() => null))), 2000);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return true;
+  };
   window.__desk = {
-    busy: () => timers.size + xhr + (document.readyState === "loading" ? 1 : 0),
+    busy: () => timers.size + xhr + (document.readyState === "loading" ? 1 : 0) + assets(),
     frames,
   };
 })();
