@@ -29,6 +29,9 @@ EXTRA_ARGS = (DEAD_PROXY, "--disable-gpu", "--disable-quic", "--disable-backgrou
               "--disable-component-update", "--disable-sync", "--no-first-run",
               "--disable-default-apps", "--disable-extensions", "--mute-audio",
               "--hide-scrollbars", "--font-render-hinting=none", "--force-color-profile=srgb",
+              # Whole-tile raster: partial raster anti-aliases curve edges by which part of a tile was
+              # invalidated when, so the same page gave different pixels under load (harness/settle.py).
+              "--disable-partial-raster",
               "--disable-features=Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions")
 
 

@@ -258,6 +258,12 @@
   document.addEventListener("DOMContentLoaded", () => {
     const el = document.getElementById("messages");
     if (el) placeTimeline(el, true);
+    // Placed with the fallback font's line heights if the web font was still loading: place again
+    // once it is (unless the user has scrolled since), so the timeline lands where it always does.
+    if (el && document.fonts && document.fonts.status !== "loaded") {
+      const top = el.scrollTop;
+      document.fonts.ready.then(() => { if (el.isConnected && el.scrollTop === top) placeTimeline(el, true); });
+    }
     const pane = document.getElementById("thread-pane");
     if (pane && !pane.hidden) placeThread(pane);
     const ta = $("#main-composer [data-compose-text]");
