@@ -92,10 +92,12 @@ complete; its `results.jsonl` line is appended last. Readers should skip dot-fol
 | `model` | str \\| null | model name, when the agent has one |
 | `deskworld` | str | package version (`dev` from a checkout) |
 | `k` | int | samples per task |
+| `seed` | int | the run's base seed |
 | `workers` | int | worker processes |
 | `worlds` | {{world: str}} | hash of each world's compiled template |
 | `tasks` | {{task id: int}} | revision of each task run |
 | `start`, `end` | ISO 8601 str \\| null | UTC; `end` is null while running |
+| `resumes` | [{{start, end, pending, added, workers, deskworld, …}}] | each `--resume` of the run (absent if never resumed); `start` stays the first run's |
 | `host` | {{python, machine, cpus}} | where it ran |
 
 ## results.jsonl — one line per finished episode
