@@ -75,6 +75,11 @@ class Fence:
         context.on("request", self._on_request)
         context.on("page", self._on_page)
 
+    def watch(self, page) -> None:
+        """Record one page's requests off the origin (for a page in a context someone else made,
+        as the BrowserGym example's; ``install`` watches a whole context)."""
+        page.on("request", self._on_request)
+
     def adopt(self, context):
         """Open the episode's page: the one page of the context that stays open."""
         self._opening = True

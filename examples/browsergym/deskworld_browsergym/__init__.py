@@ -457,7 +457,8 @@ class DeskworldTask(AbstractBrowserTask):
         """Requests off the workspace (the dead proxy refused them); a page that left it is
         brought back, as ``EpisodeRunner.execute`` does."""
         blocked = self.fence.take()
-        if blocked and self.page is not None and not self.fence.allowed(self.page.url):
+        if self.page is not None and not self.fence.on_origin(self.page.url):
+            blocked = blocked or [self.page.url]
             try:
                 self.page.go_back(wait_until="commit")
             except playwright.sync_api.Error:
