@@ -107,20 +107,11 @@ class HTTPTransport:
             headers["X-Session-Id"] = self.session_id
         req = urllib.request.Request(self.base_url + path, method=method,
                                      data=None if body is None else json.dumps(body).encode(), headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                issued = resp.headers.get("X-Session-Id")
-                if issued:
-                    self.session_id = issued
-                return json.loads(resp.read())
-        except urllib.error.HTTPError as e:
-            try:
-                error = json.loads(e.read())
-            except ValueError:
-                error = {"message": f"HTTP {e.code} {e.reason}"}
-            raise_for(error)
-        except urllib.error.URLError as e:
-            raise RemoteError(f"cannot reach {self.base_url}: {e.reason}") from e
+        headers, body = _open(req, self.timeout, f"cannot reach {self.base_url}")
+        issued = headers.get("X-Session-Id")
+        if issued:
+            self.session_id = issued
+        return body
 
     def close(self) -> None:
         try:
@@ -185,9 +176,15 @@ class WSTransport:
 def server_metadata(base_url: str, timeout: float = 30.0, token: str | None = None) -> dict:
     """``GET /metadata``: what the server serves (tasks, observation fields)."""
     req = urllib.request.Request(base_url.rstrip("/") + "/metadata", headers=auth_headers(token))
+    return _open(req, timeout, f"cannot reach a deskworld env-server at {base_url}")[1]
+
+
+def _open(req, timeout: float, unreachable: str) -> tuple:
+    """``(headers, JSON body)`` of a request; the server's error raised as its exception, an
+    unreachable server as ``RemoteError`` starting with ``unreachable``."""
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return json.loads(resp.read())
+            return resp.headers, json.loads(resp.read())
     except urllib.error.HTTPError as e:
         try:
             error = json.loads(e.read())
@@ -195,7 +192,7 @@ def server_metadata(base_url: str, timeout: float = 30.0, token: str | None = No
             error = {"message": f"HTTP {e.code} {e.reason}"}
         raise_for(error)
     except urllib.error.URLError as e:
-        raise RemoteError(f"cannot reach a deskworld env-server at {base_url}: {e.reason}") from e
+        raise RemoteError(f"{unreachable}: {e.reason}") from e
 
 
 class RemoteEnv(gym.Env):
