@@ -726,7 +726,7 @@ _BINOPS: dict[str, Callable[[Value, Value], Value]] = {
     "*": lambda a, b: _exact(_num(a) * _num(b)),
     "/": _divide,
     "^": _power,
-    "&": lambda a, b: _text(a) + _text(b),
+    "&": lambda a, b: _joined([_text(a), _text(b)]),
     "=": lambda a, b: _compare(a, b) == 0,
     "<>": lambda a, b: _compare(a, b) != 0,
     "<": lambda a, b: _compare(a, b) < 0,
@@ -1206,16 +1206,29 @@ def _xlookup(key: Arg, lookup: Arg, result: Arg, missing: Arg = None, match_mode
     return rg.rows[0][found] if rg.height == 1 else _Grid([[row[found]] for row in rg.rows])
 
 
+MAX_TEXT = 50_000                 # characters of a text result (a cell holds as many, as in Google Sheets)
+MAX_RANGE_CELLS = 1_000_000       # cells of one range (the largest sheet here: 5,000 rows x 200 columns)
+MAX_PASS_CELLS = 5_000_000        # cells all the ranges of one recalculation may read
+
+
+def _joined(parts: list[str], sep: str = "") -> str:
+    """``sep.join(parts)``, or ``#VALUE!`` when the text would be longer than a cell holds
+    (measured before it is built: a formula can't make a 100 MB string)."""
+    if sum(map(len, parts)) + len(sep) * max(0, len(parts) - 1) > MAX_TEXT:
+        _fail("#VALUE!", f"Text result is longer than {MAX_TEXT:,} characters.")
+    return sep.join(parts)
+
+
 @_fn("CONCATENATE", "CONCAT", hi=None)
 def _concatenate(*args: Arg) -> Value:
-    return "".join(_text(v) for v in _flat(args))
+    return _joined([_text(v) for v in _flat(args)])
 
 
 @_fn("TEXTJOIN", lo=3, hi=None)
 def _textjoin(delim: Arg, ignore_empty: Arg, *args: Arg) -> Value:
     skip = _bool(ignore_empty)
     parts = [_text(v) for v in _flat(args)]
-    return _text(delim).join(p for p in parts if not (skip and p == ""))
+    return _joined([p for p in parts if not (skip and p == "")], _text(delim))
 
 
 @_fn("LEN")
@@ -1270,6 +1283,8 @@ def _substitute(s: Arg, old: Arg, new: Arg, instance: Arg = None) -> Value:
     if not a:
         return text
     if instance is None:
+        if len(text) + text.count(a) * (len(b) - len(a)) > MAX_TEXT:
+            _fail("#VALUE!", f"Text result is longer than {MAX_TEXT:,} characters.")
         return text.replace(a, b)
     n = _int(instance)
     if n < 1:
@@ -1961,6 +1976,7 @@ class Workbook:
         # Ranges read during this pass are cached: a formula runs only after all its precedents, so
         # the cells of any range it reads are final by then. Grids are never mutated.
         self._grids = {}
+        self._cells_read = 0
         try:
             for comp_keys in _strongly_connected(succ):
                 if len(comp_keys) == 1 and comp_keys[0] not in succ[comp_keys[0]]:
@@ -1969,6 +1985,8 @@ class Workbook:
                         value = _final(self._eval(self._forms[key].ast, key[0]))
                     except RecursionError:
                         value = ErrorValue("#ERROR!", "Formula is nested too deeply.")
+                    except MemoryError:
+                        value = ErrorValue("#NUM!", "Result is too large.")
                     if self._store(key, value):
                         changed.add(key)
                 else:
@@ -2041,9 +2059,15 @@ class Workbook:
             max_row, max_col = self._extent(t)
             bottom = max_row if bottom is None else bottom
             right = max_col if right is None else right
+        size = (bottom - top + 1) * (right - left + 1)
+        if size > MAX_RANGE_CELLS:
+            return ErrorValue("#REF!", f"Range has more than {MAX_RANGE_CELLS:,} cells.")
         key = (t, top, left, bottom, right)
         grid = self._grids.get(key)
         if grid is None:
+            self._cells_read = getattr(self, "_cells_read", 0) + size
+            if self._cells_read > MAX_PASS_CELLS:
+                return ErrorValue("#REF!", f"Formulas read more than {MAX_PASS_CELLS:,} cells in one recalculation.")
             get = self._vals[t].get
             cols = range(left, right + 1)
             grid = self._grids[key] = _Grid([[get((r, c)) for c in cols] for r in range(top, bottom + 1)])

@@ -635,3 +635,31 @@ def test_bench_workbook_builds():
     assert sum(len(wb.cells(t)) for t in wb.tabs()) == 2000
     assert wb.value("Summary", 49, 1) == wb.value("Summary", 0, 1) + 49
     assert not any(isinstance(v, ErrorValue) for t in wb.tabs() for v in wb.values(t).values())
+
+
+def test_formula_bombs_are_errors_not_memory():
+    """A short formula can't build a 100 MB string or read a billion cells (issue 15: either made the
+    episode an error, or took the server's memory)."""
+    x = "x" * 4400
+    wb = Workbook({"S": {
+        (0, 0): x,
+        (0, 1): '=SUBSTITUTE(SUBSTITUTE(A1,"x",A1),"x",A1)',
+        (0, 2): "=" + "SUBSTITUTE(" * 7 + "A5" + ',"x",A5)' * 7,
+        (4, 0): "x" * 10,
+        (1, 1): "=A1&A1&A1&A1&A1&A1&A1&A1&A1&A1&A1&A1",
+        (1, 2): '=TEXTJOIN(",",TRUE,A1,A1,A1,A1,A1,A1,A1,A1,A1,A1,A1,A1)',
+        (1, 3): "=CONCAT(A1,A1,A1,A1,A1,A1,A1,A1,A1,A1,A1,A1)",
+        (2, 1): "=SUM(D10:ZZZ1000)",
+        (2, 2): "=SUM(A20:ZZZ1000000)",
+        (3, 1): "=A1&A1",                                   # under the limit: still text
+        (3, 2): '=SUBSTITUTE(A1,"x","yy")',
+    }})
+    v = wb.values("S")
+    for cell, code in (((0, 1), "#VALUE!"), ((0, 2), "#VALUE!"), ((1, 1), "#VALUE!"), ((1, 2), "#VALUE!"),
+                       ((1, 3), "#VALUE!"), ((2, 1), "#REF!"), ((2, 2), "#REF!")):
+        assert isinstance(v[cell], ErrorValue) and v[cell].code == code, (cell, v[cell])
+    assert v[(3, 1)] == x + x and v[(3, 2)] == "yy" * 4400
+    many = ",".join(f"D{i}:GS{i + 4999}" for i in range(1, 12))   # 11 ranges of a million cells each
+    wb = Workbook({"S": {(0, 0): "1", (0, 1): f"=SUM({many})"}})
+    out = wb.values("S")[(0, 1)]
+    assert isinstance(out, ErrorValue) and "in one recalculation" in out.message
