@@ -134,7 +134,7 @@ class Wait(_Action):
 class Navigate(_Action):
     """Go to a URL of the workspace (a path like /drive/ or a full URL of this site)."""
     type: Literal["navigate"] = "navigate"
-    url: str = Field(min_length=1)
+    url: str = Field(min_length=1, max_length=8192)
 
 
 class Back(_Action):

@@ -12,7 +12,7 @@ load):
    to a dead proxy (``127.0.0.1:9``, refused) except requests to the episode's
    own server, which is the only bypass; Chromium's implicit loopback bypass is
    removed (``<-loopback>``), so other loopback ports are unreachable too.
-   WebRTC may not send UDP outside the proxy.
+   WebRTC (UDP, which no proxy sees) is taken out of every page.
 2. **The page.** The main page's own DevTools session blocks every URL but the
    origin's (``Network.setBlockedURLs``), so even a proxy that let a request
    through would not reach the renderer. WebSockets are closed by a route.
@@ -34,6 +34,11 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 DEAD_PROXY = "http://127.0.0.1:9"
+# WebRTC sends UDP (STUN) that no HTTP proxy sees: the apps have no use for it, so pages don't get it.
+NO_WEBRTC_JS = """(() => { for (const k of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel",
+  "RTCIceCandidate", "RTCSessionDescription", "RTCRtpSender", "RTCRtpReceiver", "RTCRtpTransceiver"]) {
+  try { Object.defineProperty(window, k, {value: undefined, writable: false, configurable: false}); } catch (e) {} }
+})();"""
 
 
 class Fence:
@@ -71,6 +76,7 @@ class Fence:
 
     # ------------------------------------------------------------------ wiring
     def install(self, context) -> None:
+        context.add_init_script(NO_WEBRTC_JS)
         context.route_web_socket("**/*", self._ws)
         context.on("request", self._on_request)
         context.on("page", self._on_page)
@@ -119,12 +125,8 @@ class Fence:
     def _on_page(self, page) -> None:
         if self._opening or page is self.main:
             return
-        try:
-            url = page.url
-        except Exception:
-            url = "about:blank"
         # First in the report: the window is what the agent did; its requests follow from it.
-        self.blocked.insert(0, f"a new window ({url})" if url and url != "about:blank" else "a new window")
+        self.blocked.insert(0, "a new window")
         try:
             page.close()
         except Exception:
@@ -143,6 +145,11 @@ class Fence:
         if url.startswith(self.origin):
             return self.public_origin + url[len(self.origin):]
         return url
+
+    def public_text(self, text: str) -> str:
+        """A message with the server's real address written as the public one (the agent sees the
+        same text on every run and worker)."""
+        return text.replace(self.origin, self.public_origin)
 
     def resolve(self, url: str) -> str:
         """A navigate action's target: paths are relative to the origin; other

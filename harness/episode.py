@@ -154,7 +154,10 @@ class EpisodeRunner:
             # Leave the old episode: release the mouse, empty its tab's storage,
             # stop whatever it was loading.
             try:
-                page.mouse.up()
+                for button in ("left", "middle", "right"):
+                    page.mouse.up(button=button)
+                for key in ("Shift", "Control", "Alt", "Meta"):
+                    page.keyboard.up(key)
                 page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }")
             except Exception:
                 pass
@@ -209,7 +212,7 @@ class EpisodeRunner:
             error = self._act(action, page, start + ACT_DEADLINE_S)
         except PlaywrightError as e:
             self._raise_if_dead(e)
-            error = _action_failure(e)
+            error = self.current.fence.public_text(_action_failure(e))
         if not isinstance(action, A.Done):
             self._settle()
         self.current.fence.close_strays(self.current.context)
@@ -221,8 +224,12 @@ class EpisodeRunner:
         else:
             self.last_good = page.url
         if blocked and error is None:
-            error = (f"blocked: {blocked[0][:200]} is outside the workspace; only {PUBLIC_ORIGIN} can be opened"
-                     + (f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""))
+            more = f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""
+            if blocked[0] == "a new window":
+                error = f"blocked: a new window or tab was closed; the workspace stays in this one page{more}"
+            else:
+                error = (f"blocked: {self.current.fence.public(blocked[0])[:200]} is outside the workspace; "
+                         f"only {PUBLIC_ORIGIN} can be opened{more}")
         self.check_health()
         return error
 

@@ -179,3 +179,32 @@ def test_huge_key_and_drag_actions_are_refused_and_every_step_is_bounded(env):
     longest = {"type": "drag", "path": path[:A.MAX_DRAG_POINTS]}
     obs, r, term, trunc, info = env.step(longest)
     assert info["status"] == "ok"
+
+
+def test_no_webrtc_and_no_button_or_key_held_across_reset(env):
+    env.reset()
+    assert env.page_call(lambda p: p.evaluate(
+        "() => [typeof RTCPeerConnection, typeof webkitRTCPeerConnection, typeof RTCDataChannel]")) == \
+        ["undefined"] * 3
+    env.page_call(lambda p: p.evaluate("""() => { window.__buttons = [];
+        document.addEventListener('mousedown', e => window.__buttons.push(e.buttons), true); }"""))
+    env.step({"type": "mouse_down", "x": 640, "y": 700, "button": "middle"})
+    env.page_call(lambda p: p.keyboard.down("Shift"))
+    env.reset()
+    env.page_call(lambda p: p.evaluate("""() => { window.__seen = [];
+        document.addEventListener('mousedown', e => window.__seen.push([e.buttons, e.shiftKey]), true); }"""))
+    env.step({"type": "click", "x": 640, "y": 700})
+    assert env.page_call(lambda p: p.evaluate("() => window.__seen")) == [[1, False]]
+
+
+def test_errors_name_the_public_origin_only(env):
+    env.reset()
+    real = env._runner.current.server.url
+    obs, *_ = env.step({"type": "navigate", "url": "/" + "x" * 8000})
+    obs2, *_ = env.step({"type": "navigate", "url": "/" + "x" * 9000})
+    assert "at most 8192 characters" in obs2["last_action_error"]
+    env.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
+    obs3, *_ = env.step({"type": "wait", "ms": 50})
+    for o in (obs, obs2, obs3):
+        assert real not in o["last_action_error"] and real not in o["url"]
+    assert "new window" in obs3["last_action_error"]
