@@ -574,6 +574,9 @@ class EnvServer:
         self.close_all()
 
 
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
 @click.command("env-server")
 @click.option("--port", default=8000, show_default=True, type=int, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True)
@@ -593,6 +596,11 @@ def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern
                axtree: bool, som: bool, token: str | None) -> None:
     """Serve deskworld environments over HTTP and WebSocket (OpenEnv wire format)."""
     from harness.tasks.registry import TaskError
+    if not token and host not in LOOPBACK_HOSTS:
+        # Off loopback the server can't know every name it is reached by, so Host can't be checked
+        # (a DNS-rebinding page would pass): a token is then the only thing that proves a client.
+        raise click.ClickException(f"listening on {host} needs --token (or DESKWORLD_ENV_TOKEN): anyone, and any "
+                                   "web page a browser on the network opens, could otherwise drive sessions")
     try:
         server = EnvServer(host=host, port=port, capacity=capacity, idle_timeout=idle_timeout, tasks=pattern,
                            axtree=axtree, som=som, token=token)
@@ -607,9 +615,6 @@ def _banner(server: EnvServer) -> None:
     auth = "bearer token required" if server.token else "no token"
     click.echo(f"deskworld env-server: {server.url} (WebSocket {server.url.replace('http', 'ws', 1)}/ws), "
                f"{len(server.tasks)} tasks, capacity {server.capacity}, idle timeout {idle}, {auth}")
-    if not server.token and server.host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"deskworld env-server: warning: listening on {server.host} without --token; anyone who "
-                   "can reach the port can drive sessions", err=True)
 
 
 if __name__ == "__main__":

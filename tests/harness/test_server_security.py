@@ -507,3 +507,13 @@ def test_the_policy_names_what_was_wrong():
                 "HTTP_ORIGIN": "http://box.internal:9000"}
     assert refusal(wildcard, policy) is None
     assert refusal({**wildcard, "HTTP_ORIGIN": "http://desk.local"}, policy).status == 403
+
+
+def test_the_env_server_off_loopback_needs_a_token():
+    """Bound to a wildcard address it can't check Host (a DNS-rebinding page would pass), so it
+    refuses to start without a token, before it takes the port."""
+    from click.testing import CliRunner
+
+    from harness.envserver import env_server
+    out = CliRunner().invoke(env_server, ["--host", "0.0.0.0", "--port", "0"], env={"DESKWORLD_ENV_TOKEN": ""})
+    assert out.exit_code != 0 and "needs --token" in out.output
