@@ -136,8 +136,9 @@ def test_no_request_from_any_page_reaches_another_local_server(env, bait):
 def test_popups_and_tabs_are_closed_as_they_open_and_never_survive_reset(env, bait):
     env.reset()
     env.page_call(lambda p: p.evaluate("(u) => { window.open('/mail/inbox'); window.open(u); }", bait.url))
-    obs, *_ = env.step({"type": "wait", "ms": 100})
-    assert "new window" in obs["last_action_error"] and _pages(env) == 1
+    # Reported by the step during which Chromium announces the window (on a loaded machine, the next).
+    said = [env.step({"type": "wait", "ms": 100})[0]["last_action_error"] for _ in range(3)]
+    assert any("new window" in e for e in said) and _pages(env) == 1, said
     # Clicks that open tabs: ctrl-, shift- and middle-click on a link.
     box = env.page_call(lambda p: p.locator("a[href^='/']:visible").first.bounding_box())
     x, y = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2)
@@ -204,7 +205,7 @@ def test_errors_name_the_public_origin_only(env):
     obs2, *_ = env.step({"type": "navigate", "url": "/" + "x" * 9000})
     assert "at most 8192 characters" in obs2["last_action_error"]
     env.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
-    obs3, *_ = env.step({"type": "wait", "ms": 50})
-    for o in (obs, obs2, obs3):
+    later = [env.step({"type": "wait", "ms": 50})[0] for _ in range(3)]
+    for o in (obs, obs2, *later):
         assert real not in o["last_action_error"] and real not in o["url"]
-    assert "new window" in obs3["last_action_error"]
+    assert any("new window" in o["last_action_error"] for o in later)
