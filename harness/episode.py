@@ -175,7 +175,7 @@ class EpisodeRunner:
             self._open_page(ws, now)
             page = ws.page
         else:
-            page.clock.set_fixed_time(now)
+            self._set_clock(page, now)
         ws.cdp.send("Storage.clearDataForOrigin", {"origin": ws.server.url, "storageTypes": "all"})
         ws.context.clear_cookies()
         ws.context.add_cookies([ws.server.cookie(task.user or ws.world.spec.user)])
@@ -366,12 +366,23 @@ class EpisodeRunner:
             st.advance(self.step_seconds)
             now = st.now()
             wrote = tick(st)
-        self.page.clock.set_fixed_time(now)
+        self._set_clock(self.page, now)
         if wrote:
             self.refreshes += 1
             self.page.evaluate("() => document.body && document.body.dispatchEvent("
                                "new CustomEvent('deskworld:refresh', {bubbles: true}))")
             self._settle()
+
+    def _set_clock(self, page, now) -> None:
+        """Pin page time. The clock is the context's: it is also set in a pop-up the containment
+        is closing at that moment, which fails the call — the main page's clock is set again."""
+        try:
+            page.clock.set_fixed_time(now)
+        except PlaywrightError:
+            if page.is_closed() or not self.browser.is_connected():
+                raise
+            self.current.fence.close_strays(self.current.context)
+            page.clock.set_fixed_time(now)
 
     def check_health(self) -> None:
         errs = list(self.current.errors) + list(self.net.five_xx if self.net else [])

@@ -145,7 +145,8 @@ def test_popups_and_tabs_are_closed_as_they_open_and_never_survive_reset(env, ba
     for action in ({"type": "click", "x": x, "y": y, "modifiers": ["ctrl"]},
                    {"type": "click", "x": x, "y": y, "modifiers": ["shift"]},
                    {"type": "click", "x": x, "y": y, "button": "middle"}):
-        env.step(action)
+        obs, r, term, trunc, info = env.step(action)
+        assert info["status"] == "ok", (action, info.get("error"))
         assert _pages(env) == 1, action
     # A pop-up opened just before reset is gone after it.
     env.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
