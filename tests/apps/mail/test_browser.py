@@ -36,9 +36,21 @@ def test_compose_and_send_with_drive_and_local_attachments(desk, live_slot):
     dialog.get_by_label("Final Survey Report – Calder Marine Surveys (2026-03-06).pdf").check()
     dialog.get_by_role("button", name="Insert").click()
     expect(page.locator("#cfiles-c")).to_contain_text("Final Survey Report")
+    # The Drive dialog closes after its swap settles: wait for it, as a person would, before opening
+    # the next one (clicked while it closed, under load, the picker was swept away with it).
+    expect(dialog).to_have_count(0)
     # From the computer: the in-app picker over local/
-    page.get_by_role("button", name="Attach files from your computer").click()
     picker = page.get_by_role("dialog", name="Choose files from your computer")
+    for _ in range(3):
+        # Under load the click can land while the draft's autosave holds the form's request queue
+        # (hx-sync): nothing opens, and a person clicks again.
+        page.get_by_role("button", name="Attach files from your computer").click()
+        try:
+            expect(picker).to_be_visible()
+            break
+        except AssertionError:
+            continue
+    expect(picker).to_be_visible()
     picker.get_by_role("button", name="Documents").click()
     picker.get_by_label("Shortfall check – A. Chen working.md").check()
     picker.get_by_role("button", name="Attach").click()
