@@ -105,18 +105,15 @@ class Fence:
             {"urlPattern": "*://*/*", "block": True},
         ]})
 
-    def close_strays(self, context) -> int:
-        """Close every page of the context but the main one; how many were open."""
-        n = 0
+    def close_strays(self, context) -> None:
+        """Close every page of the context but the main one (each reported as a new window)."""
         for page in list(context.pages):
             if page is not self.main:
-                n += 1
                 self.blocked.insert(0, "a new window")
                 try:
                     page.close()
                 except Exception:
                     pass
-        return n
 
     def _on_request(self, req) -> None:
         if not self.allowed(req.url):

@@ -301,9 +301,12 @@ class EpisodeRunner:
                     pass
         return None
 
+    def _dead(self, page) -> bool:
+        return not self.browser.is_connected() or page.is_closed()
+
     def _raise_if_dead(self, exc: BaseException) -> None:
         """A page or browser that died is the environment's failure, not the agent's."""
-        if not self.browser.is_connected() or self.page.is_closed():
+        if self._dead(self.page):
             raise EnvironmentBroken(f"the browser failed: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
 
     def _return_to_workspace(self) -> None:
@@ -379,7 +382,7 @@ class EpisodeRunner:
         try:
             page.clock.set_fixed_time(now)
         except PlaywrightError:
-            if page.is_closed() or not self.browser.is_connected():
+            if self._dead(page):
                 raise
             self.current.fence.close_strays(self.current.context)
             page.clock.set_fixed_time(now)

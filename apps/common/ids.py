@@ -17,7 +17,7 @@ from __future__ import annotations
 import builtins
 import re
 
-from werkzeug.routing import IntegerConverter, ValidationError
+from werkzeug.routing import IntegerConverter
 
 INT64_MAX = 2**63 - 1
 _ID = re.compile(r"[0-9]{1,19}")

@@ -18,7 +18,7 @@ import html
 import re
 import time
 from pathlib import Path
-from urllib.parse import parse_qsl, quote, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 

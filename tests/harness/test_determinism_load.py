@@ -17,7 +17,6 @@ import io
 import multiprocessing as mp
 import os
 import subprocess
-import time
 
 import numpy as np
 import pytest
@@ -57,7 +56,6 @@ def cpu_hogs():
     hogs = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for _ in range(_cpus())]
     try:
-        time.sleep(0.3)
         assert all(h.poll() is None for h in hogs), "a CPU hog did not start"
         yield hogs
     finally:
