@@ -34,7 +34,7 @@ $(VENV)/.installed: pyproject.toml
 
 # A Chromium for Playwright: its own if installed, else the system one (apt-get when possible).
 browser: $(VENV)/.installed
-	$(BIN)/python -m harness.browser ensure
+	$(BIN)/python -m harness.env.browser ensure
 
 serve: setup
 	$(BIN)/deskworld serve --world $(WORLD) --port $(PORT)

@@ -4,7 +4,7 @@
 meet. Config keys:
 
 - ``WORLD``       world name or folder (default ``meridian``)
-- ``SLOT``        an ``apps.common.store.slot.Slot`` to serve (else one is made)
+- ``SLOT``        an ``apps.core.store.slot.Slot`` to serve (else one is made)
 - ``SLOT_PATH``   file for the slot made here (default: in memory)
 - ``AUTO_LOGIN``  sign a visitor in as ``USER`` (``deskworld serve``); off in
                   agent mode, where the harness injects the session cookie
@@ -23,15 +23,15 @@ def create_app(config: Mapping | None = None):
     from flask import Flask
     from htmx_flask import Htmx
 
-    from apps.common import session as sessions
-    from apps.common import shell, templating
-    from apps.common.ids import IdConverter
-    from apps.common.store.compile import template_for
-    from apps.common.store.slot import Slot
-    from apps.common.world import load_world
-    from apps.registry import app_packages
+    from apps.web import session as sessions
+    from apps.web import shell, templating
+    from apps.core.ids import IdConverter
+    from apps.core.store.compile import template_for
+    from apps.core.store.slot import Slot
+    from apps.core.world import load_world
+    from apps.core.registry import app_packages
 
-    app = Flask("apps.common", static_folder="static", static_url_path="/static",
+    app = Flask("apps.web", static_folder="static", static_url_path="/static",
                 template_folder="templates")
     app.config.update(WORLD="meridian", AUTO_LOGIN=False, TICK_ON_REQUEST=False, USER=None, SLOT=None, SLOT_PATH=None,
                       SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_NAME="deskworld_session",

@@ -17,10 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from apps.common.store.compile import template_for
-from apps.common.store.db import Caller
-from apps.common.store.export import export
-from apps.common.store.slot import Slot
+from apps.core.store.compile import template_for
+from apps.core.store.db import Caller
+from apps.core.store.export import export
+from apps.core.store.slot import Slot
 from apps.mail import compose
 
 

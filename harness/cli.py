@@ -25,7 +25,7 @@ def serve(world: str, port: int, host: str, user: str | None, state: str | None)
     from werkzeug.serving import run_simple
 
     from apps import create_app
-    from apps.common.world import WorldError
+    from apps.core.world import WorldError
 
     try:
         app = create_app({"WORLD": world, "AUTO_LOGIN": True, "USER": user, "SLOT_PATH": state,
@@ -44,8 +44,8 @@ def compile(world: str, rebuild: bool) -> None:
     """Compile a world into its template database and print the path."""
     import time
 
-    from apps.common.store.compile import template_for
-    from apps.common.world import WorldError
+    from apps.core.store.compile import template_for
+    from apps.core.world import WorldError
     t0 = time.perf_counter()
     try:
         path = template_for(world, rebuild=rebuild)
@@ -61,7 +61,7 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
     """Regenerate the screenshot gallery (screenshots/*.png)."""
     from pathlib import Path
 
-    from harness.gallery import filmstrip, take, viewer_shots
+    from harness.bench.gallery import filmstrip, take, viewer_shots
     for p in take(Path(out), list(names) or None):
         click.echo(p)
     if not names or "episode-filmstrip.png" in names:
@@ -145,10 +145,10 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     from pathlib import Path
 
     from harness.agents import MODEL_AGENTS, make
-    from harness.metrics import summarize
-    from harness.recorder import read_results
-    from harness.report import print_summary, print_usage
-    from harness.runner import run as run_all
+    from harness.runs.metrics import summarize
+    from harness.runs.recorder import read_results
+    from harness.runs.report import print_summary, print_usage
+    from harness.runs.runner import run as run_all
     from harness.tasks.registry import TaskError, select
     try:
         chosen = select(pattern)
@@ -167,7 +167,7 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     elif opts:
         raise click.ClickException(f"--{next(iter(opts)).replace('_', '-')} is for model agents "
                                    f"({', '.join(MODEL_AGENTS)}), not {agent}")
-    from harness.judge import Judge, JudgeError, grade_run
+    from harness.qc.judge import Judge, JudgeError, grade_run
     try:
         chosen_judges = [Judge.parse(j) for j in judges]
     except JudgeError as e:
@@ -175,8 +175,8 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     out_dir = Path(out or f"runs/{datetime.now().strftime('%Y%m%d-%H%M%S')}-{agent.split(':')[0]}")
     if address and backend != "ray":
         raise click.ClickException("--address is for --backend ray")
-    from harness.ray_backend import RayBackendError
-    from harness.runner import ResumeMismatch
+    from harness.runs.ray_backend import RayBackendError
+    from harness.runs.runner import ResumeMismatch
     try:
         run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
                 agent_opts=opts or None, backend=backend, address=address)
@@ -209,8 +209,8 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
     from rich.console import Console
     from rich.table import Table
 
-    from harness.adversaries.suite import totals
-    from harness.check import check as run_check
+    from harness.qc.adversaries.suite import totals
+    from harness.qc.check import check as run_check
     from harness.tasks.registry import TaskError, select
     try:
         chosen = select(pattern)
@@ -279,7 +279,7 @@ def regrade_cmd(run_dir: str, write: bool, as_json: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from harness.regrade import RegradeError, regrade
+    from harness.runs.regrade import RegradeError, regrade
     console = Console()
     try:
         rep = regrade(run_dir, write=write)
@@ -322,8 +322,8 @@ def grade_cmd(run_dir: str, judges: tuple[str, ...], base_url: str | None, regra
     """Grade a finished run's rubric ``judge`` criteria with a model judge (cached; changes score, not passed)."""
     from rich.console import Console
 
-    from harness.judge import Judge, JudgeError, grade_run
-    from harness.report import print_usage
+    from harness.qc.judge import Judge, JudgeError, grade_run
+    from harness.runs.report import print_usage
     console = Console()
     try:
         chosen = [Judge.parse(j, base_url=base_url) for j in judges]
@@ -351,7 +351,7 @@ def grade_cmd(run_dir: str, judges: tuple[str, ...], base_url: str | None, regra
               help="messages: images as data URLs or as copied files.")
 def export_cmd(run_dir: str, fmt: str, out: str, images: str) -> None:
     """Export a run as a Hugging Face ImageFolder (one row per step) or as chat messages for SFT."""
-    from harness.export import ExportError, export_run
+    from harness.runs.export import ExportError, export_run
     try:
         rep = export_run(run_dir, out, fmt, images=images)
     except ExportError as e:
@@ -366,7 +366,7 @@ def export_cmd(run_dir: str, fmt: str, out: str, images: str) -> None:
 @click.option("--overwrite", is_flag=True, help="Rewrite media that already exist.")
 def export_media_cmd(run_dir: str, overwrite: bool) -> None:
     """Write each episode's animated preview (GIF/WebP, with the actions drawn) and contact sheet."""
-    from harness.media import export_media
+    from harness.runs.media import export_media
     written = export_media(run_dir, overwrite=overwrite)
     for p in written:
         click.echo(p)
@@ -401,7 +401,7 @@ def qc(run_dir: str, as_json: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from harness.qc import compute
+    from harness.qc.agreement import compute
     rep = compute(Path(run_dir))
     if as_json:
         click.echo(json.dumps(rep, indent=2, ensure_ascii=False, default=str))
@@ -458,7 +458,7 @@ def bench(n: int, steps: int, workers: str, json_out: str | None) -> None:
     """Measure reset, step latency, throughput and memory against bare Playwright."""
 
 
-    from harness.bench import print_table, run as run_bench
+    from harness.bench.speed import print_table, run as run_bench
     res = run_bench(n=n, throughput_steps=steps, workers=tuple(int(w) for w in workers.split(",")))
     print_table(res)
     if json_out:
@@ -471,7 +471,7 @@ from harness.tools.cli import app as app_cmd, mcp as mcp_cmd  # noqa: E402  (the
 main.add_command(app_cmd)
 main.add_command(mcp_cmd)
 
-from harness.envserver import env_server  # noqa: E402  (env server: issue 9)
+from harness.servers.envserver import env_server  # noqa: E402  (env server: issue 9)
 
 main.add_command(env_server)
 

@@ -5,7 +5,7 @@
 - ``app`` / ``client``: the Flask app on that slot, signed in as the world's user;
 - ``store``: the slot's store, for service-layer tests;
 - browser tests: pytest-playwright's ``page`` on a live app server, launched
-  through ``harness.browser`` like everything else.
+  through ``harness.env.browser`` like everything else.
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from contextlib import contextmanager
 import pytest
 
 from apps import create_app
-from apps.common.session import session_cookie
-from apps.common.store.compile import template_for
-from apps.common.store.db import Caller
-from apps.common.store.slot import Slot
-from apps.common.world import load_world
+from apps.web.session import session_cookie
+from apps.core.store.compile import template_for
+from apps.core.store.db import Caller
+from apps.core.store.slot import Slot
+from apps.core.world import load_world
 
 WORLD = "meridian"
 USER = "alex.chen"
@@ -84,20 +84,20 @@ def hx(client):
 # ---------------------------------------------------------------- browser tests
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    from harness.browser import launch_args
+    from harness.env.browser import launch_args
     return {**browser_type_launch_args, **launch_args()}
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    from harness.browser import context_args
+    from harness.env.browser import context_args
     return {**browser_context_args, **context_args()}
 
 
 @contextmanager
 def live_server_on(template):
     """An app server in this process on a slot of ``template`` (for browser tests)."""
-    from harness.server import AppServer
+    from harness.env.appserver import AppServer
     slot = Slot(template)
     server = AppServer(create_app({"SLOT": slot, "SECRET_KEY": "test-secret"})).start()
     try:

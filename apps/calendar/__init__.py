@@ -1,7 +1,7 @@
 """Calendar: a Google Calendar clone. Service layer in ``service.py``, GUI in ``routes.py``."""
 from flask import Blueprint
 
-from apps.common.appinfo import AppInfo
+from apps.core.appinfo import AppInfo
 
 APP = AppInfo(name="calendar", title="Calendar", prefix="/calendar", icon="calendar-days", home="calendar.index")
 bp = Blueprint("calendar", __name__, template_folder="templates")

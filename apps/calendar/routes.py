@@ -16,9 +16,9 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from apps.calendar import bp, service
-from apps.common import people as directory
-from apps.common.errors import Invalid, ServiceError
-from apps.common.render import flash_toast, go, id_arg, is_htmx, render, service_error_page, toast
+from apps.core import people as directory
+from apps.core.errors import Invalid, ServiceError
+from apps.web.render import flash_toast, go, id_arg, is_htmx, render, service_error_page, toast
 
 VIEWS = ("day", "week", "month")
 HOUR_PX = 48

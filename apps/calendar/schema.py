@@ -12,7 +12,7 @@ were deleted or changed on their own ("This event").
 ``cal_calendars`` is view state: which other people's calendars a user has
 added under "Other calendars", their colour and whether they are shown.
 """
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 EVENTS = Table("cal_events", (
     key(),

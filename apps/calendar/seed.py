@@ -26,9 +26,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from apps.calendar import service
-from apps.common.errors import Invalid
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_yaml, validation_message
+from apps.core.errors import Invalid
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, load_yaml, validation_message
 
 Response = Literal["needs_action", "accepted", "declined", "tentative"]
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
 
-from apps.common import people as directory
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.ids import as_id
-from apps.common.store.db import Caller, Store, utc_iso
-from apps.common.text import bounded, tidy
+from apps.core import people as directory
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.ids import as_id
+from apps.core.store.db import Caller, Store, utc_iso
+from apps.core.text import bounded, tidy
 
 RESPONSES = ("needs_action", "accepted", "declined", "tentative")
 RSVP = ("accepted", "declined", "tentative")

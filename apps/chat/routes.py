@@ -15,11 +15,11 @@ from flask import abort, g, make_response, redirect, render_template, request, u
 from markupsafe import Markup, escape
 
 from apps.chat import bp, service
-from apps.common import people as directory
-from apps.common.errors import Forbidden, Invalid, NotFound, ServiceError
-from apps.common.ids import as_id
-from apps.common.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast
-from apps.common.text import html_json
+from apps.core import people as directory
+from apps.core.errors import Forbidden, Invalid, NotFound, ServiceError
+from apps.core.ids import as_id
+from apps.web.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast
+from apps.core.text import html_json
 
 
 # ---------------------------------------------------------------- helpers
@@ -550,7 +550,7 @@ def new_dm():
 
 @bp.get("/dm/suggest")
 def dm_suggest():
-    from apps.mail import addresses
+    from apps.core import addresses
     q = request.args.get("people", "") or request.args.get("q", "")
     found = [p for p in addresses.suggestions(g.store, g.caller.user, q) if p.get("slug")]
     return _frag("_people_suggest.html", people=found, q=q)

@@ -7,7 +7,7 @@ state and so ephemeral. A message with ``thread`` set is a reply in the
 thread of that parent message; the parent's ``reply_count`` and
 ``last_reply_at`` are derived from its replies.
 """
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 CONVERSATIONS = Table("chat_conversations", (
     key(),

@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_yaml, validation_message
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, load_yaml, validation_message
 
 from apps.chat.service import BROADCAST, MAX_GROUP, MENTION_RE, channel_name_error
 

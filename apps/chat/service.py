@@ -17,10 +17,10 @@ import re
 from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 
-from apps.common import people as directory
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller, Store, utc_iso
-from apps.common.text import tidy
+from apps.core import people as directory
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller, Store, utc_iso
+from apps.core.text import tidy
 
 CHANNEL, DM, GROUP = "channel", "dm", "group"
 KINDS = (CHANNEL, DM, GROUP)

@@ -25,8 +25,8 @@ import os
 import urllib.request
 from collections.abc import Callable
 
-from apps.common import people
-from apps.common.store.db import Store
+from apps.core import people
+from apps.core.store.db import Store
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,9 @@ import logging
 import re
 from dataclasses import dataclass, field
 
-from apps.common import people
-from apps.common.errors import Invalid, NotFound
-from apps.common.store.db import AGENT, Caller, Store
+from apps.core import people
+from apps.core.errors import Invalid, NotFound
+from apps.core.store.db import AGENT, Caller, Store
 from apps.coworkers import brains
 from apps.coworkers.match import matches
 from apps.coworkers.spec import (CallAction, Coworker, CoworkersFile, MailAction, PostAction, ReactAction,

@@ -1,6 +1,6 @@
 """Co-worker bookkeeping in the slot. Not exported: what co-workers *did* is in
 the apps' own tables (with their actor); this is only the machinery."""
-from apps.common.store.schema import Kind, Table, content, key
+from apps.core.store.schema import Kind, Table, content, key
 
 QUEUE = Table("coworker_queue", (
     key(),

@@ -5,8 +5,8 @@ Runs after every app is seeded: the spec is checked against the seeded store
 in the slot, and the tick cursor starts after the seed's own writes."""
 from __future__ import annotations
 
-from apps.common.store.db import Store
-from apps.common.world import World, WorldError, load_spec
+from apps.core.store.db import Store
+from apps.core.world import World, WorldError, load_spec
 from apps.coworkers import engine
 from apps.coworkers.spec import CoworkersFile
 

@@ -1,7 +1,7 @@
 """CRM: a Salesforce-like app. Service layer in ``service.py``, GUI in ``routes.py``."""
 from flask import Blueprint
 
-from apps.common.appinfo import AppInfo
+from apps.core.appinfo import AppInfo
 
 APP = AppInfo(name="crm", title="CRM", prefix="/crm", icon="briefcase", home="crm.index")
 bp = Blueprint("crm", __name__, template_folder="templates")

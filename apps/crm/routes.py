@@ -13,10 +13,10 @@ from urllib.parse import urlencode
 from flask import abort, g, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.ids import as_id
-from apps.common.render import error_page, flash_toast, id_arg, is_htmx, render, service_error_page, toast
-from apps.common.render import go as navigate
+from apps.core.errors import Invalid, NotFound, ServiceError
+from apps.core.ids import as_id
+from apps.web.render import error_page, flash_toast, id_arg, is_htmx, render, service_error_page, toast
+from apps.web.render import go as navigate
 from apps.crm import bp, service as S
 
 ICONS = {"accounts": "building-office-2", "contacts": "user", "leads": "star", "opportunities": "trophy"}

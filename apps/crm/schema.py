@@ -12,7 +12,7 @@ on every stage change. Saved list views (``crm_views``) are user content.
 """
 import re
 
-from apps.common.store.schema import Kind, Table, content, derived, key
+from apps.core.store.schema import Kind, Table, content, derived, key
 
 STAGES = ("Prospecting", "Qualification", "Discovery", "Proposal", "Negotiation", "Closed Won", "Closed Lost")
 OPEN_STAGES = STAGES[:5]

@@ -15,8 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_spec
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, load_spec
 from apps.crm.schema import (ACCOUNT_TYPES, EMAIL_RE, INDUSTRIES, LEAD_SOURCES, LEAD_STATUSES, LOSS_REASONS,
                              OPP_TYPES, STAGE_PROBABILITY, STAGES, TASK_STATUSES)
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timedelta
 
-from apps.common import people as directory
-from apps.common.errors import Invalid, NotFound
-from apps.common.ids import as_id
-from apps.common.store.db import Caller, Store, utc_iso
+from apps.core import people as directory
+from apps.core.errors import Invalid, NotFound
+from apps.core.ids import as_id
+from apps.core.store.db import Caller, Store, utc_iso
 
 PREFIX = "/crm"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import g, redirect, render_template, request, url_for
 
-from apps.common.errors import Invalid, ServiceError
-from apps.common.ids import as_id
-from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.core.errors import Invalid, ServiceError
+from apps.core.ids import as_id
+from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
 from apps.docs import bp, service
 from apps.docs import blocks as B
 from apps.drive import service as drive

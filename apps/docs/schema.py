@@ -1,7 +1,7 @@
 """Docs tables. A document's text is a list of blocks (``apps.docs.blocks``),
 one row each, so a check can say "a heading 'The Shortfall' followed by a
 paragraph containing …" and a diff names the paragraph that changed."""
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 DOCUMENTS = Table("docs_documents", (
     key(),

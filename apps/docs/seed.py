@@ -10,8 +10,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, validation_message
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, validation_message
 from apps.docs import blocks as B
 
 

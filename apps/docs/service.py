@@ -11,9 +11,9 @@ import difflib
 import json
 import re
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.files import stamped_zip
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.files import stamped_zip
+from apps.core.store.db import Caller, Store
 from apps.docs import blocks as B
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role

@@ -1,7 +1,7 @@
 """Drive: a Google Drive clone. Service layer in ``service.py``, GUI in ``routes.py``."""
 from flask import Blueprint
 
-from apps.common.appinfo import AppInfo
+from apps.core.appinfo import AppInfo
 
 APP = AppInfo(name="drive", title="Drive", prefix="/drive", icon="folder", home="drive.index")
 bp = Blueprint("drive", __name__, template_folder="templates")

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from flask import Response, abort, g, redirect, request, url_for
 
-from apps.common import preview
-from apps.common.errors import Invalid, ServiceError
-from apps.common.files import blob_bytes
-from apps.common.ids import as_id
-from apps.common.render import flash_toast, id_list, is_htmx, render, service_error_page, toast, toast_response
+from apps.core import preview
+from apps.core.errors import Invalid, ServiceError
+from apps.core.files import blob_bytes
+from apps.core.ids import as_id
+from apps.web.render import flash_toast, id_list, is_htmx, render, service_error_page, toast, toast_response
 from apps.drive import bp, service
 from apps.drive.service import FOLDER, Role
 from apps.mail.routes_files import send_bytes
@@ -200,7 +200,7 @@ def create_folder():
 
 @bp.get("/upload")
 def upload_picker():
-    from apps.common import local_files
+    from apps.core import local_files
     dirs, files = local_files.folder(g.store, g.caller.user, "")
     action = url_for("drive.upload", parent=request.args.get("parent", ""))
     return render("_local_picker.html", dirs=dirs, files=files, path="", crumbs=[], action=action,
@@ -292,7 +292,7 @@ def _share(item_id: int, *, errors: dict | None = None, status: int = 200, peopl
     item = service.get(g.store, g.caller.user, item_id)
     access = service.access_list(g.store, g.caller.user, item_id)
     can_share = service.RANK[item["role"]] >= service.RANK[Role.EDITOR]
-    from apps.mail.addresses import name_for
+    from apps.core.addresses import name_for
     return render("drive/_share_dialog.html", status=status, item=item, access=access, can_share=can_share,
                   errors=errors or {}, people=[(p, name_for(g.store, p)) for p in people], role=role, note=note)
 
@@ -390,7 +390,7 @@ def star():
 @bp.get("/items/<int:item_id>/details")
 def details(item_id: int):
     item = service.get(g.store, g.caller.user, item_id)
-    from apps.common import people
+    from apps.core import people
     owner = people.person(g.store, item["owner"])
     modifier = people.person(g.store, item["modified_by"]) if item["modified_by"] else None
     return render("drive/_details.html", item=item, owner=owner, modifier=modifier,

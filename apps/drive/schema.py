@@ -1,6 +1,6 @@
 """Drive tables. Items are files and folders in one tree; sharing is per item
 and inherited by everything below it."""
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 ITEMS = Table("drive_items", (
     key(),

@@ -5,10 +5,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from apps.common.files import guess_mime, put_blob
-from apps.common.store.compile import built_file
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_yaml, validation_message
+from apps.core.files import guess_mime, put_blob
+from apps.core.store.compile import built_file
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, load_yaml, validation_message
 from apps.drive.service import FILE, FOLDER, FOLDER_MIME, SHARE_ROLES, seed_item
 
 DEFAULT_TIME = "2026-01-05T09:00:00"
@@ -52,7 +52,7 @@ def seed(store: Store, world: World) -> None:
         value = getattr(m, attr) if m else None
         return utc_iso(world.local_time(value or DEFAULT_TIME, f"{path_yaml}: items.{key}.{attr}"))
 
-    from apps.registry import APP_FILES
+    from apps.core.registry import APP_FILES
 
     def app_file(name: str) -> tuple[str, str, str] | None:
         """(title, kind, importer module) for a Doc/Sheet/Deck world file."""

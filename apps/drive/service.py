@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from apps.common import people as directory
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.files import guess_mime, put_blob
-from apps.common.store.db import SYSTEM, Caller, Store
+from apps.core import people as directory
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.files import guess_mime, put_blob
+from apps.core.store.db import SYSTEM, Caller, Store
 
 FOLDER = "folder"
 FILE = "file"
@@ -346,7 +346,7 @@ def add_blob(store: Store, caller: Caller, parent: int | None, name: str, blob_i
 
 def upload_local(store: Store, caller: Caller, parent: int | None, local_ids: Iterable[int]) -> list[int]:
     """Upload files from the user's computer (the in-app picker)."""
-    from apps.common import local_files
+    from apps.core import local_files
     ids = list(local_ids)
     if not ids:
         raise Invalid("Choose at least one file to upload.", "files")

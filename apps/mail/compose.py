@@ -6,13 +6,13 @@ Send either delivers everything or writes nothing.
 """
 from __future__ import annotations
 
-from apps.common import local_files
-from apps.common import people as directory
-from apps.common.errors import Invalid, NotFound
-from apps.common.store.db import Caller, Store
-from apps.mail import addresses
+from apps.core import local_files
+from apps.core import people as directory
+from apps.core.errors import Invalid, NotFound
+from apps.core.store.db import Caller, Store
+from apps.core import addresses
 from apps.mail.service import me, message_for
-from apps.common.timefmt import long_datetime
+from apps.core.timefmt import long_datetime
 
 MAX_ATTACH_BYTES = 25 * 1024 * 1024
 REPLY = "reply"
@@ -155,7 +155,7 @@ def attach_local(store: Store, caller: Caller, draft_id: int, local_id: int) -> 
 
 def attach_bytes(store: Store, caller: Caller, draft_id: int, name: str, data: bytes,
                  mime: str | None = None) -> int:
-    from apps.common.files import guess_mime, put_blob
+    from apps.core.files import guess_mime, put_blob
     _draft(store, caller.user, draft_id)
     if not name.strip():
         raise Invalid("The file needs a name.", "file")

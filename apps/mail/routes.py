@@ -4,10 +4,10 @@ from __future__ import annotations
 from flask import abort, g, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.ids import as_id
-from apps.common.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast, toast_response
-from apps.common.render import id_list
+from apps.core.errors import Invalid, NotFound, ServiceError
+from apps.core.ids import as_id
+from apps.web.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import id_list
 from apps.mail import bp, service
 from apps.mail.search import SearchError
 from apps.mail.service import FOLDER_TITLES, Action, Folder
@@ -402,7 +402,7 @@ def shortcuts():
 # ---------------------------------------------------------------- template filters
 @bp.app_template_filter("mail_name")
 def _mail_name(addr: str) -> str:
-    from apps.mail.addresses import name_for
+    from apps.core.addresses import name_for
     if g.get("user") is not None and addr == g.user["email"]:
         return "me"
     return name_for(g.store, addr)
@@ -410,7 +410,7 @@ def _mail_name(addr: str) -> str:
 
 @bp.app_template_filter("mail_full")
 def _mail_full(addr: str) -> str:
-    from apps.mail.addresses import name_for
+    from apps.core.addresses import name_for
     name = name_for(g.store, addr)
     return f"{name} <{addr}>" if name != addr else addr
 
@@ -427,7 +427,7 @@ def _split_quote(body: str) -> tuple[str, str]:
 
 @bp.app_template_filter("valid_address")
 def _valid_address(addr: str) -> bool:
-    from apps.mail.addresses import ADDR
+    from apps.core.addresses import ADDR
     return bool(ADDR.match(addr))
 
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from flask import g, render_template, request, url_for
 
-from apps.common.errors import Invalid, NotFound
-from apps.common.ids import as_id
-from apps.common.render import flash_toast, go, is_htmx, render, toast, toast_response
+from apps.core.errors import Invalid, NotFound
+from apps.core.ids import as_id
+from apps.web.render import flash_toast, go, is_htmx, render, toast, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, compose, service
-from apps.common.render import int_arg
+from apps.web.render import int_arg
 from apps.mail.routes import _view, view_url
 
 PANEL = "c"       # the floating compose window
@@ -43,7 +43,7 @@ def _panel(draft_id: int, fk: str, *, errors: dict | None = None, status: int = 
 
 
 def _names(d: dict) -> dict:
-    from apps.mail.addresses import name_for
+    from apps.core.addresses import name_for
     return {a: name_for(g.store, a) for k in ("to", "cc", "bcc") for a in d[k]}
 
 
@@ -181,7 +181,7 @@ def _drive_picker(draft_id: int, fk: str, folder: int | None, tab: str, oob: boo
 @bp.post("/compose/pick/local")
 def pick_local_start():
     """Save the draft, then open the computer's file picker aimed at this draft."""
-    from apps.common import local_files
+    from apps.core import local_files
     draft_id = _save()
     fk = _fk()
     dirs, files = local_files.folder(g.store, g.caller.user, "")

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from flask import Response, abort, g, url_for
 
-from apps.common import preview
-from apps.common.files import blob_bytes
-from apps.common.render import go, render, toast_response
+from apps.core import preview
+from apps.core.files import blob_bytes
+from apps.web.render import go, render, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, service
 from apps.mail.routes import _ctx

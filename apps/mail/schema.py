@@ -7,7 +7,7 @@ its author until it is sent (sending turns it into a message), but what it
 says is the user's work, so its fields are content (a draft left with an
 empty body is nothing to the guard).
 """
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 THREADS = Table("mail_threads", (
     key(),

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, time
 
-from apps.common import people as directory
-from apps.common.store.db import Store, utc_iso
+from apps.core import people as directory
+from apps.core.store.db import Store, utc_iso
 
 TOKEN = re.compile(r'(-?)(?:(\w+):)?("([^"]*)"|\S+)')
 DATE_FORMATS = ("%Y/%m/%d", "%Y-%m-%d", "%m/%d/%Y", "%b %d %Y", "%d %b %Y")

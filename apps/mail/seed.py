@@ -5,12 +5,12 @@ from email.utils import parseaddr
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from apps.common.files import guess_mime, put_blob
-from apps.common.store.compile import built_file, source_of
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_yaml, validation_message
+from apps.core.files import guess_mime, put_blob
+from apps.core.store.compile import built_file, source_of
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, load_yaml, validation_message
 from apps.drive import service as drive
-from apps.mail import addresses
+from apps.core import addresses
 from apps.mail.compose import deliver
 
 

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from apps.common import people as directory
-from apps.common.errors import Invalid, NotFound
-from apps.common.store.db import Caller, Store
-from apps.mail import addresses
+from apps.core import people as directory
+from apps.core.errors import Invalid, NotFound
+from apps.core.store.db import Caller, Store
+from apps.core import addresses
 from apps.mail.search import compile_query
 
 PAGE_SIZE = 50

@@ -2,7 +2,7 @@
 ``service.py``, GUI in ``routes.py``."""
 from flask import Blueprint
 
-from apps.common.appinfo import AppInfo
+from apps.core.appinfo import AppInfo
 
 APP = AppInfo(name="sheets", title="Sheets", prefix="/sheets", icon="table-cells", home="sheets.index")
 bp = Blueprint("sheets", __name__, template_folder="templates", static_folder="static", static_url_path="/static")

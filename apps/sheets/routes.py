@@ -12,10 +12,10 @@ import json
 from flask import g, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from apps.common.errors import Invalid, ServiceError
-from apps.common.ids import as_id
-from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
-from apps.common.render import id_arg
+from apps.core.errors import Invalid, ServiceError
+from apps.core.ids import as_id
+from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import id_arg
 from apps.drive import service as drive
 from apps.sheets import bp, service
 from apps.sheets import formula as F

@@ -4,7 +4,7 @@ computed value and display text (derived), so a check can ask "is D3 of the
 Claims tab 6480000" without running the formula engine, and a diff names the
 cells that changed. Rows and columns are 1-based; ``a1`` repeats the address
 for people reading exports and diffs."""
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 BOOKS = Table("sheets_books", (
     key(),

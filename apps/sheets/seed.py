@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from apps.common.store.db import SYSTEM, Store
-from apps.common.world import World, WorldError, validation_message
+from apps.core.store.db import SYSTEM, Store
+from apps.core.world import World, WorldError, validation_message
 from apps.sheets import formula as F
 from apps.sheets import service
 

@@ -21,10 +21,10 @@ import io
 import json
 from typing import Iterable
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.files import stamped_zip
-from apps.common.store.db import Caller, Store
-from apps.common.text import html_json
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.files import stamped_zip
+from apps.core.store.db import Caller, Store
+from apps.core.text import html_json
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role
 from apps.sheets import formula as F
@@ -797,7 +797,7 @@ def import_rows(name: str, data: bytes) -> dict[str, list[list]]:
 def open_file_in_sheets(store: Store, caller: Caller, item_id: int) -> int:
     """Drive's "Open with Google Sheets" on a CSV/XLSX file: a converted copy next to it
     (or in My Drive when the folder isn't yours to add to)."""
-    from apps.common.files import blob_bytes
+    from apps.core.files import blob_bytes
     item = drive.get(store, caller.user, item_id)
     if item["kind"] != drive.FILE:
         raise Invalid("Only files can be opened with Sheets.", "item")

@@ -11,10 +11,10 @@ from __future__ import annotations
 from flask import g, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from apps.common.errors import Invalid, ServiceError
-from apps.common.ids import as_id, parse_int
-from apps.common.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
-from apps.common.render import id_arg
+from apps.core.errors import Invalid, ServiceError
+from apps.core.ids import as_id, parse_int
+from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import id_arg
 from apps.drive import service as drive
 from apps.slides import bp, service
 from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES

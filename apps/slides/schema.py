@@ -5,7 +5,7 @@ slides are in the order A, B, C", and a diff names the box that changed.
 
 Box text is plain text; in body-like boxes (body, left, right) a line that
 starts with "- " is a bullet."""
-from apps.common.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 DECKS = Table("slides_decks", (
     key(),

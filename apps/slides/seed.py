@@ -19,9 +19,9 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from apps.common.errors import Invalid
-from apps.common.store.db import SYSTEM, Store
-from apps.common.world import World, WorldError, validation_message
+from apps.core.errors import Invalid
+from apps.core.store.db import SYSTEM, Store
+from apps.core.world import World, WorldError, validation_message
 from apps.slides import service
 
 

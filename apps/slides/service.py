@@ -20,9 +20,9 @@ from __future__ import annotations
 import io
 import re
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.files import stamped_zip
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.files import stamped_zip
+from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role
 

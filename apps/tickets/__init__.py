@@ -1,7 +1,7 @@
 """Service desk: a ServiceNow-like app. Service layer in ``service.py``, GUI in ``routes.py``."""
 from flask import Blueprint
 
-from apps.common.appinfo import AppInfo
+from apps.core.appinfo import AppInfo
 
 APP = AppInfo(name="tickets", title="Service Desk", prefix="/tickets", icon="lifebuoy", home="tickets.index")
 bp = Blueprint("tickets", __name__, template_folder="templates")

@@ -16,8 +16,8 @@ from flask import abort, g, redirect, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from apps.common.errors import Invalid, NotFound, ServiceError
-from apps.common.render import flash_toast, go, render, service_error_page, toast
+from apps.core.errors import Invalid, NotFound, ServiceError
+from apps.web.render import flash_toast, go, render, service_error_page, toast
 from apps.tickets import bp
 from apps.tickets import service as S
 
@@ -78,7 +78,7 @@ def _tk_input_time(iso: str | None) -> str:
 
 @bp.app_template_filter("tk_ago")
 def _tk_ago(iso: str | None) -> str:
-    from apps.common.timefmt import ago
+    from apps.core.timefmt import ago
     return ago(g.store, iso) if iso else ""
 
 
@@ -94,7 +94,7 @@ def _tk_due(iso: str | None) -> str:
     """"in 3h 20m" / "4h 10m overdue" relative to world time."""
     if not iso:
         return ""
-    from apps.common.store.db import parse_iso
+    from apps.core.store.db import parse_iso
     secs = int((parse_iso(iso) - g.store.now()).total_seconds())
     mins = abs(secs) // 60
     d, h, m = mins // 1440, (mins % 1440) // 60, mins % 60

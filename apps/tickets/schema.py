@@ -13,7 +13,7 @@ contact slug and ``account`` a CRM account slug (stored as given). Priority
 and the SLA due time are derived from impact × urgency and the opened time;
 the breach flag is computed from the world clock when read, never stored.
 """
-from apps.common.store.schema import Kind, Table, content, derived, key
+from apps.core.store.schema import Kind, Table, content, derived, key
 
 GROUPS = Table("tk_groups", (
     key(),

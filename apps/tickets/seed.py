@@ -46,9 +46,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apps.common.errors import Invalid
-from apps.common.store.db import SYSTEM, Store, utc_iso
-from apps.common.world import World, WorldError, load_spec
+from apps.core.errors import Invalid
+from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.world import World, WorldError, load_spec
 from apps.tickets import service as S
 
 Level = Literal["High", "Medium", "Low"]

@@ -29,11 +29,11 @@ import math
 import re
 from datetime import datetime, timedelta
 
-from apps.common import people as directory
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.ids import as_id
-from apps.common.store.db import Caller, Store, parse_iso, utc_iso
-from apps.common.text import CONTROL, bounded, tidy
+from apps.core import people as directory
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.ids import as_id
+from apps.core.store.db import Caller, Store, parse_iso, utc_iso
+from apps.core.text import CONTROL, bounded, tidy
 
 KINDS = {"incident": ("tk_incidents", "INC", "Incident"),
          "request": ("tk_requests", "REQ", "Request"),

@@ -3,7 +3,7 @@
 ``parse_reply(text, scale=(sx, sy), coords="pixel")`` turns the reply of an
 OpenAI-compatible VLM (vLLM, SGLang or Ollama serving Qwen2.5-VL / Qwen3-VL,
 UI-TARS or any chat model) into ``Parsed(thought, actions, errors, format)``:
-deskworld actions (``harness.actions``) in reply order, each checked by
+deskworld actions (``harness.env.actions``) in reply order, each checked by
 ``actions.parse``. It never raises on a reply and never ``eval``s it; what
 looked like an action but could not be used is explained in ``errors``.
 ``grammar_prompt()`` tells models the format: ``actions.describe()``, the
@@ -54,8 +54,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from harness.actions import ACTION_TYPES, MAX_WAIT_MS, ActionError, describe, example, parse
-from harness.browser import VIEWPORT
+from harness.env.actions import ACTION_TYPES, MAX_WAIT_MS, ActionError, describe, example, parse
+from harness.env.browser import VIEWPORT
 
 W, H = VIEWPORT["width"], VIEWPORT["height"]
 OUTSIDE_TOLERANCE = 0.05          # a point further outside the image than this is an error (still clamped)

@@ -32,7 +32,7 @@ import numpy as np
 from PIL import Image
 
 from harness.agents.pricing import cost_usd
-from harness.browser import VIEWPORT
+from harness.env.browser import VIEWPORT
 
 SCREEN = (VIEWPORT["width"], VIEWPORT["height"])
 

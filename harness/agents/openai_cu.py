@@ -25,8 +25,8 @@ usage. Rescaling (``--screen-size``) maps coordinates back, as for Claude.
 """
 from __future__ import annotations
 
-from harness.actions import ActionError, parse
-from harness.adapters import from_openai
+from harness.env.actions import ActionError, parse
+from harness.env.adapters import from_openai
 from harness.agents.model import ModelAgentBase, Pending, call_usage, create, final_action, goal_of, sdk_client, system_prompt
 
 SAFETY_POLICIES = ("acknowledge", "stop")

@@ -13,7 +13,7 @@ import re
 import time
 from collections import deque
 
-from harness.browser import VIEWPORT
+from harness.env.browser import VIEWPORT
 from harness.tasks.schema import Locator, OracleStep
 
 EXPECT_TIMEOUT_S = 10.0

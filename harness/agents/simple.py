@@ -5,7 +5,7 @@ import json
 import zlib
 from pathlib import Path
 
-from harness.spaces import ActionSpace
+from harness.env.spaces import ActionSpace
 
 
 class NoopAgent:

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from apps.common.world import validation_message, world_names, worlds_root
+from apps.core.world import validation_message, world_names, worlds_root
 from harness.tasks.schema import Task
 
 # libyaml when it is there: the same documents (every shipped task parses identically), several times

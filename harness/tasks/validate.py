@@ -64,13 +64,13 @@ def known(name: str, choices, what: str, limit: int = 16) -> str:
 @functools.cache
 def tables() -> dict[str, frozenset[str]]:
     """Exported tables and their fields: what a check can read (the export's ``fields``; ``id`` is the key)."""
-    from apps.registry import all_tables
+    from apps.core.registry import all_tables
     return {t.name: frozenset(t.classes()) for t in all_tables() if t.exported}
 
 
 @functools.cache
 def app_names() -> tuple[str, ...]:
-    from apps.registry import APP_NAMES
+    from apps.core.registry import APP_NAMES
     return APP_NAMES
 
 
@@ -155,7 +155,7 @@ class WorldIndex:
     def people(self) -> tuple[frozenset[str], str | None]:
         """(person ids, None) or (empty, why the world can't be read)."""
         if self._people is None:
-            from apps.common.world import WorldError, load_world
+            from apps.core.world import WorldError, load_world
             try:
                 self._people = (frozenset(load_world(self.root).people), None)
             except WorldError as e:
@@ -165,7 +165,7 @@ class WorldIndex:
     def triggers(self) -> tuple[dict[str, dict[str, bool]], str | None]:
         """({co-worker: {trigger id: is a scenario trigger}}, None) or ({}, why not)."""
         if self._triggers is None:
-            from apps.common.world import WorldError, load_world
+            from apps.core.world import WorldError, load_world
             from apps.coworkers.seed import load
             try:
                 spec = load(load_world(self.root))

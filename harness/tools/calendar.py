@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Literal
 
 from apps.calendar import service as cal
-from apps.common.errors import Invalid
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Invalid
+from apps.core.store.db import Caller, Store
 from harness.tools.registry import read, write
 
 WHEN = "A local date-time like 2026-04-07T10:00 (or a date, 2026-04-07, for midnight)."

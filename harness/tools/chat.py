@@ -7,8 +7,8 @@ A conversation is named by its id or, for a channel, by its name
 from __future__ import annotations
 
 from apps.chat import service as chat
-from apps.common.errors import Invalid, NotFound
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Invalid, NotFound
+from apps.core.store.db import Caller, Store
 from harness.tools.registry import read, write
 
 

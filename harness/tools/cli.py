@@ -15,7 +15,7 @@ from functools import partial
 
 import click
 
-from apps.registry import APP_NAMES
+from apps.core.registry import APP_NAMES
 
 COMMON = ("world", "user", "state", "json", "as_json", "positional")    # names no tool parameter may take
 SHORT = 80                      # characters shown of a value in a table or a summary line
@@ -121,7 +121,7 @@ def _option(name: str, prop: dict, required: bool) -> click.Option:
 
 
 def _run(tool, first: str | None, props: dict, world, user, state, as_json, positional=None, **values) -> None:
-    from apps.common.world import WorldError
+    from apps.core.world import WorldError
     from harness.tools.registry import ToolError
     from harness.tools.session import SessionError, open_session
     args = _arguments(props, values)
@@ -285,10 +285,10 @@ def mcp(app_name: str, world: str | None, user: str | None, state: str | None, t
         port: int) -> None:
     """Serve an app's tools (or all apps': APP=all) to MCP clients, acting as the world's user."""
     try:
-        from harness.tools.mcp_server import serve
+        from harness.servers.mcp import serve
     except ImportError:
         raise click.ClickException("the MCP server needs the mcp package: pip install 'deskworld[mcp]'") from None
-    from apps.common.world import WorldError
+    from apps.core.world import WorldError
     from harness.tools.registry import registry
     from harness.tools.session import SessionError, open_session
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from apps.common.store.db import Caller, Store
+from apps.core.store.db import Caller, Store
 from apps.crm import service as crm
 from harness.tools.registry import read, write
 

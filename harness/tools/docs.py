@@ -5,8 +5,8 @@ A document is named by its id or its title (see ``drive.app_ref``).
 """
 from __future__ import annotations
 
-from apps.common.errors import Invalid
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Invalid
+from apps.core.store.db import Caller, Store
 from apps.docs import blocks as B
 from apps.docs import service as docs
 from harness.tools.drive import app_ref

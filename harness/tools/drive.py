@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from apps.common.errors import Invalid, NotFound
-from apps.common.files import blob_text
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Invalid, NotFound
+from apps.core.files import blob_text
+from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
 from apps.mail import service as mail
 from harness.tools.registry import read, write

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from apps.common.files import blob_text
-from apps.common.store.db import Caller, Store
-from apps.mail import addresses, compose
+from apps.core.files import blob_text
+from apps.core.store.db import Caller, Store
+from apps.core import addresses
+from apps.mail import compose
 from apps.mail import service as mail
 from harness.tools.registry import read, write
 

@@ -31,10 +31,10 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from apps.common.errors import ServiceError
-from apps.common.store.db import AGENT, Caller, Store
-from apps.common.store.slot import Slot
-from apps.registry import APP_NAMES
+from apps.core.errors import ServiceError
+from apps.core.store.db import AGENT, Caller, Store
+from apps.core.store.slot import Slot
+from apps.core.registry import APP_NAMES
 
 BOUND = ("user", "caller")      # after ``store``: who acts, supplied by the session, never by the agent
 

@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from apps.common import people
-from apps.common.store.compile import template_for
-from apps.common.store.db import AGENT
-from apps.common.store.slot import Slot
-from apps.common.world import load_world
+from apps.core import people
+from apps.core.store.compile import template_for
+from apps.core.store.db import AGENT
+from apps.core.store.slot import Slot
+from apps.core.world import load_world
 from harness.tools.registry import Tool, call_tool
 
 DEFAULT_WORLD = "meridian"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from apps.common.errors import Invalid
-from apps.common.store.db import Caller, Store
+from apps.core.errors import Invalid
+from apps.core.store.db import Caller, Store
 from apps.sheets import formula as F
 from apps.sheets import service as sheets
 from harness.tools.drive import app_ref

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from apps.common.store.db import Caller, Store
+from apps.core.store.db import Caller, Store
 from apps.slides import service as slides
 from harness.tools.drive import app_ref
 from harness.tools.registry import read, write

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from apps.common.errors import Invalid
+from apps.core.errors import Invalid
 
-from apps.common.store.db import Caller, Store
+from apps.core.store.db import Caller, Store
 from apps.tickets import service as tk
 from harness.tools.registry import read, write
 

@@ -32,7 +32,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apps.common.store.export import content_changes
+from apps.core.store.export import content_changes
 from harness.verify.conditions import CheckSpecError, describe, match
 from harness.verify.guard import Vouch
 

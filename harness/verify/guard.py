@@ -36,7 +36,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from apps.common.store.export import content_changes
+from apps.core.store.export import content_changes
 from harness.verify.conditions import match
 
 # Where a check names who a record reaches: its recipients, or the place it is put.

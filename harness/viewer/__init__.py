@@ -9,7 +9,7 @@ files are read (for prompts, apps, tags, rubrics) when they can be, and the
 viewer still works when they can't. An episode whose files are missing or
 corrupt is shown as *unreadable* with the reason, never as a server error.
 
-It refuses the agent's browser (``harness.netguard``): the Host must be its own
+It refuses the agent's browser (``harness.servers.netguard``): the Host must be its own
 address, an Origin its own origin, and a page of another site (``Sec-Fetch-Site``
 cross-site or same-site: the apps on another loopback port, a ``data:`` page) can
 neither load nor frame it (``X-Frame-Options: DENY``, ``frame-ancestors 'none'``).
@@ -31,10 +31,10 @@ from pathlib import Path
 
 from flask import Flask, abort, g, render_template, request, send_from_directory
 
-from harness import qc as QC
-from harness.media import media_links
-from harness.metrics import summarize
-from harness.recorder import read_results
+from harness.qc import agreement as QC
+from harness.runs.media import media_links
+from harness.runs.metrics import summarize
+from harness.runs.recorder import read_results
 
 _SEG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 MAX_BODY = 1024 * 1024
@@ -191,7 +191,7 @@ def create_viewer(run_dir: str | Path) -> Flask:
     live under ``/run/<name>/…``."""
     base = Path(run_dir).resolve()
     multi = not is_run_dir(base) and bool(_child_runs(base))
-    from harness.netguard import UNSAFE, Guard, Policy
+    from harness.servers.netguard import UNSAFE, Guard, Policy
     app = Flask(__name__, template_folder="templates", static_folder="static", static_url_path="/_static")
     app.config["GRADER"] = default_grader()
     app.config["MULTI"] = multi
@@ -255,7 +255,7 @@ def create_viewer(run_dir: str | Path) -> Flask:
 
     @app.get("/_vendor/htmx.min.js")
     def htmx_js():
-        from apps.common.shell import HTMX_DIR
+        from apps.web.shell import HTMX_DIR
         return send_from_directory(HTMX_DIR, "htmx.min.js", mimetype="text/javascript", max_age=3600)
 
     def index():

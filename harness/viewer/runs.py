@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flask import Flask, abort, render_template, request
 
-from harness.metrics import summarize
+from harness.runs.metrics import summarize
 
 _NEED = {"task", "status", "score", "passed", "steps"}
 

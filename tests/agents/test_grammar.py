@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import actions as A
+from harness.env import actions as A
 from harness.agents.grammar import NO_ACTION, UITARS_SCROLL_PX, grammar_prompt, parse_reply
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from harness import runner
+from harness.runs import runner
 from harness.cli import main
 from harness.tasks.registry import load_task
 from harness.viewer import create_viewer

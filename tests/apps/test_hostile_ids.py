@@ -23,10 +23,10 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from apps import create_app
-from apps.common.session import session_cookie
-from apps.common.store.compile import template_for
-from apps.common.store.slot import Slot
-from apps.common.world import load_world
+from apps.web.session import session_cookie
+from apps.core.store.compile import template_for
+from apps.core.store.slot import Slot
+from apps.core.world import load_world
 
 WORLDS = ("meridian", "lumen")
 INT64 = 2**63
@@ -240,7 +240,7 @@ def test_int_converter_is_the_id_converter(app):
     """Every ``<int:…>`` in every blueprint goes through the range-checked converter."""
     from werkzeug.routing import IntegerConverter
 
-    from apps.common.ids import IdConverter
+    from apps.core.ids import IdConverter
     convs = [c for r in app.url_map.iter_rules() for c in r._converters.values() if isinstance(c, IntegerConverter)]
     assert len(convs) > 80 and all(isinstance(c, IdConverter) for c in convs)
 
@@ -249,7 +249,7 @@ def test_int_converter_is_the_id_converter(app):
                                   (str(2**64), None), ("-1", None), ("²", None), ("١٢", None), ("9" * 5000, None),
                                   (" 12 ", 12), ("1.0", None), ("", None), (INT64, None), (-1, None), (True, None)])
 def test_as_id(v, ok):
-    from apps.common.ids import as_id
+    from apps.core.ids import as_id
     assert as_id(v) == ok
 
 

@@ -20,8 +20,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.common.store.db import Caller
-from apps.common.text import html_json
+from apps.core.store.db import Caller
+from apps.core.text import html_json
 
 USER = "alex.chen"
 ALEX = Caller(user=USER)

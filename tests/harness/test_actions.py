@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from harness import actions as A
-from harness.adapters import from_anthropic, from_openai
+from harness.env import actions as A
+from harness.env.adapters import from_anthropic, from_openai
 
 
 @pytest.mark.parametrize("kind", A.ACTION_TYPES)

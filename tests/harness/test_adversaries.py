@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from harness.adversaries.base import Expect, verdict_ok
-from harness.adversaries.suite import run_task
-from harness.adversaries.workbench import SolutionError, Workbench
+from harness.qc.adversaries.base import Expect, verdict_ok
+from harness.qc.adversaries.suite import run_task
+from harness.qc.adversaries.workbench import SolutionError, Workbench
 from harness.cli import main
 from harness.tasks.schema import Task
 
@@ -73,7 +73,7 @@ def test_a_check_exactly_as_strict_as_the_prompt_survives(bench):
 def test_answer_adversaries_cover_hedges_memorised_answers_and_formats(bench):
     t = task(prompt="What is the shortfall?", solution=[{"done": {"answer": "About $8.76 million. ANSWER: $8.76M"}}],
              answer={"type": "number", "value_from": "checks:fund_shortfall"})
-    from harness.adversaries.suite import Catalogue
+    from harness.qc.adversaries.suite import Catalogue
     from harness.tasks.registry import all_tasks
     rep = run_task(t, bench, Catalogue(all_tasks(world="meridian"), {"meridian": bench}))
     assert rep.ok, [(o.name, o.why) for o in rep.false_passes + rep.false_fails]

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from apps.common.store.compile import template_for
-from apps.common.store.export import export
-from apps.common.store.slot import Slot
+from apps.core.store.compile import template_for
+from apps.core.store.export import export
+from apps.core.store.slot import Slot
 from harness.tasks.registry import load_task
 from harness.verify import expected_answer, people_names, world_day
 from harness.verify.answer import match_answer
@@ -42,7 +42,7 @@ def test_the_corpus_is_big_and_covers_every_answer_task():
 def test_the_matcher_reads_each_answer_as_the_person_did(entry, starts):
     task = load_task(entry["task"])
     start = starts[task.world]
-    from apps.common.world import load_world
+    from apps.core.world import load_world
     exp = expected_answer(task, start, load_world(task.world).root)
     r = match_answer(task.answer, entry["answer"], exp, today=world_day(start), names=people_names(start))
     assert r.passed == entry["correct"], f"{entry['why']}: {r.line()}"

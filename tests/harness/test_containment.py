@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from harness import actions as A
+from harness.env import actions as A
 from harness.env import DeskEnv
 
 pytestmark = pytest.mark.browser

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from apps import create_app
-from apps.common.store.export import export
+from apps.core.store.export import export
 from harness.agents import make
 from harness.env import DeskEnv
-from harness.runner import run_episode
+from harness.runs.runner import run_episode
 from harness.tasks.registry import load_task
 
 pytestmark = pytest.mark.browser
@@ -60,7 +60,7 @@ def test_doing_nothing_wakes_nobody():
 
 
 def test_serve_mode_ticks_after_a_write_and_tells_htmx(template):
-    from apps.common.store.slot import Slot
+    from apps.core.store.slot import Slot
     slot = Slot(template)
     app = create_app({"SLOT": slot, "AUTO_LOGIN": True, "TICK_ON_REQUEST": True})
     client = app.test_client()
@@ -83,7 +83,7 @@ def test_serve_mode_ticks_after_a_write_and_tells_htmx(template):
 def test_gallery_takes_a_named_shot(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
-    from harness.gallery import take
+    from harness.bench.gallery import take
     with ThreadPoolExecutor(1) as pool:               # its own thread: Playwright's sync API is per thread
         [path] = pool.submit(take, tmp_path, ["tickets-list.png"]).result()
     assert path.name == "tickets-list.png" and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

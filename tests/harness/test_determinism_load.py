@@ -9,7 +9,7 @@ processes, and the second reset the same as the first. Then gymnasium's
 observations) must pass under the same load.
 
 What used to differ (a few dozen anti-aliased pixels on round avatars and rounded
-corners) was Chromium's partial raster: see harness/settle.py.
+corners) was Chromium's partial raster: see harness/env/settle.py.
 """
 from __future__ import annotations
 
@@ -135,9 +135,9 @@ def test_same_episode_same_pixels_in_two_processes_under_load(cpu_hogs, tmp_path
     assert by["billing-label step 3 type"] != by["billing-label step 2 click"]
     assert by["answer-laura-deductible step 2 type"] != by["answer-laura-deductible step 1 click"]
     if problems:
-        from harness.browser import launch_args
+        from harness.env.browser import launch_args
         if "--disable-partial-raster" not in launch_args()["args"]:
-            problems.append("(Chromium runs without --disable-partial-raster: see harness/settle.py)")
+            problems.append("(Chromium runs without --disable-partial-raster: see harness/env/settle.py)")
     assert not problems, "screenshots differ under load:\n" + "\n".join(problems)
 
 

@@ -15,7 +15,7 @@ import harness
 from harness.agents import make
 from harness.tasks.schema import ANSWER_SENTENCE
 from harness.env import DeskEnv, ResetNeeded
-from harness.runner import run_episode
+from harness.runs.runner import run_episode
 from harness.tasks.registry import load_task
 
 pytestmark = pytest.mark.browser
@@ -106,7 +106,7 @@ def test_reset_leaves_nothing_behind(env):
     u.page_call(lambda p: p.wait_for_timeout(1500))                    # any late autosave would land now
     with u._runner.current.slot.store() as st:
         assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 0
-        from apps.common.store.export import export
+        from apps.core.store.export import export
         assert export(st) == u._runner.current.initial
     assert obs["url"] == "http://desk.local/mail/inbox"
 

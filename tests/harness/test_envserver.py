@@ -15,8 +15,8 @@ import urllib.request
 import pytest
 
 from harness.env import ResetNeeded
-from harness.envserver import EnvServer
-from harness.remote import CapacityError, RemoteEnv, SessionClosed
+from harness.servers.envserver import EnvServer
+from harness.servers.remote import CapacityError, RemoteEnv, SessionClosed
 
 pytestmark = pytest.mark.browser
 
@@ -141,7 +141,7 @@ def alive(pid: int) -> bool:
 
 
 def test_sigterm_closes_every_session_and_browser():
-    proc = subprocess.Popen([sys.executable, "-m", "harness.envserver", "--port", "0", "--tasks", CORVANE],
+    proc = subprocess.Popen([sys.executable, "-m", "harness.servers.envserver", "--port", "0", "--tasks", CORVANE],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         banner = proc.stdout.readline()

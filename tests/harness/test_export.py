@@ -1,4 +1,4 @@
-"""`harness.export`: a recorded run as a Hugging Face ImageFolder dataset and as chat messages for SFT;
+"""`harness.runs.export`: a recorded run as a Hugging Face ImageFolder dataset and as chat messages for SFT;
 bad episodes are skipped and reported; the run layout schema is versioned Markdown."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 import pytest
 from PIL import Image
 
-from harness.actions import describe
-from harness.export import ExportError, export_run, run_layout_schema
-from harness.recorder import EpisodeRecorder, append_result
+from harness.env.actions import describe
+from harness.runs.export import ExportError, export_run, run_layout_schema
+from harness.runs.recorder import EpisodeRecorder, append_result
 
 TASK = "meridian/gross-tonnage"
 NOFILE = "meridian/not-a-task-file"
@@ -208,15 +208,15 @@ def test_run_layout_schema_is_versioned_markdown():
     for field in ("`step`", "`action`", "`url`", "`error`", "`screenshot`", "`ms`", "`status`", "`passed`",
                   "`score`", "`lines`", "`rubric`", "`collateral`", '"grader"', "\"before\"", "\"actor\""):
         assert field in md
-    import harness.export
-    assert md in harness.export.__doc__
+    import harness.runs.export
+    assert md in harness.runs.export.__doc__
 
 
 def test_cli_export_reports_what_it_wrote(tmp_path):
     from click.testing import CliRunner
 
     from harness.cli import main
-    from harness.recorder import EpisodeRecorder, append_result
+    from harness.runs.recorder import EpisodeRecorder, append_result
     run = tmp_path / "run"
     rec = EpisodeRecorder(run, "meridian/gross-tonnage", 0)
     from PIL import Image

@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from harness import actions as A
+from harness.env import actions as A
 from harness.env import DeskEnv
 
 HOSTILE_TEXT = ["<!--<script>", "</script><script>window.__x=1</script>", "\"'><img src=x onerror=window.__x=1>",

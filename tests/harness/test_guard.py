@@ -8,8 +8,8 @@ import pytest
 
 from apps.calendar import service as cal
 from apps.chat import service as chat
-from apps.common.store.db import AGENT
-from apps.common.store.export import diff, export
+from apps.core.store.db import AGENT
+from apps.core.store.export import diff, export
 from apps.docs import service as docs
 from apps.drive import service as drive
 from apps.mail import compose
@@ -255,9 +255,9 @@ def test_a_condition_that_a_label_is_there_does_not_vouch_for_removing_others(st
 def test_service_desk_records_reach_the_customer_they_name():
     """A customer-visible comment reaches the record's caller; a work note reaches nobody outside;
     a request filed for a customer reaches them. Each is damage unless a check requires that recipient."""
-    from apps.common.store.compile import template_for
-    from apps.common.store.db import Caller
-    from apps.common.store.slot import Slot
+    from apps.core.store.compile import template_for
+    from apps.core.store.db import Caller
+    from apps.core.store.slot import Slot
     from apps.tickets import service as tk
     slot = Slot(template_for("lumen"))
     try:

@@ -9,11 +9,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from apps.common.store.export import diff, export
+from apps.core.store.export import diff, export
 from apps.mail import compose
 from harness.cli import main
-from harness.judge import Judge, JudgeError, grade_run, judge_input, rescore
-from harness.recorder import EpisodeRecorder, append_result, read_results
+from harness.qc.judge import Judge, JudgeError, grade_run, judge_input, rescore
+from harness.runs.recorder import EpisodeRecorder, append_result, read_results
 from harness.tasks.schema import Task
 from harness.verify import verify
 from harness.viewer import create_viewer

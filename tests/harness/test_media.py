@@ -7,9 +7,9 @@ import json
 
 from PIL import Image, ImageSequence
 
-from harness.media import (CAPTION_H, SHEET_CAP, SHEET_PAD, THUMB_WIDTH, action_label, episode_media,
+from harness.runs.media import (CAPTION_H, SHEET_CAP, SHEET_PAD, THUMB_WIDTH, action_label, episode_media,
                            export_media, webp_supported)
-from harness.recorder import EpisodeRecorder, append_result
+from harness.runs.recorder import EpisodeRecorder, append_result
 
 TASK = "meridian/gross-tonnage"
 ACTIONS = [

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import math
 
-from harness.metrics import pass_at_k, pass_hat_k, summarize
+from harness.runs.metrics import pass_at_k, pass_hat_k, summarize
 
 
 def test_pass_at_k_estimator():

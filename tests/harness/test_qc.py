@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from harness import qc as QC
-from harness.recorder import EpisodeRecorder, append_result
+from harness.qc import agreement as QC
+from harness.runs.recorder import EpisodeRecorder, append_result
 
 
 def test_rank_averages_ties():

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from harness import ray_backend
-from harness.recorder import read_results
-from harness.runner import run
+from harness.runs import ray_backend
+from harness.runs.recorder import read_results
+from harness.runs.runner import run
 from harness.tasks.registry import load_task
 
 TASKS = ("meridian/corvane-deductible", "meridian/pelagic-hearing-date")

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import harness.recorder as recorder
+import harness.runs.recorder as recorder
 from harness.cli import main
-from harness.recorder import EpisodeRecorder, read_results
-from harness.runner import ResumeMismatch, run
+from harness.runs.recorder import EpisodeRecorder, read_results
+from harness.runs.runner import ResumeMismatch, run
 from harness.tasks.registry import load_task
 
 TASK = "meridian/hearing-date"                 # noop fails it in one step: the cheapest real episode
@@ -68,7 +68,7 @@ def test_resume_refuses_a_different_run_and_records_a_matching_one(tmp_path, mon
     newer.revision = task.revision + 1
     refused("noop", [newer], rf"run\.json says task {TASK} revision={task.revision}, "
                              rf"this run is task {TASK} revision={task.revision + 1}")
-    import apps.common.store.compile as compile_mod
+    import apps.core.store.compile as compile_mod
     real_hash = compile_mod.world_hash
     with monkeypatch.context() as m:
         m.setattr(compile_mod, "world_hash", lambda w: "f" * 64)
@@ -104,7 +104,7 @@ def test_resume_refuses_episodes_of_another_agent_and_a_folder_without_run_json(
     with pytest.raises(ResumeMismatch, match="no run.json"):
         run("noop", [task], out=out, resume=True, progress=False)
     # run.json says noop, but results.jsonl already mixes in another agent's episodes (the old bug).
-    from harness.runner import _write_run_json
+    from harness.runs.runner import _write_run_json
     _write_run_json(out, "noop", [task], 1, 1, started=True)
     with pytest.raises(ResumeMismatch, match="results.jsonl holds episodes of agent=oracle"):
         run("noop", [task], out=out, resume=True, progress=False)

@@ -7,10 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from harness.check import check
+from harness.qc.check import check
 from harness.cli import main
-from harness.recorder import read_results
-from harness.runner import run
+from harness.runs.recorder import read_results
+from harness.runs.runner import run
 from harness.tasks.registry import all_tasks, load_task
 
 pytestmark = pytest.mark.browser
@@ -67,7 +67,7 @@ def test_cli_run_prints_the_table(tmp_path):
 def test_every_task_passes_qc_and_survives_its_adversaries():
     """The GUI oracle scores 1, doing nothing 0, and every adversary of every task gets its verdict:
     no false pass, no false fail, none that can't be built, every negative clause tested."""
-    from harness.adversaries.suite import totals
+    from harness.qc.adversaries.suite import totals
     tasks = all_tasks()
     reports, overall = check(tasks, workers=2, adversaries=True)
     assert [r.task for r in reports] == [t.id for t in tasks]
@@ -87,8 +87,8 @@ def test_every_task_passes_qc_and_survives_its_adversaries():
 
 
 def test_episodes_keep_their_end_state_and_regrade_reports_what_changed(tmp_path, monkeypatch):
-    import harness.regrade as rg
-    from harness.recorder import load_end_states
+    import harness.runs.regrade as rg
+    from harness.runs.recorder import load_end_states
     out = tmp_path / "rg"
     tasks = [load_task("meridian/reply-shortfall-to-eleanor"), load_task("meridian/gross-tonnage")]
     rows = run("oracle", tasks, k=1, workers=1, out=out, progress=False)

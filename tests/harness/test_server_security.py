@@ -21,10 +21,10 @@ import urllib.request
 import pytest
 from PIL import Image
 
-from harness.envserver import EnvServer
-from harness.netguard import MB, Policy, refusal
-from harness.remote import RemoteEnv, RemoteError
-from harness.server import AppServer
+from harness.servers.envserver import EnvServer
+from harness.servers.netguard import MB, Policy, refusal
+from harness.servers.remote import RemoteEnv, RemoteError
+from harness.env.appserver import AppServer
 
 TASK = "meridian/corvane-deductible"
 AGENT_PAGE = "http://desk.local"                  # the origin the agent is shown
@@ -436,7 +436,7 @@ def mcp_url():
     import uvicorn
 
     from harness.tools import registry
-    from harness.tools.mcp_server import build_server, http_app
+    from harness.servers.mcp import build_server, http_app
     from harness.tools.session import open_session
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -514,6 +514,6 @@ def test_the_env_server_off_loopback_needs_a_token():
     refuses to start without a token, before it takes the port."""
     from click.testing import CliRunner
 
-    from harness.envserver import env_server
+    from harness.servers.envserver import env_server
     out = CliRunner().invoke(env_server, ["--host", "0.0.0.0", "--port", "0"], env={"DESKWORLD_ENV_TOKEN": ""})
     assert out.exit_code != 0 and "needs --token" in out.output

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from apps.common.world import world_names, worlds_root
+from apps.core.world import world_names, worlds_root
 from harness.tasks import validate
 from harness.tasks.registry import TaskError, TaskReferenceError, all_tasks, load_task, select
 

@@ -12,7 +12,7 @@ from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory
 
 import harness
 from harness.env import DeskEnv
-from harness.spaces import AnyText
+from harness.env.spaces import AnyText
 
 CORVANE, PELAGIC = "meridian/corvane-deductible", "meridian/pelagic-hearing-date"
 TASKS = [CORVANE, PELAGIC]

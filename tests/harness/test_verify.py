@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.store.db import Caller
-from apps.common.store.export import diff, export
+from apps.core.store.db import Caller
+from apps.core.store.export import diff, export
 from apps.drive import service as drive
 from apps.mail import compose
 from apps.mail import service as mail

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from harness.recorder import EpisodeRecorder, append_result
+from harness.runs.recorder import EpisodeRecorder, append_result
 from harness.viewer import create_viewer
 
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"
@@ -166,7 +166,7 @@ def test_run_page_facets_and_failures(tmp_path):
 def test_browser_scrub_grade_and_qc(tmp_path, page):
     from playwright.sync_api import expect
 
-    from harness.server import AppServer
+    from harness.env.appserver import AppServer
     record(tmp_path)
     server = AppServer(create_viewer(tmp_path)).start()
     errors: list[str] = []

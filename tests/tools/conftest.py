@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.store.compile import template_for
-from apps.common.store.slot import Slot
+from apps.core.store.compile import template_for
+from apps.core.store.slot import Slot
 
 USERS = {"meridian": "alex.chen", "lumen": "jordan.blake"}
 WORLD_OF = {"crm": "lumen", "tickets": "lumen"}          # every other app: meridian

@@ -10,8 +10,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from harness.env import DeskEnv
-from harness.recorder import EpisodeRecorder
-from harness.runner import run_episode
+from harness.runs.recorder import EpisodeRecorder
+from harness.runs.runner import run_episode
 from harness.tasks.registry import load_task
 from tests.tools.conftest import run_async
 

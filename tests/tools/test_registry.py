@@ -8,7 +8,7 @@ from enum import Enum
 import pytest
 
 from apps.coworkers.engine import META_STEPS
-from apps.registry import APP_NAMES
+from apps.core.registry import APP_NAMES
 from harness.tools import ToolError, call_tool, get_tool, registry
 from harness.tools.cli import COMMON
 from harness.tools.registry import to_json

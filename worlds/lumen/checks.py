@@ -727,7 +727,7 @@ class _Clock:
     def __init__(self, ctx):
         from zoneinfo import ZoneInfo
 
-        from apps.common.store.db import parse_iso
+        from apps.core.store.db import parse_iso
         self._now = parse_iso(ctx.final["clock"])
         self.tz = ZoneInfo(ctx.final.get("timezone") or "America/Chicago")
 
@@ -735,7 +735,7 @@ class _Clock:
         return self._now
 
     def local(self, value):
-        from apps.common.store.db import parse_iso
+        from apps.core.store.db import parse_iso
         dt = parse_iso(value) if isinstance(value, str) else value
         return dt.astimezone(self.tz)
 

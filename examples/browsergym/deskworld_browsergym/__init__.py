@@ -37,7 +37,7 @@ Browser: browsergym-core pins ``playwright==1.44``, which cannot download a
 browser here. :func:`use_system_chromium` (called by every task before BrowserGym
 launches its browsers) wraps BrowserGym's global Playwright so that *both* of its
 browsers — the task's and the chat's, which takes no launch options — start the
-Chromium that ``harness.browser`` finds, with deskworld's containment flags.
+Chromium that ``harness.env.browser`` finds, with deskworld's containment flags.
 :func:`fix_screenshot_viewport` (called on import) keeps BrowserGym's screenshots from
 dropping the page's viewport on current Chromium (see :func:`_extract_screenshot`).
 """
@@ -59,17 +59,17 @@ from browsergym.core.registration import register_task
 from browsergym.core.task import AbstractBrowserTask
 from PIL import Image
 
-from apps.common.store.export import diff as state_diff
-from apps.common.store.export import export
-from apps.common.world import load_world
+from apps.core.store.export import diff as state_diff
+from apps.core.store.export import export
+from apps.core.world import load_world
 from apps.coworkers.engine import set_scenario, tick
-from harness import actions as A
+from harness.env import actions as A
 from harness.agents.oracle import OracleAgent
-from harness.browser import EXTRA_ARGS, VIEWPORT, BrowserNotFound, context_args, find_chromium, install_hint
-from harness.containment import Fence
-from harness.episode import STABLE_JS, Desk, EnvironmentBroken
-from harness.observe import screenshot_png
-from harness.settle import INIT_SCRIPT, NetworkWatch, wait_settled
+from harness.env.browser import EXTRA_ARGS, VIEWPORT, BrowserNotFound, context_args, find_chromium, install_hint
+from harness.env.containment import Fence
+from harness.env.driver import STABLE_JS, Desk, EnvironmentBroken
+from harness.env.observe import screenshot_png
+from harness.env.settle import INIT_SCRIPT, NetworkWatch, wait_settled
 from harness.tasks.registry import all_tasks, load_task
 from harness.tasks.schema import Task
 from harness.verify import verify
@@ -88,7 +88,7 @@ def gym_id(task_id: str) -> str:
 
 # ---------------------------------------------------------------------------- browser
 def _launch_args(browsergym_args: list[str]) -> list[str]:
-    """BrowserGym's flags plus deskworld's (``harness.browser.EXTRA_ARGS``): the dead proxy,
+    """BrowserGym's flags plus deskworld's (``harness.env.browser.EXTRA_ARGS``): the dead proxy,
     no GPU, no background traffic. Scrollbars stay visible (BrowserGym wants them in its
     screenshots) and both ``--disable-features`` lists go into one flag, so neither depends
     on how Chromium treats a repeated switch."""
@@ -144,7 +144,7 @@ class _Playwright:
 
 def use_system_chromium() -> None:
     """Make BrowserGym's browsers (the task's and the chat's) launch the Chromium that
-    ``harness.browser`` finds ($DESKWORLD_CHROMIUM, else Playwright's own when installed,
+    ``harness.env.browser`` finds ($DESKWORLD_CHROMIUM, else Playwright's own when installed,
     else the system's) with deskworld's flags. Idempotent; call it from the thread that runs
     the env (Playwright's sync API belongs to the thread that started it). Tasks call it."""
     pw = browsergym.core._get_global_playwright()
@@ -237,7 +237,7 @@ ACTION_SET = HighLevelActionSet(subsets=["chat", "infeas", "coord", "nav"], mult
 
 
 def to_browsergym_action(action, origin: str) -> str:
-    """A deskworld action (``harness.actions``) as a BrowserGym high-level action string.
+    """A deskworld action (``harness.env.actions``) as a BrowserGym high-level action string.
     ``origin`` is the app server's URL (``navigate`` paths are resolved on it). ``done`` has
     no BrowserGym action of its own: it is a chat message (see ``DeskworldTask.cheat``)."""
     a = A.parse(action)
@@ -347,7 +347,7 @@ class DeskworldTask(AbstractBrowserTask):
         # What BrowserGym sets its browser up with (env arguments can still override these).
         self.viewport = dict(VIEWPORT)
         self.slow_mo = 0                 # deskworld pages are settled in validate(): no blanket delay
-        self.timeout = 10_000            # ms, as harness.episode
+        self.timeout = 10_000            # ms, as harness.env.driver
         self.locale = world.spec.clock.locale
         self.timezone_id = world.spec.clock.timezone
         self.desk: Desk | None = None

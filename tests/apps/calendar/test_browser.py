@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.calendar import service as S
-from apps.common.store.db import Caller
+from apps.core.store.db import Caller
 
 pytestmark = pytest.mark.browser
 

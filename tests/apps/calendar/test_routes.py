@@ -8,7 +8,7 @@ import re
 import pytest
 
 from apps.calendar import service as S
-from apps.common.store.db import Caller
+from apps.core.store.db import Caller
 from tests.conftest import make_client
 
 ALEX, ELEANOR, PRIYA = Caller("alex.chen"), Caller("eleanor.vance"), Caller("priya.raman")

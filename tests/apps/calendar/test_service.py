@@ -13,12 +13,12 @@ import pytest
 
 from apps.calendar import seed
 from apps.calendar import service as S
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.compile import seed_core
-from apps.common.store.db import Caller, Store, utc_iso
-from apps.common.store.export import content_changes, diff, export
-from apps.common.world import WorldError, load_world
-from apps.registry import all_tables
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.compile import seed_core
+from apps.core.store.db import Caller, Store, utc_iso
+from apps.core.store.export import content_changes, diff, export
+from apps.core.world import WorldError, load_world
+from apps.core.registry import all_tables
 
 ALEX, ELEANOR, PRIYA, ROBERT = (Caller(user=u) for u in ("alex.chen", "eleanor.vance", "priya.raman", "robert.hale"))
 

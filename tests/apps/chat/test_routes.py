@@ -7,7 +7,7 @@ import re
 import pytest
 
 from apps.chat import service as S
-from apps.common.store.db import Caller
+from apps.core.store.db import Caller
 
 PRIYA = Caller("priya.raman", "priya.raman")
 

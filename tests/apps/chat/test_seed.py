@@ -8,7 +8,7 @@ import pytest
 
 from apps.chat import seed as chat_seed
 from apps.chat import service as S
-from apps.common.world import World, WorldError
+from apps.core.world import World, WorldError
 
 SURVEY = ("drive/sofia.marchetti/Matters/Corvane – Aurelia Dawn (M-2026-0147)/02 Vessel & Casualty/"
           "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")

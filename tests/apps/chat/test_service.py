@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from apps.chat import service as S
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
 from apps.drive import service as drive
 
 PRIYA = Caller("priya.raman", "priya.raman")

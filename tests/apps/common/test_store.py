@@ -6,11 +6,11 @@ import shutil
 
 import pytest
 
-from apps.common.store.compile import build, template_for, world_hash
-from apps.common.store.db import AGENT, StoreError
-from apps.common.store.export import content_changes, diff, export
-from apps.common.store.slot import Slot
-from apps.common.world import WorldError, load_world
+from apps.core.store.compile import build, template_for, world_hash
+from apps.core.store.db import AGENT, StoreError
+from apps.core.store.export import content_changes, diff, export
+from apps.core.store.slot import Slot
+from apps.core.world import WorldError, load_world
 from apps.mail import compose
 from apps.mail import service as mail
 
@@ -189,7 +189,7 @@ def test_world_time_is_the_stores_not_the_wall_clock(store):
 
 
 def test_export_since_a_start_equals_a_full_export(store, alex):
-    from apps.common.store.export import export_since
+    from apps.core.store.export import export_since
     from apps.mail import compose
     start = export(store)
     compose.send(store, alex, to="eleanor.vance@meridianshaw.com", subject="x", body="y")

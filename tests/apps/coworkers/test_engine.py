@@ -9,10 +9,10 @@ import pytest
 
 from apps.chat import service as chat
 from apps.calendar import service as cal
-from apps.common.store.db import Caller
-from apps.common.store.export import export
-from apps.common.store.slot import Slot
-from apps.common.world import WorldError
+from apps.core.store.db import Caller
+from apps.core.store.export import export
+from apps.core.store.slot import Slot
+from apps.core.world import WorldError
 from apps.coworkers import brains, engine
 from apps.coworkers.match import matches
 from apps.coworkers.spec import CoworkersFile
@@ -60,8 +60,8 @@ def test_a_phrasing_taken_by_an_earlier_trigger_is_reported(store):
 
 def test_seed_refuses_a_trigger_that_rejects_its_own_example(tmp_path, world):
     import shutil
-    from apps.common.store.compile import build
-    from apps.common.world import load_world
+    from apps.core.store.compile import build
+    from apps.core.world import load_world
     root = tmp_path / "meridian"
     shutil.copytree(world.root, root, ignore=shutil.ignore_patterns("tasks"))
     text = (root / "coworkers.yaml").read_text(encoding="utf-8")
@@ -301,7 +301,7 @@ def test_a_call_action_reaches_only_service_functions(store):
 # ------------------------------------------------------------------ lumen: a watched channel, a record trigger
 @pytest.fixture
 def lumen():
-    from apps.common.store.compile import template_for
+    from apps.core.store.compile import template_for
     slot = Slot(template_for("lumen"))
     with slot.store() as st:
         yield st

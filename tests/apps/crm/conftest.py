@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.store.compile import template_for
-from apps.common.store.db import Caller
-from apps.common.world import load_world
+from apps.core.store.compile import template_for
+from apps.core.store.db import Caller
+from apps.core.world import load_world
 from tests.conftest import live_server_on, make_client, signed_in
 
 WORLD = "lumen"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.store.db import Caller
+from apps.core.store.db import Caller
 from apps.crm import service as S
 from tests.conftest import make_client
 

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from apps.common.store.compile import template_for
-from apps.common.store.slot import Slot
-from apps.common.world import World, WorldError, load_world
+from apps.core.store.compile import template_for
+from apps.core.store.slot import Slot
+from apps.core.world import World, WorldError, load_world
 from apps.crm import seed as crm_seed
 from apps.crm import service as S
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller
-from apps.common.store.export import content_changes, diff, export
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
+from apps.core.store.export import content_changes, diff, export
 from apps.docs import blocks as B
 from apps.docs import service as docs
 

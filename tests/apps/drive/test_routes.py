@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.store.export import diff, export
+from apps.core.store.export import diff, export
 
 
 def item_id(slot, name, owner=None):
@@ -176,7 +176,7 @@ def test_names_with_html_are_inert(hx, client, slot):
     assert b"<img src=x" not in body and b"&lt;img src=x" in body
     with slot.store() as st:
         from apps.drive import service
-        from apps.common.store.db import Caller
+        from apps.core.store.db import Caller
         service.add_file(st, Caller("alex.chen"), None, "evil.md", b"# Hi\n\n<script>alert(1)</script>\n[x](javascript:alert(1))")
         evil = st.scalar("SELECT id FROM drive_items WHERE name='evil.md'")
     body = client.get(f"/drive/file/{evil}").data

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
 from apps.drive import service as drive
 from apps.drive.service import Role
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from apps.common.store.export import diff, export
+from apps.core.store.export import diff, export
 from apps.mail import compose
 
 from tests.conftest import make_client

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.errors import Invalid, NotFound
-from apps.common.store.db import Caller
+from apps.core.errors import Invalid, NotFound
+from apps.core.store.db import Caller
 from apps.mail import compose, service
 from apps.mail.service import Action, Folder
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.common.store.export import content_changes, diff, export
+from apps.core.store.export import content_changes, diff, export
 
 DAMAGES = "Damages Model – Aurelia Dawn"
 

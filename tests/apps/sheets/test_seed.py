@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from apps.common.store.compile import build
-from apps.common.world import WorldError, load_world
+from apps.core.store.compile import build
+from apps.core.world import WorldError, load_world
 
 DAMAGES = "drive/sofia.marchetti/Matters/Corvane – Aurelia Dawn (M-2026-0147)/04 Claims/Damages Model – Aurelia Dawn.gsheet.yaml"
 

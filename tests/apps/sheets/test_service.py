@@ -5,9 +5,9 @@ import io
 
 import pytest
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller
-from apps.common.store.export import content_changes, diff, export
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
+from apps.core.store.export import content_changes, diff, export
 from apps.sheets import service as S
 
 DAMAGES = "Damages Model – Aurelia Dawn"

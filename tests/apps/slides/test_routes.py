@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from apps.common.store.export import content_changes, diff, export
+from apps.core.store.export import content_changes, diff, export
 from apps.slides import service
 from tests.conftest import make_client
 

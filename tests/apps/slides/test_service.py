@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller
-from apps.common.store.export import content_changes, diff, export
-from apps.common.world import WorldError
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
+from apps.core.store.export import content_changes, diff, export
+from apps.core.world import WorldError
 from apps.slides import seed
 from apps.slides import service as slides
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from apps import create_app
-from apps.common.store.compile import template_for
-from apps.common.store.db import Caller
-from apps.common.store.slot import Slot
+from apps.core.store.compile import template_for
+from apps.core.store.db import Caller
+from apps.core.store.slot import Slot
 from tests.conftest import live_server_on, make_client, signed_in
 
 USER = "jordan.blake"

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from apps.common.store.db import Caller
+from apps.core.store.db import Caller
 from apps.tickets import service as S
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from apps.common.world import World, WorldError, load_world
+from apps.core.world import World, WorldError, load_world
 from apps.tickets import seed as tk_seed
 from apps.tickets import service as S
 

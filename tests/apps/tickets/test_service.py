@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from apps.common.errors import Forbidden, Invalid, NotFound
-from apps.common.store.db import Caller
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
 from apps.tickets import service as S
 
 KOFI = Caller("kofi.mensah", "kofi.mensah")

@@ -1,0 +1,48 @@
+"""The list of apps: their tables, seeders and blueprints, in one place.
+
+``APP_NAMES`` is the order the app switcher shows; ``SEED_ORDER`` the order
+worlds are seeded in (Drive before Mail: mail attachments point at Drive files).
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from apps.core.store.schema import CORE_TABLES, Table
+
+APP_NAMES = ("mail", "chat", "calendar", "drive", "docs", "sheets", "slides", "crm", "tickets")
+SEED_ORDER = ("drive", "mail", "docs", "sheets", "slides", "chat", "calendar", "crm", "tickets")
+# Packages with tables and a seeder but no GUI; seeded after the apps.
+ENGINES = ("coworkers",)
+
+# World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
+APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed"),
+             ".gslides.yaml": ("deck", "apps.slides.seed")}
+
+
+def app_packages() -> list[ModuleType]:
+    return [importlib.import_module(f"apps.{name}") for name in APP_NAMES]
+
+
+def all_tables() -> list[Table]:
+    tables = list(CORE_TABLES)
+    for name in (*APP_NAMES, *ENGINES):
+        tables += importlib.import_module(f"apps.{name}.schema").TABLES
+    return tables
+
+
+def seeders():
+    return [importlib.import_module(f"apps.{name}.seed").seed for name in (*SEED_ORDER, *ENGINES)]
+
+
+def compiler_sources() -> list[str]:
+    """Modules whose code shapes the template: a change to any rebuilds it."""
+    mods = ["apps.core.registry", "apps.core.store.schema", "apps.core.store.db",
+            "apps.core.store.compile", "apps.core.world", "apps.core.files",
+            "apps.core.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service",
+            "apps.slides.service"]
+    for name in (*APP_NAMES, *ENGINES):
+        mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
+    mods += ["apps.coworkers.spec", "apps.coworkers.match", "apps.coworkers.engine", "apps.chat.service",
+             "apps.calendar.service"]
+    return mods

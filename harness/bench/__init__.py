@@ -1,0 +1,1 @@
+"""Measuring and showing: ``deskworld bench`` and the README screenshots."""

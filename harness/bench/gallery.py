@@ -1,0 +1,174 @@
+"""Screenshots of every app for the README: ``deskworld screenshots``.
+
+Each shot is a fresh page on a freshly restored slot, so reruns give the
+same pictures.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+SHOTS = [
+    # (file, world, path, actions) — actions run before the shot
+    ("mail-inbox.png", "meridian", "/mail/inbox", []),
+    ("mail-thread.png", "meridian", "/mail/search?q=from:sofia+subject:%22final+survey+report%22",
+     [("click_text", "Final survey report"), ("click_text", "Calder Marine Surveys' FINAL survey report")]),
+    ("mail-compose.png", "meridian", "/mail/inbox", [("click_role", "button", "Compose"), ("fill_label", "To recipients", "jonathan"), ("wait_role", "option", "Jonathan Pryce")]),
+    ("drive-folder.png", "meridian", "/drive/shared", [("dblclick_text", "Corvane – Aurelia Dawn (M-2026-0147)")]),
+    ("docs-list.png", "meridian", "/docs/", []),
+    ("docs-editor.png", "meridian", "/drive/search?q=claim+in+limitation+draft+v2",
+     [("dblclick_text", "Corvane Claim in Limitation – DRAFT v2"), ("wait_text", "CLAIM AND ANSWER")]),
+    ("sheets-editor.png", "meridian", "/drive/search?q=damages+model",
+     [("dblclick_text", "Damages Model – Aurelia Dawn"), ("wait_role", "grid", "Claims"), ("click_text", "$6,840,000.00")]),
+    ("slides-editor.png", "meridian", "/drive/search?q=client+update",
+     [("dblclick_text", "Client Update – Aurelia Dawn (April 2026)"), ("wait_role", "listbox", "Slides"),
+      ("click_role", "option", "Slide 4: The claims picture")]),
+    ("slides-present.png", "meridian", "/drive/search?q=client+update",
+     [("dblclick_text", "Client Update – Aurelia Dawn (April 2026)"), ("wait_role", "listbox", "Slides"),
+      ("click_role", "option", "Slide 3: Halcyon's limit vs. the fund it put up"), ("wait_role", "textbox", "Title"),
+      ("click_role", "link", "Present slideshow"), ("wait_role", "region", "Slideshow: Client Update – Aurelia Dawn (April 2026)")]),
+    ("chat-channel.png", "meridian", "/chat/", [("click_role", "link", "# corvane-aurelia-dawn")]),
+    ("chat-thread.png", "meridian", "/chat/", [("click_role", "link", "# corvane-aurelia-dawn"),
+                                               ("click_role", "button", "3 replies Last reply Thursday, March 12th at 10:06 AM")]),
+    ("calendar-week.png", "meridian", "/calendar/week/2026-04-06", []),
+    ("calendar-event.png", "meridian", "/calendar/week/2026-04-20",
+     [("click_role", "link", "Moot hearing — limitation fund, 2"), ("wait_role", "button", "Yes")]),
+    ("calendar-month.png", "meridian", "/calendar/month/2026-04-06", []),
+    ("crm-pipeline.png", "lumen", "/crm/pipeline", []),
+    ("crm-opportunity.png", "lumen", "/crm/search?q=FY27+Renewal", [("click_role", "link", "Harrowgate – FY27 Renewal")]),
+    ("crm-list.png", "lumen", "/crm/o/opportunities", []),
+    ("tickets-incident.png", "lumen", "/tickets/incident/INC0010421", []),
+    ("tickets-list.png", "lumen", "/tickets/incident?quick=open", []),
+    ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
+]
+
+
+def take(out_dir: Path, only: list[str] | None = None) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    from apps import create_app
+    from harness.env.browser import context_args, launch_args
+    from harness.env.appserver import AppServer
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    apps = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**launch_args())
+        try:
+            for name, world, path, actions in SHOTS:
+                if only and name not in only:
+                    continue
+                if world not in apps:
+                    app = create_app({"WORLD": world})
+                    apps[world] = AppServer(app).start()
+                server = apps[world]
+                server.app.config["SLOT"].restore()
+                ctx = browser.new_context(**context_args(), base_url=server.url)
+                ctx.add_cookies([server.cookie(_user(server))])
+                page = ctx.new_page()
+                page.goto(path)
+                for act in actions:
+                    _do(page, act)
+                page.wait_for_load_state("networkidle")
+                target = out_dir / name
+                page.screenshot(path=str(target), animations="disabled", caret="hide")
+                written.append(target)
+                ctx.close()
+        finally:
+            browser.close()
+            for s in apps.values():
+                s.stop()
+    return written
+
+
+def _user(server) -> str:
+    with server.app.config["SLOT"].store() as store:
+        return store.meta("default_user")
+
+
+def _do(page, act) -> None:
+    kind, *args = act
+    if kind == "click_text":
+        page.get_by_text(args[0]).first.click()
+    elif kind == "dblclick_text":
+        page.get_by_text(args[0], exact=True).first.dblclick()
+    elif kind == "click_role":
+        page.get_by_role(args[0], name=args[1]).first.click()
+    elif kind == "fill_label":
+        page.get_by_label(args[0]).first.press_sequentially(args[1])
+    elif kind == "wait_role":
+        page.get_by_role(args[0], name=args[1]).first.wait_for()
+    elif kind == "wait_text":
+        page.get_by_text(args[0]).first.wait_for()
+    page.wait_for_load_state("networkidle")
+
+
+def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", columns: int = 4,
+              file: str = "episode-filmstrip.png") -> Path:
+    """One oracle episode as a grid of the screens the agent saw, step by step."""
+    import json
+    import tempfile
+
+    from PIL import Image, ImageDraw
+
+    from harness.runs.runner import run
+    from harness.tasks.registry import load_task
+    with tempfile.TemporaryDirectory() as tmp:
+        run("oracle", [load_task(task_id)], out=tmp, progress=False)
+        world, name = task_id.split("/", 1)
+        ep = Path(tmp) / "episodes" / world / name / "0"
+        steps = [json.loads(line) for line in (ep / "steps.jsonl").read_text().splitlines()]
+        frames = [(0, "start", ep / "screens" / "0000.png")]
+        frames += [(s["step"], _label(s["action"]), ep / s["screenshot"]) for s in steps if s.get("screenshot")]
+        picks = frames[:: max(1, len(frames) // (columns * 2))][: columns * 2 - 1] + frames[-1:]
+        tw, th, pad, cap = 480, 300, 12, 26
+        rows = -(-len(picks) // columns)
+        sheet = Image.new("RGB", (columns * (tw + pad) + pad, rows * (th + cap + pad) + pad), (246, 248, 252))
+        draw = ImageDraw.Draw(sheet)
+        from harness.runs.media import roboto
+        font = roboto(15)
+        for i, (n, label, path) in enumerate(picks):
+            x = pad + (i % columns) * (tw + pad)
+            y = pad + (i // columns) * (th + cap + pad)
+            sheet.paste(Image.open(path).convert("RGB").resize((tw, th)), (x, y + cap))
+            draw.text((x, y + 6), f"{n:>2}  {label}"[:78], fill=(31, 31, 31), font=font)
+        target = out_dir / file
+        sheet.save(target, optimize=True)
+        return target
+
+
+def _label(action: dict) -> str:
+    from harness.runs.media import action_label
+    return action_label(action)
+
+
+def viewer_shots(out_dir: Path, task_id: str = "meridian/answer-laura-deductible") -> list[Path]:
+    """The viewer over a one-episode oracle run: the run page and the episode page mid-scrub."""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from harness.env.browser import launch_args
+    from harness.runs.runner import run
+    from harness.env.appserver import AppServer
+    from harness.tasks.registry import load_task
+    from harness.viewer import create_viewer
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        others = ["meridian/gross-tonnage", "meridian/hearing-date", "meridian/eleanor-pin-request"]
+        run("oracle", [load_task(t) for t in [task_id, *others]], out=tmp, progress=False)
+        world, name = task_id.split("/", 1)
+        with AppServer(create_viewer(tmp)) as srv, sync_playwright() as pw:
+            browser = pw.chromium.launch(**launch_args())
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                for file, path in (("viewer-run.png", "/"),
+                                   ("viewer-episode.png", f"/episode/{world}/{name}/0#step=8")):
+                    page.goto(srv.url + path)
+                    page.wait_for_load_state("networkidle")
+                    target = out_dir / file
+                    page.screenshot(path=str(target), animations="disabled", caret="hide")
+                    written.append(target)
+            finally:
+                browser.close()
+    return written

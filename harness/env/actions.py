@@ -1,0 +1,315 @@
+"""Computer-use actions: typed, validated, never ``exec``'d.
+
+An action is a JSON object with a ``type`` (see ``ACTION_TYPES``). ``parse``
+turns a dict or a JSON string into a pydantic model or raises ``ActionError``
+with a message an agent can act on; ``describe()`` is the action-space text
+shown to models, generated from the schemas.
+
+Coordinates are screenshot pixels of the fixed 1280×800 viewport. Keys accept
+xdotool names (``Return``, ``ctrl+a``, ``shift+Tab``, ``Page_Down``) and
+Playwright names (``Enter``, ``Control+A``) alike.
+"""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from harness.env.browser import VIEWPORT
+
+MAX_TYPE_CHARS = 10_000
+MAX_WAIT_MS = 10_000
+MAX_KEY_PRESSES = 50          # presses in one key action ("Down Down Down …")
+MAX_DRAG_POINTS = 100         # points of one drag path
+MAX_DRAG_MOVES = 200          # mouse moves a drag makes in all (interpolation steps shrink to fit)
+KEY_CHARS = frozenset(chr(c) for c in range(0x20, 0x7F))   # single characters a key press can send
+Modifier = Literal["shift", "ctrl", "alt", "meta"]
+
+
+class ActionError(ValueError):
+    """An action the agent sent that can't be carried out (returned in the
+    observation's ``last_action_error``; never raised out of ``step``)."""
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Point(_Action):
+    x: int = Field(description="pixels from the left edge of the screenshot")
+    y: int = Field(description="pixels from the top edge of the screenshot")
+
+    @field_validator("x")
+    @classmethod
+    def _x(cls, v: int) -> int:
+        if not 0 <= v < VIEWPORT["width"]:
+            raise ValueError(f"x={v} is outside the screen (0..{VIEWPORT['width'] - 1})")
+        return v
+
+    @field_validator("y")
+    @classmethod
+    def _y(cls, v: int) -> int:
+        if not 0 <= v < VIEWPORT["height"]:
+            raise ValueError(f"y={v} is outside the screen (0..{VIEWPORT['height'] - 1})")
+        return v
+
+
+class Click(_Point):
+    """Click at a point."""
+    type: Literal["click"] = "click"
+    button: Literal["left", "right", "middle"] = "left"
+    modifiers: list[Modifier] = []
+
+
+class DoubleClick(_Point):
+    """Double-click at a point."""
+    type: Literal["double_click"] = "double_click"
+    modifiers: list[Modifier] = []
+
+
+class TripleClick(_Point):
+    """Triple-click at a point (selects a line or paragraph)."""
+    type: Literal["triple_click"] = "triple_click"
+    modifiers: list[Modifier] = []
+
+
+class Move(_Point):
+    """Move the mouse to a point (hover)."""
+    type: Literal["move"] = "move"
+
+
+class MouseDown(_Action):
+    """Press a mouse button (optionally after moving to x, y)."""
+    type: Literal["mouse_down"] = "mouse_down"
+    x: int | None = None
+    y: int | None = None
+    button: Literal["left", "right", "middle"] = "left"
+
+
+class MouseUp(_Action):
+    """Release a mouse button (optionally after moving to x, y)."""
+    type: Literal["mouse_up"] = "mouse_up"
+    x: int | None = None
+    y: int | None = None
+    button: Literal["left", "right", "middle"] = "left"
+
+
+class P(_Point):
+    pass
+
+
+class Drag(_Action):
+    """Press at the first point, move through the others, release at the last."""
+    type: Literal["drag"] = "drag"
+    path: list[P] = Field(min_length=2, max_length=MAX_DRAG_POINTS)
+    modifiers: list[Modifier] = []
+
+
+class Scroll(_Point):
+    """Scroll the element under (x, y) by dx, dy pixels (positive dy scrolls down)."""
+    type: Literal["scroll"] = "scroll"
+    dx: int = 0
+    dy: int = 0
+
+
+class Type(_Action):
+    """Type text at the keyboard focus."""
+    type: Literal["type"] = "type"
+    text: str = Field(max_length=MAX_TYPE_CHARS)
+
+
+class Key(_Action):
+    """Press a key or a chord: "Enter", "ctrl+a", "shift+Tab", "Page_Down"."""
+    type: Literal["key"] = "key"
+    keys: str = Field(min_length=1, max_length=2000)
+
+
+class Wait(_Action):
+    """Wait, up to 10 s."""
+    type: Literal["wait"] = "wait"
+    ms: int = Field(1000, ge=0, le=MAX_WAIT_MS)
+
+
+class Navigate(_Action):
+    """Go to a URL of the workspace (a path like /drive/ or a full URL of this site)."""
+    type: Literal["navigate"] = "navigate"
+    url: str = Field(min_length=1, max_length=8192)
+
+
+class Back(_Action):
+    """Go back in the browser's history."""
+    type: Literal["back"] = "back"
+
+
+class Done(_Action):
+    """End the episode: status "complete" (with an answer if the task asks a question) or "infeasible"."""
+    type: Literal["done"] = "done"
+    status: Literal["complete", "infeasible"] = "complete"
+    answer: str | None = None
+
+
+class ToolCall(_Action):
+    """Call one of the apps' tools (hybrid episodes: an env made with tools=True), e.g.
+    {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}}; the result comes back
+    in the observation's "tool_result"."""
+    type: Literal["tool_call"] = "tool_call"
+    tool: str = Field(min_length=1)
+    arguments: dict = {}
+
+
+ActionModel = Annotated[
+    Union[Click, DoubleClick, TripleClick, Move, MouseDown, MouseUp, Drag, Scroll, Type, Key, Wait,
+          Navigate, Back, Done, ToolCall],
+    Field(discriminator="type"),
+]
+ACTION_TYPES = ("click", "double_click", "triple_click", "move", "mouse_down", "mouse_up", "drag", "scroll",
+                "type", "key", "wait", "navigate", "back", "done", "tool_call")
+_ADAPTER = TypeAdapter(ActionModel)
+
+
+def parse(action: dict | str | BaseModel) -> BaseModel:
+    """A validated action model, or ``ActionError`` saying what is wrong."""
+    if isinstance(action, BaseModel):
+        return action
+    if isinstance(action, (bytes, bytearray)):
+        action = action.decode("utf-8", errors="replace")
+    if isinstance(action, str):
+        try:
+            action = json.loads(action)
+        except json.JSONDecodeError as e:
+            raise ActionError(f"action is not valid JSON: {e.msg} at position {e.pos}") from None
+    if not isinstance(action, dict):
+        raise ActionError(f"an action is a JSON object with a 'type', not {type(action).__name__}")
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise ActionError(f"unknown action type {kind!r}; use one of: {', '.join(ACTION_TYPES)}")
+    if kind == "key":
+        action = {**action, "keys": action.get("keys", action.get("key"))}
+        action.pop("key", None)
+    try:
+        model = _ADAPTER.validate_python(action)
+    except ValidationError as e:
+        parts = []
+        for err in e.errors():
+            loc = ".".join(str(x) for x in err["loc"][1:]) or "action"
+            msg = err["msg"].removeprefix("Value error, ")
+            parts.append(f"{loc}: {msg}")
+        raise ActionError(f"invalid {kind} action: " + "; ".join(parts)) from None
+    if isinstance(model, Key):
+        normalize_keys(model.keys)          # raises ActionError for unknown keys
+    return model
+
+
+# ---------------------------------------------------------------- keys
+_MODS = {"ctrl": "Control", "control": "Control", "shift": "Shift", "alt": "Alt", "option": "Alt",
+         "meta": "Meta", "cmd": "Meta", "command": "Meta", "super": "Meta", "win": "Meta"}
+_XDOTOOL = {
+    "return": "Enter", "enter": "Enter", "kp_enter": "Enter", "tab": "Tab", "escape": "Escape", "esc": "Escape",
+    "backspace": "Backspace", "delete": "Delete", "del": "Delete", "space": " ", "insert": "Insert",
+    "home": "Home", "end": "End", "page_up": "PageUp", "pageup": "PageUp", "prior": "PageUp",
+    "page_down": "PageDown", "pagedown": "PageDown", "next": "PageDown",
+    "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
+    "arrowup": "ArrowUp", "arrowdown": "ArrowDown", "arrowleft": "ArrowLeft", "arrowright": "ArrowRight",
+    "minus": "-", "plus": "+", "equal": "=", "comma": ",", "period": ".", "slash": "/", "backslash": "\\",
+    "semicolon": ";", "apostrophe": "'", "grave": "`", "bracketleft": "[", "bracketright": "]",
+    "numbersign": "#", "question": "?", "exclam": "!", "at": "@", "dollar": "$", "percent": "%",
+    "asciicircum": "^", "ampersand": "&", "asterisk": "*", "parenleft": "(", "parenright": ")",
+    "underscore": "_", "colon": ":", "quotedbl": "\"", "less": "<", "greater": ">", "bar": "|",
+    "braceleft": "{", "braceright": "}", "asciitilde": "~",
+    "capslock": "CapsLock", "caps_lock": "CapsLock",
+}
+_NAMED = {f"F{i}" for i in range(1, 13)} | {"Enter", "Tab", "Escape", "Backspace", "Delete", "Insert", "Home",
+                                              "End", "PageUp", "PageDown", "ArrowUp", "ArrowDown", "ArrowLeft",
+                                              "ArrowRight", "CapsLock", "Control", "Shift", "Alt", "Meta"}
+
+
+def _one_key(name: str) -> str:
+    if len(name) == 1:
+        if name not in KEY_CHARS:
+            raise ActionError(f"{name!r} is not a key a press can send; use the type action for text "
+                              "(key presses take names like Enter, Tab, ArrowDown or one ASCII character)")
+        return name
+    low = name.lower()
+    if low in _MODS:
+        return _MODS[low]
+    if low in _XDOTOOL:
+        return _XDOTOOL[low]
+    for n in _NAMED:
+        if n.lower() == low:
+            return n
+    raise ActionError(f"unknown key {name!r}; use names like Enter, Tab, Escape, Backspace, ArrowDown, "
+                      "PageDown, F5 or a single character, joined with + for chords (ctrl+a)")
+
+
+def normalize_keys(keys: str) -> list[str]:
+    """``"ctrl+shift+t Return"`` → ``["Control+Shift+t", "Enter"]`` (space-separated presses)."""
+    presses = []
+    for chord in keys.strip().split(" ") if keys.strip() != "+" else ["+"]:
+        if not chord:
+            continue
+        parts = chord.split("+") if chord != "+" else ["+"]
+        if chord.endswith("++"):
+            parts = chord[:-2].split("+") + ["+"]
+        mapped = [_one_key(p) for p in parts if p != ""]
+        if not mapped:
+            raise ActionError(f"empty key in {keys!r}")
+        presses.append("+".join(mapped))
+    if not presses:
+        raise ActionError("no key given")
+    if len(presses) > MAX_KEY_PRESSES:
+        raise ActionError(f"{len(presses)} key presses in one action; at most {MAX_KEY_PRESSES} "
+                          "(send several key actions, or type text with the type action)")
+    return presses
+
+
+PW_MODIFIERS = {"shift": "Shift", "ctrl": "Control", "alt": "Alt", "meta": "Meta"}
+
+
+def _type_name(ann) -> str:
+    """``Literal['left', 'right']`` → ``"left"|"right"``; ``list[Literal[…]]`` → ``list of "shift"|…``."""
+    from typing import get_args, get_origin
+    origin = get_origin(ann)
+    if origin is Literal:
+        return "|".join(json.dumps(a) for a in get_args(ann))
+    if origin is list:
+        (inner,) = get_args(ann) or (object,)
+        if isinstance(inner, type) and issubclass(inner, _Point):
+            return "list of {x, y}"
+        return "list of " + _type_name(inner)
+    if origin is Union or str(origin) == "<class 'types.UnionType'>":
+        return " or ".join(_type_name(a) for a in get_args(ann) if a is not type(None)) + " (optional)"
+    return getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
+
+
+def describe(*, tools: bool = False) -> str:
+    """The action space in words, generated from the schemas (for model prompts); ``tools`` adds
+    ``tool_call`` (hybrid episodes)."""
+    lines = ["Send one action per step as a JSON object with a \"type\":"]
+    for model in (Click, DoubleClick, TripleClick, Move, MouseDown, MouseUp, Drag, Scroll, Type, Key, Wait,
+                  Navigate, Back, Done) + ((ToolCall,) if tools else ()):
+        fields = []
+        for name, f in model.model_fields.items():
+            if name == "type":
+                continue
+            t = _type_name(f.annotation)
+            req = "" if f.is_required() else f" = {json.dumps(f.default) if f.default is not None else 'null'}"
+            fields.append(f"{name}: {t}{req}")
+        kind = model.model_fields["type"].default
+        lines.append(f"- {kind}({', '.join(fields)}) — {model.__doc__.strip()}")
+    lines.append(f"The screen is {VIEWPORT['width']}×{VIEWPORT['height']} pixels; x grows to the right, y downwards.")
+    return "\n".join(lines)
+
+
+def example(kind: str) -> dict:
+    return {
+        "click": {"type": "click", "x": 640, "y": 400}, "double_click": {"type": "double_click", "x": 640, "y": 400},
+        "triple_click": {"type": "triple_click", "x": 640, "y": 400}, "move": {"type": "move", "x": 640, "y": 400},
+        "mouse_down": {"type": "mouse_down", "x": 100, "y": 200}, "mouse_up": {"type": "mouse_up", "x": 300, "y": 200},
+        "drag": {"type": "drag", "path": [{"x": 100, "y": 200}, {"x": 300, "y": 200}]},
+        "scroll": {"type": "scroll", "x": 640, "y": 400, "dy": 300}, "type": {"type": "type", "text": "hello"},
+        "key": {"type": "key", "keys": "ctrl+a"}, "wait": {"type": "wait", "ms": 500},
+        "navigate": {"type": "navigate", "url": "/mail/inbox"}, "back": {"type": "back"},
+        "done": {"type": "done", "status": "complete", "answer": "42"},
+        "tool_call": {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}},
+    }[kind]

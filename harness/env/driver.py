@@ -1,0 +1,435 @@
+"""An episode slot: a world's store slot + its app server on a loopback port +
+one reused browser context, and the reset sequence of DESIGN.md.
+
+``EpisodeRunner`` is not thread-safe: the env calls it from its own thread.
+Per reset: close the page, restore the slot (the generation bump refuses
+late requests of the old page), clear the origin's cookies and storage,
+inject the task user's session, open a new page with ``Date.now()`` pinned
+to world time, open the start page and wait until it is settled.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from apps import create_app
+from apps.core.store.compile import template_for
+from apps.core.store.export import diff as state_diff
+from apps.core.store.export import export
+from apps.core.store.slot import Slot
+from apps.core.world import load_world
+from playwright.sync_api import Error as PlaywrightError
+from harness.env import actions as A
+from harness.env.browser import context_args
+from harness.env.containment import Fence
+from harness.env.observe import screenshot_png
+from harness.env.appserver import AppServer
+from apps.coworkers.engine import set_scenario
+from harness.env.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
+
+PUBLIC_ORIGIN = "http://desk.local"
+ACT_DEADLINE_S = 20.0         # an action's own work (key presses, typing, drag moves, a navigation) stops here
+STEP_DEADLINE_S = 30.0        # and the whole step (the action, the settle, a return to the workspace) here
+TYPE_CHUNK = 200              # typing is checked against the deadline every this many characters
+STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
+             f" s.textContent = {STABLE_CSS!r}; document.head.appendChild(s); }});")
+
+
+class EnvironmentBroken(RuntimeError):
+    """The environment (app server, browser) failed — the episode is an ``error``, not an agent failure."""
+
+
+@dataclass
+class Desk:
+    """One world's store slot and its app server on a loopback port, with the server's
+    unhandled exceptions collected in ``errors`` (any one makes the episode an ``error``).
+    No browser: the env adds one (``WorldSlot``); other harnesses (the BrowserGym example)
+    bring their own."""
+    world: object
+    slot: Slot
+    app: object
+    server: AppServer
+    errors: list = field(default_factory=list)
+    initial: dict | None = None
+
+    @classmethod
+    def open(cls, name: str) -> "Desk":
+        from flask import got_request_exception
+        world = load_world(name)
+        slot = Slot(template_for(world))
+        app = create_app({"SLOT": slot, "SECRET_KEY": secrets.token_hex(32)})
+        errors: list = []
+
+        def _record(sender, exception, **extra):
+            errors.append(f"{type(exception).__name__}: {exception}")
+        got_request_exception.connect(_record, app, weak=False)
+        return cls(world, slot, app, AppServer(app).start(), errors)
+
+    def initial_state(self) -> dict:
+        """The start state, exported once."""
+        if self.initial is None:
+            with self.slot.store() as st:
+                self.initial = export(st)
+        return self.initial
+
+    def close(self) -> None:
+        self.server.stop()
+        self.slot.close()
+
+
+@dataclass
+class WorldSlot(Desk):
+    """A desk with the browser context the env reuses across its episodes."""
+    context: object = None
+    fence: Fence | None = None
+    page: object = None
+    cdp: object = None
+    net: NetworkWatch | None = None
+
+
+class EpisodeRunner:
+    def __init__(self, browser, *, trace: bool = False):
+        self.browser = browser
+        self.trace = trace
+        self.worlds: dict[str, WorldSlot] = {}
+        self.page = None
+        self.net: NetworkWatch | None = None
+        self.current: WorldSlot | None = None
+        self.settle_timeouts = 0
+        self.refreshes = 0                      # ticks that changed the page's world
+        self.tool_result: str | None = None     # the last tool_call's result (JSON text)
+        self.last_good: str | None = None       # the last main-frame URL on the origin
+        self._deadline: float | None = None     # the current step's deadline (monotonic)
+        self.start_path = "/"
+
+    # ------------------------------------------------------------------ slots
+    def world_slot(self, name: str) -> WorldSlot:
+        ws = self.worlds.get(name)
+        if ws is not None:
+            return ws
+        desk = Desk.open(name)
+        world, server = desk.world, desk.server
+        spec = world.spec.clock
+        fence = Fence(server.url, public=PUBLIC_ORIGIN)
+        ctx = self.browser.new_context(**context_args(timezone=spec.timezone, locale=spec.locale),
+                                       base_url=server.url, proxy=fence.proxy())
+        ctx.set_default_timeout(10_000)
+        ctx.set_default_navigation_timeout(15_000)
+        fence.install(ctx)
+        ws = WorldSlot(world, desk.slot, desk.app, server, desk.errors, context=ctx, fence=fence)
+        self.worlds[name] = ws
+        return ws
+
+    def initial_state(self, ws: WorldSlot) -> dict:
+        return ws.initial_state()
+
+    # ------------------------------------------------------------------ reset
+    def _open_page(self, ws: WorldSlot, now) -> None:
+        page = ws.fence.adopt(ws.context)
+        page.clock.set_fixed_time(now)
+        # After the clock: the settle tracker wraps the timers page code uses,
+        # not the clock library's own.
+        page.add_init_script(INIT_SCRIPT)
+        page.add_init_script(STABLE_JS)
+        ws.page = page
+        ws.cdp = ws.context.new_cdp_session(page)
+        ws.fence.block_others(ws.cdp)
+        ws.net = NetworkWatch()
+        ws.net.attach(page)
+
+    def reset(self, task) -> None:
+        self._deadline = None
+        ws = self.world_slot(task.world)
+        if self.trace and self.current is not None and self.current.page is not None:
+            try:
+                self.current.context.tracing.stop()
+            except Exception:
+                pass
+        self.current = ws
+        page = ws.page
+        if page is not None and (page.is_closed() or not self.browser.is_connected()):
+            page = ws.page = None
+        if page is not None:
+            # Leave the old episode: release the mouse, empty its tab's storage,
+            # stop whatever it was loading.
+            try:
+                for button in ("left", "middle", "right"):
+                    page.mouse.up(button=button)
+                for key in ("Shift", "Control", "Alt", "Meta"):
+                    page.keyboard.up(key)
+                page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }")
+            except Exception:
+                pass
+        self.refreshes = 0
+        self.user = task.user or ws.world.spec.user
+        self.tool_result = None
+        ws.slot.restore()                        # new generation: the old page's late requests get 409
+        self.initial_state(ws)                   # the start state, exported once per world
+        ws.errors.clear()
+        with ws.slot.store() as st:
+            now = st.now()
+            set_scenario(st, task.coworkers)
+            self.step_seconds = task.step_seconds or float(st.meta("step_seconds", "30"))
+        if page is None:
+            self._open_page(ws, now)
+            page = ws.page
+        else:
+            self._set_clock(page, now)
+        ws.cdp.send("Storage.clearDataForOrigin", {"origin": ws.server.url, "storageTypes": "all"})
+        ws.context.clear_cookies()
+        ws.context.add_cookies([ws.server.cookie(task.user or ws.world.spec.user)])
+        ws.fence.close_strays(ws.context)        # pop-ups and tabs never outlive an episode
+        ws.net.reset()
+        ws.fence.take()
+        self.page, self.net = page, ws.net
+        self.start_path = task.start_path
+        self.last_good = None
+        if self.trace:
+            ws.context.tracing.start(screenshots=True, snapshots=True)
+        page.goto(ws.server.url + task.start_path, wait_until="commit")
+        self._settle()
+        ws.cdp.send("Page.resetNavigationHistory")
+        ws.fence.take()
+        self.last_good = page.url
+        self.check_health()
+
+    # ------------------------------------------------------------------ acting
+    def execute(self, action) -> str | None:
+        """Carry out one parsed action; return an agent-facing error or None.
+
+        Whatever one action causes in the page is the agent's: a Playwright error (a
+        download started, a navigation that failed, a key the page refused) comes back
+        as the action's error; only a page or browser that died raises
+        ``EnvironmentBroken``. Every step is bounded: the action's own work stops at
+        ``ACT_DEADLINE_S``, the whole step (settle and any return to the workspace included) at
+        ``STEP_DEADLINE_S``."""
+        page = self.page
+        start = time.monotonic()
+        self._deadline = start + STEP_DEADLINE_S
+        error = None
+        try:
+            error = self._act(action, page, start + ACT_DEADLINE_S)
+        except PlaywrightError as e:
+            self._raise_if_dead(e)
+            error = self.current.fence.public_text(_action_failure(e))
+        if not isinstance(action, A.Done):
+            self._settle()
+        self.current.fence.close_strays(self.current.context)
+        blocked = self.current.fence.take()
+        left = not self.current.fence.on_origin(page.url)
+        if left:
+            blocked = blocked or [page.url or "a blank page"]
+            self._return_to_workspace()
+        else:
+            self.last_good = page.url
+        if blocked and error is None:
+            more = f" (and {len(blocked) - 1} more)" if len(blocked) > 1 else ""
+            if blocked[0] == "a new window":
+                error = f"blocked: a new window or tab was closed; the workspace stays in this one page{more}"
+            else:
+                error = (f"blocked: {self.current.fence.public(blocked[0])[:200]} is outside the workspace; "
+                         f"only {PUBLIC_ORIGIN} can be opened{more}")
+        self.check_health()
+        return error
+
+    def _act(self, action, page, deadline: float) -> str | None:
+        mouse, kb = page.mouse, page.keyboard
+        mods = [A.PW_MODIFIERS[m] for m in getattr(action, "modifiers", [])]
+        late = (lambda done, total, what:
+                f"stopped at the step deadline ({ACT_DEADLINE_S:.0f} s) after {done} of {total} {what}")
+        left_ms = lambda: max(1000.0, (deadline - time.monotonic()) * 1000)   # noqa: E731
+        try:
+            for m in mods:
+                kb.down(m)
+            if isinstance(action, A.Click):
+                mouse.click(action.x, action.y, button=action.button)
+            elif isinstance(action, A.DoubleClick):
+                mouse.dblclick(action.x, action.y)
+            elif isinstance(action, A.TripleClick):
+                mouse.click(action.x, action.y, click_count=3)
+            elif isinstance(action, A.Move):
+                mouse.move(action.x, action.y)
+            elif isinstance(action, (A.MouseDown, A.MouseUp)):
+                if action.x is not None and action.y is not None:
+                    mouse.move(action.x, action.y)
+                (mouse.down if isinstance(action, A.MouseDown) else mouse.up)(button=action.button)
+            elif isinstance(action, A.Drag):
+                first, *rest = action.path
+                steps = max(1, min(8, A.MAX_DRAG_MOVES // len(rest)))
+                mouse.move(first.x, first.y)
+                mouse.down()
+                try:
+                    for i, p in enumerate(rest):
+                        if time.monotonic() > deadline:
+                            return late(i, len(rest), "moves")
+                        mouse.move(p.x, p.y, steps=steps)
+                finally:
+                    mouse.up()
+            elif isinstance(action, A.Scroll):
+                mouse.move(action.x, action.y)
+                mouse.wheel(action.dx, action.dy)
+            elif isinstance(action, A.Type):
+                text = action.text
+                for i in range(0, len(text), TYPE_CHUNK):
+                    if time.monotonic() > deadline:
+                        return late(i, len(text), "characters")
+                    kb.type(text[i:i + TYPE_CHUNK])
+            elif isinstance(action, A.Key):
+                presses = A.normalize_keys(action.keys)
+                for i, press in enumerate(presses):
+                    if time.monotonic() > deadline:
+                        return late(i, len(presses), "key presses")
+                    kb.press(press)
+            elif isinstance(action, A.Wait):
+                page.wait_for_timeout(action.ms)
+            elif isinstance(action, A.Navigate):
+                try:
+                    url = self.current.fence.resolve(action.url)
+                except ValueError as e:
+                    return str(e)
+                page.goto(url, wait_until="commit", timeout=left_ms())
+            elif isinstance(action, A.Back):
+                page.go_back(wait_until="commit", timeout=left_ms())
+            elif isinstance(action, A.ToolCall):
+                return self._tool_call(action)
+        finally:
+            for m in reversed(mods):
+                try:
+                    kb.up(m)
+                except Exception:
+                    pass
+        return None
+
+    def _dead(self, page) -> bool:
+        return not self.browser.is_connected() or page.is_closed()
+
+    def _raise_if_dead(self, exc: BaseException) -> None:
+        """A page or browser that died is the environment's failure, not the agent's."""
+        if self._dead(self.page):
+            raise EnvironmentBroken(f"the browser failed: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+
+    def _return_to_workspace(self) -> None:
+        """The main frame left the origin: back in history once, then the last page that was
+        on the origin (or the start page), until it is back."""
+        fence, page = self.current.fence, self.page
+        for attempt in ("back", "last", "start"):
+            wait = {"wait_until": "commit", "timeout": 5_000}
+            try:
+                if attempt == "back":
+                    page.go_back(**wait)
+                elif attempt == "last":
+                    page.goto(self.last_good or self.current.server.url + "/", **wait)
+                else:
+                    page.goto(self.current.server.url + self.start_path, **wait)
+            except Exception as e:
+                self._raise_if_dead(e)
+            self._settle()
+            fence.take()
+            if fence.on_origin(page.url):
+                return
+        raise EnvironmentBroken(f"the page could not be brought back to the workspace from {page.url[:200]}")
+
+    def clear_tool_result(self) -> None:
+        self.tool_result = None
+
+    def _tool_call(self, action) -> str | None:
+        """A hybrid episode's tool call, on the episode's slot as the task's user (actor ``agent``);
+        after a write the page hears ``deskworld:refresh`` so the screen shows what changed."""
+        import json
+
+        from harness.tools.registry import ToolError, call_tool, get_tool, to_json
+        self.tool_result = None
+        try:
+            tool = get_tool(action.tool)
+            out = call_tool(self.current.slot, tool, action.arguments, self.user)
+        except ToolError as e:
+            return f"tool {action.tool}: {e.message}"
+        self.tool_result = json.dumps(to_json(out), ensure_ascii=False, default=str)
+        if tool.write:
+            self.page.evaluate("() => document.body && document.body.dispatchEvent("
+                               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
+        return None
+
+    def _settle(self) -> None:
+        """Wait until the page is settled, within the step's deadline (a reset has none)."""
+        left = DEFAULT_TIMEOUT_S
+        if self._deadline is not None:
+            left = min(left, max(1.0, self._deadline - time.monotonic()))
+        if not wait_settled(self.page, self.net, left):
+            self.settle_timeouts += 1
+
+    def advance_clock(self) -> None:
+        """After each agent step: world time moves a fixed step (DESIGN.md, Time),
+        then the world ticks (co-workers act on what the agent did). When a
+        co-worker wrote, the page hears ``deskworld:refresh`` and settles again,
+        so the next screenshot shows it; nothing polls."""
+        from apps.coworkers.engine import tick
+        with self.current.slot.store() as st:
+            st.advance(self.step_seconds)
+            now = st.now()
+            wrote = tick(st)
+        self._set_clock(self.page, now)
+        if wrote:
+            self.refreshes += 1
+            self.page.evaluate("() => document.body && document.body.dispatchEvent("
+                               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
+            self._settle()
+
+    def _set_clock(self, page, now) -> None:
+        """Pin page time. The clock is the context's: it is also set in a pop-up the containment
+        is closing at that moment, which fails the call — the main page's clock is set again."""
+        try:
+            page.clock.set_fixed_time(now)
+        except PlaywrightError:
+            if self._dead(page):
+                raise
+            self.current.fence.close_strays(self.current.context)
+            page.clock.set_fixed_time(now)
+
+    def check_health(self) -> None:
+        errs = list(self.current.errors) + list(self.net.five_xx if self.net else [])
+        if errs:
+            raise EnvironmentBroken(f"the app failed: {errs[0]}")
+        if self.page.is_closed():
+            raise EnvironmentBroken("the page was closed")
+
+    # ------------------------------------------------------------------ reading
+    def screenshot(self) -> bytes:
+        return screenshot_png(self.page, self.current.cdp)
+
+    def url(self) -> str:
+        return self.current.fence.public(self.page.url)
+
+    def final_state(self) -> tuple[dict, dict, dict]:
+        ws = self.current
+        initial = self.initial_state(ws)
+        with ws.slot.store() as st:
+            final = export(st)
+        return initial, final, state_diff(initial, final)
+
+    def stop_trace(self, path: str) -> None:
+        if self.trace and self.current is not None:
+            self.current.context.tracing.stop(path=path)
+
+    def close(self) -> None:
+        for ws in self.worlds.values():
+            try:
+                ws.context.close()
+            except Exception:
+                pass
+            ws.close()
+        self.worlds.clear()
+        self.page = None
+
+
+
+
+def _action_failure(exc: BaseException) -> str:
+    """What a Playwright error caused by the agent's action says, for ``last_action_error``."""
+    msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "Download is starting" in msg:
+        return "that address is a file download, not a page: the file was downloaded and the page stayed where it was"
+    if "Unknown key" in msg:
+        return f"{msg.split(': ', 1)[-1]} is not a key; use the type action for text"
+    return f"the action failed: {msg[:300]}"

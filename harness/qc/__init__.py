@@ -1,0 +1,1 @@
+"""Quality control: task checks, verifier adversaries, agreement with human labels, rubric judges."""

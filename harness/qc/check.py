@@ -1,0 +1,199 @@
+"""Task quality control: ``deskworld check [PATTERN]``.
+
+For each task: the file is valid; the oracle scores 1; doing nothing scores 0;
+junk answers (empty, "0", "N/A", a hedge listing several values) score 0; for
+an infeasible task, ``done(status=infeasible)`` scores 1 and ``complete`` 0.
+Across all tasks, at most 10% are infeasible. For each world: every
+co-worker text trigger accepts each phrasing it lists (and none of its
+counterexamples), and every scenario trigger a task names exists.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.agents import make
+from harness.runs.runner import run_episode
+from harness.verify import verify
+
+MAX_INFEASIBLE = 0.10
+
+
+@dataclass
+class TaskReport:
+    task: str
+    problems: list[str] = field(default_factory=list)
+    oracle_steps: int = 0
+    oracle_score: float | None = None
+    noop_score: float | None = None
+    lines: list[str] = field(default_factory=list)
+    adversaries: object = None             # harness.qc.adversaries.base.TaskAdversaries
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and (self.adversaries is None or self.adversaries.ok)
+
+
+def junk_answers(task, expected) -> list[str]:
+    spec = task.answer
+    junk = ["", "0", "N/A"]
+    if spec.type == "number":
+        v = float(str(expected).replace(",", ""))
+        junk.append(f"{v:,.0f}, {v + 1:,.0f} or {v * 2:,.0f}")
+    elif spec.type == "date":
+        junk.append(f"{expected} or 2026-01-01")
+    elif spec.type == "string":
+        junk.append(f"{expected} or something else")
+    elif spec.type == "set":
+        junk.append(", ".join(spec.values + ["ZZ-nothing"]))
+    return junk
+
+
+def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
+    """One task's QC; with a workbench (``harness.qc.adversaries``) its adversaries too."""
+    from harness.qc.adversaries.workbench import Ending
+    from harness.verify import expected_answer
+    rep = TaskReport(task.id)
+    oracle = make("oracle", env=env)
+    row = run_episode(env, oracle, task)
+    rep.oracle_steps = row["steps"]
+    rep.oracle_score = row["score"]
+    res = env.unwrapped.result
+    rep.lines = res.lines if res else []
+    snapshot = None
+    if bench is not None and row["status"] != "error":
+        runner = env.unwrapped._runner
+        snapshot = (env.unwrapped._call(lambda: runner.current.slot.serialize()),
+                    Ending(env.unwrapped.answer, res.done_status or "complete" if res else "complete"))
+    if row["status"] == "error" or not row["passed"] or row["score"] != 1.0:
+        detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
+        rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
+    noop = run_episode(env, make("noop"), task)
+    rep.noop_score = noop["score"]
+    if noop["status"] == "error":
+        rep.problems.append(f"do-nothing run errored: {noop.get('error')}")
+    elif noop["passed"] or noop["score"] != 0:
+        rep.problems.append(f"doing nothing scores {noop['score']} (passed={noop['passed']})")
+    runner = env.unwrapped._runner
+    ws = runner.world_slot(task.world)
+    initial = env.unwrapped._call(lambda: runner.initial_state(ws))
+    empty = {"tables": {}}
+    if task.answer is not None:
+        exp = expected_answer(task, initial, ws.world.root)
+        for junk in junk_answers(task, exp):
+            r = verify(task, initial, initial, empty, answer=junk, done_status="complete", world_root=ws.world.root)
+            if r.passed or r.score > 0:
+                rep.problems.append(f"junk answer {junk!r} scores {r.score}")
+    if task.infeasible:
+        # Giving up with the oracle's explanation scores 1 (and without one, when none is asked for).
+        said = (task.oracle[-1].done or {}).get("answer") if task.explain else None
+        r = verify(task, initial, initial, empty, answer=said, done_status="infeasible", world_root=ws.world.root)
+        if not r.passed or r.score != 1:
+            rep.problems.append("done(status=infeasible) with the oracle's explanation does not score 1")
+        if task.explain:
+            r = verify(task, initial, initial, empty, answer=None, done_status="infeasible", world_root=ws.world.root)
+            if r.passed or r.score != 0:
+                rep.problems.append("done(status=infeasible) without the explanation the task asks for scores above 0")
+        r = verify(task, initial, initial, empty, answer=None, done_status="complete", world_root=ws.world.root)
+        if r.passed or r.score != 0:
+            rep.problems.append("done(status=complete) scores above 0 on an infeasible task")
+    if bench is not None:
+        from harness.qc.adversaries.suite import run_task
+        rep.adversaries = run_task(task, bench, catalogue, oracle=snapshot)
+    return rep
+
+
+def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
+    """Problems with a world's co-workers (phrasings, references) and the tasks'
+    scenario triggers; plus a one-line summary."""
+    from apps.core.store.compile import template_for
+    from apps.core.store.slot import Slot
+    from apps.core.world import load_world
+    from apps.coworkers import engine
+    from apps.coworkers.seed import load
+    world = load_world(world_name)
+    spec = load(world)
+    slot = Slot(template_for(world))
+    try:
+        with slot.store() as st:
+            problems = [f"{world_name} co-workers: {p}" for p in engine.validate(st, spec)]
+    finally:
+        slot.close()
+    scenario = {f"{c.id}:{t.id}" for c in spec.coworkers for t in c.triggers if t.scenario}
+    for t in tasks:
+        for name in t.coworkers:
+            if name not in scenario:
+                problems.append(f"{t.id}: coworkers names {name!r}, which is not a scenario trigger "
+                                f"in {world_name}/coworkers.yaml")
+    text = [t for c in spec.coworkers for t in c.triggers if t.when == "message"]
+    summary = (f"{world_name}: {len(spec.coworkers)} co-workers, {len(text)} text triggers, "
+               f"{sum(len(t.examples) for t in text)} phrasings accepted, "
+               f"{sum(len(t.counterexamples) for t in text)} counterexamples refused")
+    return problems, summary
+
+
+def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
+          tools_only: bool = False) -> tuple[list[TaskReport], list[str]]:
+    """QC every task; ``workers`` > 1 checks them in that many spawned processes (one browser each),
+    reports in the tasks' order. ``adversaries``: the adversary suite too; ``tools_only``: only it."""
+    overall = []
+    for world_name in sorted({t.world for t in tasks}):
+        problems, summary = coworker_problems(world_name, [t for t in tasks if t.world == world_name])
+        overall += problems
+        if progress and not problems:
+            progress(summary)
+    infeasible = [t for t in tasks if t.infeasible]
+    if tasks and len(infeasible) / len(tasks) > MAX_INFEASIBLE and len(tasks) >= 10:
+        overall.append(f"{len(infeasible)} of {len(tasks)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
+    mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
+    if workers <= 1 or len(tasks) < 2:
+        return _check_all(tasks, progress, mode), overall
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    chunks = [[t.id for t in tasks[i::workers]] for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        done = list(pool.map(_check_ids, chunks, [mode] * len(chunks)))
+    by_id = {r.task: r for part in done for r in part}
+    if progress:
+        for t in tasks:
+            progress(t)
+    return [by_id[t.id] for t in tasks], overall
+
+
+def _check_ids(ids: list[str], mode: str = "plain") -> list[TaskReport]:
+    from harness.tasks.registry import load_task
+    return _check_all([load_task(i) for i in ids], None, mode)
+
+
+def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
+    benches, catalogue = {}, None
+    if mode != "plain":
+        from harness.qc.adversaries.suite import Catalogue
+        from harness.qc.adversaries.workbench import Workbench
+        from harness.tasks.registry import all_tasks
+        benches = {w: Workbench(w) for w in sorted({t.world for t in tasks})}
+        catalogue = Catalogue([t for t in all_tasks() if t.world in benches], benches)
+    env = None
+    reports = []
+    try:
+        if mode != "tools":
+            from harness.env import DeskEnv
+            env = DeskEnv(tasks[0])
+        for t in tasks:
+            if progress:
+                progress(t)
+            try:
+                if mode == "tools":
+                    from harness.qc.adversaries.suite import run_task
+                    reports.append(TaskReport(t.id, adversaries=run_task(t, benches[t.world], catalogue)))
+                else:
+                    reports.append(check_task(env, t, benches.get(t.world), catalogue))
+            except Exception as e:
+                r = TaskReport(t.id)
+                r.problems.append(f"{type(e).__name__}: {e}")
+                reports.append(r)
+    finally:
+        if env is not None:
+            env.close()
+        for wb in benches.values():
+            wb.close()
+    return reports

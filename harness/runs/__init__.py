@@ -1,0 +1,1 @@
+"""Runs: many episodes, their recording, metrics, reports, exports and media."""

@@ -1,0 +1,1 @@
+"""Servers: the env server, its remote clients, the MCP server and the policy every local server applies."""

@@ -1,0 +1,621 @@
+"""``deskworld env-server``: DeskEnv sessions over HTTP and WebSocket, in OpenEnv's wire format.
+
+Endpoints (OpenEnv 0.3 conventions; see harness/README-envserver.md for examples):
+
+- ``GET /health`` — ``{"status": "healthy", "active_sessions", "max_sessions", ...}``;
+- ``GET /metadata``, ``GET /schema`` — what is served (tasks, observation fields), JSON schemas;
+- ``POST /reset`` ``{task?, seed?, episode_id?, options?}`` →
+  ``{observation, reward: null, done: false, info}``;
+- ``POST /step`` ``{action}`` → ``{observation, reward, done, terminated, truncated, info}``;
+- ``GET /state`` — episode id, task, step count, status, url, result, idle time;
+- ``POST /close`` — closes the session and releases its browser;
+- ``/ws`` — a WebSocket session: ``{"type": "reset", "data": {...}}``,
+  ``{"type": "step", "data": <action>}``, ``{"type": "state"}``, ``{"type": "close"}``;
+  replies ``{"type": "observation", "data": <as the HTTP bodies>}``,
+  ``{"type": "state", "data": {...}}`` or ``{"type": "error", "data": {"message", "code"}}``.
+
+Observations carry the screenshot as a base64 PNG string (the browser's own PNG,
+not re-encoded), never as nested lists.
+
+Sessions. A WebSocket is one session for its lifetime, as in OpenEnv. OpenEnv's
+HTTP ``/reset`` and ``/step`` build a throwaway env per request, which means
+nothing for a browser episode, so here HTTP requests name a session. The server
+issues the ids (unguessable, ``secrets.token_urlsafe``): a ``/reset`` that names
+no session opens one and answers its id (``info.session_id`` and the
+``X-Session-Id`` header); later requests name it in the ``X-Session-Id`` header,
+the body's ``session_id`` or ``?session_id=``. An id the server didn't issue is
+refused (404), so no client can guess or take over another one's session.
+Both kinds count towards ``--capacity``: one over it is refused (HTTP 503, or a
+WebSocket ``error`` with code ``CAPACITY_REACHED``) with the reason; a refused
+reset (unknown task, bad seed, a failed start) frees the slot it took at once.
+A session unused for ``--idle-timeout`` seconds is closed and its browser
+released. SIGTERM and SIGINT close every session's env and browser before the
+process exits.
+
+Who may call it (``harness.servers.netguard``): the Host must be the server's own address
+and an Origin, if any, its own origin (a page of the agent's browser — the apps at
+``http://127.0.0.1:<port>``, ``http://desk.local``, a ``data:`` page — is refused,
+403, on every route and the WebSocket upgrade); requests a browser page of another
+site makes (``Sec-Fetch-Site``) are refused; POST bodies must be
+``application/json`` (415: a page can post ``text/plain`` without a preflight) and at
+most 1 MB (413, from the Content-Length, before the body is read), WebSocket
+messages too. With ``--token`` (or ``DESKWORLD_ENV_TOKEN``) every route but
+``/health`` needs ``Authorization: Bearer <token>`` (401). ``/state`` and the
+WebSocket ``state`` answer the result's status, passed and score only; its checks,
+lines and expected values need the token.
+
+Process model: every session's ``DeskEnv`` lives in this process and runs its
+Playwright calls on the thread it owns (one Chromium per session, ≈300 MB measured as PSS);
+requests are served on Werkzeug threads and a session's requests are serialised
+by its lock. The work is in Chromium, which runs in its own processes anyway; the
+Python side (the apps' Flask servers, verification) is light enough that one
+interpreter serves a 2–8 session box without the GIL being the limit, and a
+screenshot never crosses a process boundary. A browser that crashes is already
+contained by DeskEnv (the episode ends as ``error``; the next reset relaunches).
+For more sessions than one host process should carry, run several servers.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import secrets
+import signal
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import click
+
+SESSION_HEADER = "X-Session-Id"
+TOKEN_ENV = "DESKWORLD_ENV_TOKEN"
+MAX_BODY = 1024 * 1024           # bytes per HTTP body and per WebSocket message
+# What /state tells a client without the token about the verifier's result (never what it expected).
+PUBLIC_RESULT = ("status", "passed", "score", "done_status", "zeroed", "error")
+WS_POLL_SECONDS = 0.5          # how often an idle WebSocket loop looks whether its session was closed
+
+# OpenEnv's WSErrorCode values.
+INVALID_JSON = "INVALID_JSON"
+UNKNOWN_TYPE = "UNKNOWN_TYPE"
+VALIDATION_ERROR = "VALIDATION_ERROR"
+EXECUTION_ERROR = "EXECUTION_ERROR"
+CAPACITY_REACHED = "CAPACITY_REACHED"
+SESSION_ERROR = "SESSION_ERROR"
+
+
+class Refused(Exception):
+    """A request the server turns down: HTTP status, OpenEnv error code, a message a person can act on."""
+
+    def __init__(self, status: int, code: str, message: str, **extra):
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+    def body(self) -> dict:
+        """The error as both transports send it (HTTP body; WebSocket ``error`` data)."""
+        return {"message": self.message, "detail": self.message, "code": self.code, **self.extra}
+
+
+# ---------------------------------------------------------------- wire format
+def png_b64(arr) -> str:
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(arr).save(buf, format="PNG", compress_level=1)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def wire_observation(env, obs: dict) -> dict:
+    """The dict observation with its images as base64 PNG strings."""
+    out = {k: v for k, v in obs.items() if k not in ("screenshot", "som")}
+    # The env keeps the PNG the browser sent for the observation it returned last
+    # (also after an environment error, which repeats that observation); only a blank
+    # observation (an error before any screenshot) has none and is encoded here.
+    png = env.last_png()
+    out["screenshot"] = base64.b64encode(png).decode("ascii") if png is not None else png_b64(obs["screenshot"])
+    if "som" in obs:
+        out["som"] = {"image": png_b64(obs["som"]["image"]), "elements": obs["som"]["elements"]}
+    return out
+
+
+def action_from(data):
+    """The action in a step message: OpenEnv sends the action object itself as ``data``
+    (its ``metadata`` field is not part of a deskworld action); HTTP's ``{"action": ...}``
+    and JSON text are accepted too."""
+    if isinstance(data, dict) and "action" in data and "type" not in data:
+        data = data["action"]
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "metadata"}
+    return data
+
+
+def public_result(result: dict | None) -> dict | None:
+    """The verifier's result without its checks, answer, lines or rubric (they show what was expected)."""
+    if not isinstance(result, dict):
+        return result
+    return {**{k: result[k] for k in PUBLIC_RESULT if k in result},
+            "redacted": "checks, lines and expected values need the server's token"}
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(24)
+
+
+# ---------------------------------------------------------------- sessions
+@dataclass
+class Session:
+    id: str
+    transport: str                               # "ws" or "http"
+    env: object
+    created_at: float = field(default_factory=time.time)
+    last_activity_at: float = field(default_factory=time.time)
+    episode_id: str | None = None
+    closed: str | None = None                    # why, once closed
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def touch(self) -> None:
+        self.last_activity_at = time.time()
+
+    @contextmanager
+    def use(self):
+        """Hold the session for one request; a session closed meanwhile (idle timeout,
+        shutdown) is refused rather than silently starting a new browser."""
+        with self.lock:
+            if self.closed:
+                raise Refused(410, SESSION_ERROR, f"session {self.id} is closed: {self.closed}")
+            self.touch()
+            try:
+                yield self.env
+            finally:
+                self.touch()
+
+    def state(self, details: bool = False) -> dict:
+        s = self.env.episode_state()
+        if not details and "result" in s:
+            s["result"] = public_result(s["result"])
+        return {"episode_id": self.episode_id, "step_count": s.pop("step_count"), "session_id": self.id,
+                "transport": self.transport, **s, "created_at": self.created_at,
+                "last_activity_at": self.last_activity_at,
+                "idle_seconds": round(time.time() - self.last_activity_at, 3)}
+
+
+class EnvServer:
+    """The sessions and the Flask app that serves them (``serve_forever`` / ``start`` in a thread)."""
+
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 8000, capacity: int = 4,
+                 idle_timeout: float | None = 600.0, tasks: str | None = None,
+                 axtree: bool = False, som: bool = False, token: str | None = None):
+        from harness.env import resolve_tasks
+        from harness.tasks.registry import all_tasks
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1")
+        self.host, self.port, self.capacity = host, port, capacity
+        self.idle_timeout = idle_timeout or None
+        self.pattern = tasks
+        self.tasks = resolve_tasks(tasks) if tasks else all_tasks()
+        self.by_id = {t.id: t for t in self.tasks}
+        self.axtree, self.som = axtree, som
+        self.token = token or None
+        self.sessions: dict[str, Session] = {}
+        self._gone: dict[str, str] = {}          # recently closed session ids → why (for clear 404s)
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server = None
+        self.app = self._make_app()
+
+    # ------------------------------------------------------------ session pool
+    def make_env(self):
+        from harness.env import DeskEnv
+        return DeskEnv(tasks=self.tasks, axtree=self.axtree, som=self.som)
+
+    def open(self, transport: str) -> Session:
+        """A new session with an id the server makes up (its browser starts on its first reset);
+        ``Refused`` at capacity."""
+        with self._lock:
+            if self._stopping.is_set():
+                raise Refused(503, SESSION_ERROR, "the server is shutting down")
+            if len(self.sessions) >= self.capacity:
+                raise Refused(503, CAPACITY_REACHED,
+                              f"server at capacity: {len(self.sessions)}/{self.capacity} sessions active; "
+                              "close one or try again later",
+                              active_sessions=len(self.sessions), max_sessions=self.capacity)
+            sid = new_session_id()
+            while sid in self.sessions or sid in self._gone:
+                sid = new_session_id()
+            session = Session(sid, transport, self.make_env())
+            self.sessions[sid] = session
+            self._gone.pop(sid, None)
+            return session
+
+    def get(self, sid: str, transport: str) -> Session:
+        """The open session ``sid``: one the server issued and hasn't closed."""
+        with self._lock:
+            session = self.sessions.get(sid)
+            gone = self._gone.get(sid)
+        if session is not None and session.transport != transport:
+            raise Refused(409, SESSION_ERROR, f"session {sid!r} belongs to a {session.transport} client")
+        if session is None:
+            why = (f"it was closed: {gone}" if gone else
+                   "the server issues session ids: POST /reset without one opens a session and answers its id")
+            raise Refused(404, SESSION_ERROR, f"no open session {sid!r} ({why})", session_id=sid)
+        return session
+
+    def close(self, sid: str, reason: str) -> bool:
+        """Close a session and release its env and browser; False if it was not open."""
+        with self._lock:
+            session = self.sessions.pop(sid, None)
+            if session is None:
+                return False
+            session.closed = reason
+            self._gone[sid] = reason
+            while len(self._gone) > 1000:
+                self._gone.pop(next(iter(self._gone)))
+        with session.lock:                       # let a request in flight finish first
+            session.env.close()
+        return True
+
+    def reap(self) -> list[str]:
+        """Close the sessions idle for longer than the timeout (a busy one is never idle)."""
+        if not self.idle_timeout:
+            return []
+        now = time.time()
+        with self._lock:
+            stale = [s for s in self.sessions.values() if now - s.last_activity_at > self.idle_timeout]
+        closed = []
+        for s in stale:
+            if not s.lock.acquire(blocking=False):
+                continue
+            try:
+                idle = time.time() - s.last_activity_at
+            finally:
+                s.lock.release()
+            if idle > self.idle_timeout:
+                self.close(s.id, f"idle for more than {self.idle_timeout:g} s")
+                closed.append(s.id)
+        return closed
+
+    def close_all(self, reason: str = "the server shut down") -> None:
+        """Close every session in parallel (each env stops its own browser)."""
+        with self._lock:
+            self._stopping.set()
+            ids = list(self.sessions)
+        threads = [threading.Thread(target=self.close, args=(sid, reason)) for sid in ids]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+
+    def _reaper(self) -> None:
+        period = min(max(self.idle_timeout / 4, 0.1), 5.0)
+        while not self._stopping.wait(period):
+            try:
+                self.reap()
+            except Exception:                    # never let the reaper die
+                logging.getLogger(__name__).exception("idle-session reaper")
+
+    # ------------------------------------------------------------ episode operations (both transports)
+    def reset(self, session: Session | None, data: dict | None, transport: str = "http") -> dict:
+        """Reset ``session``, or (None) a new session of ``transport``; a new session whose reset is
+        refused is closed at once, so a bad request never holds a slot."""
+        seed, options, episode_id = self._reset_args(data or {})      # refused before a slot is taken
+        if session is not None:
+            return self._reset(session, seed, options, episode_id)
+        session = self.open(transport)
+        try:
+            return self._reset(session, seed, options, episode_id)
+        except BaseException:
+            self.close(session.id, "its first reset failed")
+            raise
+
+    def _reset(self, session: Session, seed, options: dict, episode_id: str) -> dict:
+        with session.use() as env:
+            try:
+                obs, info = env.reset(seed=seed, options=options)
+            except Exception as e:
+                raise Refused(500, EXECUTION_ERROR, f"reset failed: {type(e).__name__}: {e}") from e
+            session.episode_id = episode_id
+            return {"observation": wire_observation(env, obs), "reward": None, "done": False,
+                    "info": {**info, "session_id": session.id, "episode_id": episode_id}}
+
+    def _reset_args(self, data: dict) -> tuple[int | None, dict, str]:
+        if not isinstance(data, dict):
+            raise Refused(400, VALIDATION_ERROR, "reset data is an object: {task?, seed?, episode_id?, options?}")
+        options = dict(data.get("options") or {})
+        task = data.get("task") or options.get("task")
+        if task is not None:
+            if task not in self.by_id:
+                served = f" (this server serves --tasks {self.pattern!r})" if self.pattern else ""
+                raise Refused(400, VALIDATION_ERROR, f"unknown task {task!r}{served}")
+            options["task"] = self.by_id[task]
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise Refused(400, VALIDATION_ERROR, f"seed must be a non-negative integer, not {seed!r}")
+        episode_id = data.get("episode_id") or uuid.uuid4().hex
+        return seed, options, str(episode_id)
+
+    def step(self, session: Session, data) -> dict:
+        from harness.env import ResetNeeded
+        action = action_from(data)
+        with session.use() as env:
+            try:
+                obs, reward, terminated, truncated, info = env.step(action)
+            except ResetNeeded as e:
+                raise Refused(409, EXECUTION_ERROR, str(e), exception="ResetNeeded") from e
+            return {"observation": wire_observation(env, obs), "reward": reward,
+                    "done": bool(terminated or truncated), "terminated": terminated, "truncated": truncated,
+                    "info": {**info, "session_id": session.id, "episode_id": session.episode_id}}
+
+    def state(self, session: Session, details: bool = False) -> dict:
+        """The session's state; the result's checks and expected values only with ``details``
+        (a request that carries the server's token)."""
+        with session.use():
+            return session.state(details=details and self.token is not None)
+
+    def health(self) -> dict:
+        with self._lock:
+            active = len(self.sessions)
+        return {"status": "healthy", "active_sessions": active, "max_sessions": self.capacity,
+                "idle_timeout": self.idle_timeout, "tasks": len(self.tasks)}
+
+    def metadata(self) -> dict:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            v = version("deskworld")
+        except PackageNotFoundError:
+            v = None
+        return {"name": "deskworld", "version": v,
+                "description": "Computer-use tasks in office apps: screenshots in, mouse and keyboard actions out.",
+                "observation": {"axtree": self.axtree, "som": self.som}, "tasks": sorted(self.by_id)}
+
+    def schema(self) -> dict:
+        from harness.env.actions import _ADAPTER
+        text = {"type": "string"}
+        obs = {"screenshot": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
+               "url": text, "goal": text, "last_action_error": text}
+        if self.axtree:
+            obs["axtree"] = text
+        if self.som:
+            obs["som"] = {"type": "object", "properties": {"image": obs["screenshot"], "elements": text}}
+        state = {k: {} for k in ("episode_id", "step_count", "session_id", "task", "done", "status", "url",
+                                 "result")}
+        return {"action": _ADAPTER.json_schema(), "observation": {"type": "object", "properties": obs},
+                "state": {"type": "object", "properties": state}}
+
+    # ------------------------------------------------------------ HTTP and WebSocket
+    def _make_app(self):
+        from flask import Flask, jsonify, request
+        from flask_sock import Sock
+
+        from harness.servers.netguard import Guard, Policy, has_token
+
+        app = Flask("deskworld.envserver")
+        app.json.sort_keys = False               # keep the fields in the order they are documented
+        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+        app.config["SOCK_SERVER_OPTIONS"] = {"max_message_size": MAX_BODY}
+        app.wsgi_app = Guard(app.wsgi_app, Policy(max_body=MAX_BODY, json=True, origin="all", browsers=False,
+                                                  token=self.token, open_paths=frozenset({"/health"}),
+                                                  no_framing=True))
+        sock = Sock(app)
+        server = self
+
+        def http_session_id(body: dict, required: bool = True) -> str | None:
+            sid = body.get("session_id") or request.headers.get(SESSION_HEADER) or request.args.get("session_id")
+            if sid is None and required:
+                raise Refused(400, VALIDATION_ERROR, "name the session: send the X-Session-Id header (or "
+                                                     "session_id) that POST /reset answered")
+            return None if sid is None else str(sid)
+
+        def authorized() -> bool:
+            return has_token(request.environ, server.token)
+
+        def body() -> dict:
+            data = request.get_json(force=True, silent=True) if request.data else {}
+            if data is None or not isinstance(data, dict):
+                raise Refused(400, INVALID_JSON, "the request body is not a JSON object")
+            return data
+
+        def reply(payload: dict, sid: str | None = None):
+            resp = jsonify(payload)
+            if sid:
+                resp.headers[SESSION_HEADER] = sid
+            return resp
+
+        @app.errorhandler(Refused)
+        def refused(e: Refused):
+            resp = jsonify(e.body())
+            resp.status_code = e.status
+            if e.code == CAPACITY_REACHED:
+                resp.headers["Retry-After"] = "5"
+            return resp
+
+        @app.get("/health")
+        def health():
+            return reply(server.health())
+
+        @app.get("/metadata")
+        def metadata():
+            return reply(server.metadata())
+
+        @app.get("/schema")
+        def schema():
+            return reply(server.schema())
+
+        @app.post("/reset")
+        def reset():
+            data = body()
+            sid = http_session_id(data, required=False)
+            payload = server.reset(server.get(sid, "http") if sid else None, data)
+            return reply(payload, payload["info"]["session_id"])
+
+        @app.post("/step")
+        def step():
+            data = body()
+            sid = http_session_id(data)
+            if "action" not in data:
+                raise Refused(400, VALIDATION_ERROR, 'the body is {"action": {...}}')
+            return reply(server.step(server.get(sid, "http"), data["action"]), sid)
+
+        @app.get("/state")
+        def state():
+            sid = http_session_id({})
+            return reply(server.state(server.get(sid, "http"), details=authorized()), sid)
+
+        @app.post("/close")
+        def close():
+            sid = http_session_id(body())
+            server.get(sid, "http")
+            server.close(sid, "the client closed it")
+            return reply({"session_id": sid, "closed": True}, sid)
+
+        @sock.route("/ws")
+        def ws(conn):
+            server.serve_ws(conn, details=authorized())
+
+        return app
+
+    def serve_ws(self, conn, details: bool = False) -> None:
+        """One WebSocket = one session; messages are answered in order until ``close``. ``details``:
+        the connection was opened with the server's token (its ``state`` shows the checks)."""
+        try:
+            session = self.open("ws")
+        except Refused as e:
+            error = json.dumps({"type": "error", "data": e.body()})
+            conn.send(error)                     # OpenEnv's way: say why at once, then hang up ...
+            # ... but answer a first message too: closing with it unread would reset the TCP
+            # connection, and the reset can discard the error before the client reads it.
+            if conn.receive(timeout=5) is not None:
+                conn.send(error)
+            return
+        try:
+            while True:
+                raw = conn.receive(timeout=WS_POLL_SECONDS)
+                if session.closed:
+                    conn.send(json.dumps({"type": "error", "data": Refused(
+                        410, SESSION_ERROR, f"session {session.id} is closed: {session.closed}").body()}))
+                    return
+                if raw is None:
+                    continue
+                answer = self._ws_message(session, raw, details)
+                if answer is None:
+                    return
+                conn.send(json.dumps(answer))
+        finally:
+            self.close(session.id, "its WebSocket disconnected")
+
+    def _ws_message(self, session: Session, raw, details: bool = False) -> dict | None:
+        try:
+            msg = json.loads(raw)
+        except (TypeError, ValueError) as e:
+            return {"type": "error", "data": Refused(400, INVALID_JSON, f"invalid JSON: {e}").body()}
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        try:
+            if kind == "reset":
+                return {"type": "observation", "data": self.reset(session, msg.get("data") or {})}
+            if kind == "step":
+                if "data" not in msg:
+                    raise Refused(400, VALIDATION_ERROR, 'a step message is {"type": "step", "data": <action>}')
+                return {"type": "observation", "data": self.step(session, msg["data"])}
+            if kind == "state":
+                return {"type": "state", "data": self.state(session, details)}
+            if kind == "close":
+                return None
+            raise Refused(400, UNKNOWN_TYPE, f"unknown message type {kind!r}; use reset, step, state or close")
+        except Refused as e:
+            return {"type": "error", "data": e.body()}
+        except Exception as e:                   # the session stays usable; say what broke
+            return {"type": "error", "data": {"message": f"{type(e).__name__}: {e}", "code": EXECUTION_ERROR}}
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> "EnvServer":
+        """Serve on a background thread (tests, notebooks); ``shutdown()`` stops and closes everything."""
+        self._listen()
+        self._thread = threading.Thread(target=self._server.serve_forever, name="deskworld-envserver",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def _listen(self) -> None:
+        from werkzeug.serving import make_server
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)         # no line per request
+        self._server = make_server(self.host, self.port, self.app, threaded=True)
+        self.port = self._server.server_port
+        if self.idle_timeout:
+            threading.Thread(target=self._reaper, name="deskworld-envserver-reaper", daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def serve_forever(self, on_listening=None) -> None:
+        """Serve until SIGTERM or SIGINT, then close every session's env and browser.
+        ``on_listening(server)`` runs once the port is bound (``--port 0`` picks one)."""
+        self._listen()
+        if on_listening is not None:
+            on_listening(self)
+
+        def on_signal(signum, frame):
+            # shutdown() waits for the serving loop, which runs on this very thread.
+            threading.Thread(target=self._server.shutdown, daemon=True).start()
+        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            self._server.serve_forever()
+        finally:
+            self.close_all()
+            self._server.server_close()
+            for s, h in previous.items():
+                signal.signal(s, h)
+
+    def shutdown(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        self.close_all()
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command("env-server")
+@click.option("--port", default=8000, show_default=True, type=int, help="0 picks a free port.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--capacity", default=4, show_default=True, type=click.IntRange(min=1),
+              help="Concurrent sessions (one browser each, ≈300 MB).")
+@click.option("--idle-timeout", default=600.0, show_default=True, type=float,
+              help="Close a session unused this many seconds (0: never).")
+@click.option("--tasks", "pattern", default=None,
+              help="Tasks served: ids, globs or worlds, comma-separated (default: all). "
+                   "A reset without a task draws one of them.")
+@click.option("--axtree", is_flag=True, help="Add the accessibility tree to observations.")
+@click.option("--som", is_flag=True, help="Add the set-of-marks image and element list to observations.")
+@click.option("--token", envvar=TOKEN_ENV, default=None, show_envvar=True,
+              help="Require 'Authorization: Bearer TOKEN' on every route but /health; with it, /state "
+                   "shows the verifier's checks.")
+def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern: str | None,
+               axtree: bool, som: bool, token: str | None) -> None:
+    """Serve deskworld environments over HTTP and WebSocket (OpenEnv wire format)."""
+    from harness.tasks.registry import TaskError
+    if not token and host not in LOOPBACK_HOSTS:
+        # Off loopback the server can't know every name it is reached by, so Host can't be checked
+        # (a DNS-rebinding page would pass): a token is then the only thing that proves a client.
+        raise click.ClickException(f"listening on {host} needs --token (or DESKWORLD_ENV_TOKEN): anyone, and any "
+                                   "web page a browser on the network opens, could otherwise drive sessions")
+    try:
+        server = EnvServer(host=host, port=port, capacity=capacity, idle_timeout=idle_timeout, tasks=pattern,
+                           axtree=axtree, som=som, token=token)
+    except TaskError as e:
+        raise click.ClickException(str(e)) from None
+    server.serve_forever(on_listening=_banner)
+    click.echo("deskworld env-server: stopped; every session closed")
+
+
+def _banner(server: EnvServer) -> None:
+    idle = f"{server.idle_timeout:g} s" if server.idle_timeout else "none"
+    auth = "bearer token required" if server.token else "no token"
+    click.echo(f"deskworld env-server: {server.url} (WebSocket {server.url.replace('http', 'ws', 1)}/ws), "
+               f"{len(server.tasks)} tasks, capacity {server.capacity}, idle timeout {idle}, {auth}")
+
+
+if __name__ == "__main__":
+    env_server()
