@@ -48,6 +48,7 @@ fuzz: setup
 
 bench: setup
 	$(BIN)/python benchmarks/restore.py
+	$(BIN)/python benchmarks/formula.py
 	$(BIN)/deskworld bench
 
 clean:

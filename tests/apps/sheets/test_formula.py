@@ -7,6 +7,7 @@ import pytest
 
 from apps.sheets import formula as F
 from apps.sheets.formula import ErrorValue, Workbook
+from benchmarks.formula import bench_workbook
 
 SERIAL_2026_03_24 = (date(2026, 3, 24) - date(1899, 12, 30)).days
 
@@ -631,7 +632,7 @@ def test_format_value(value, fmt, expected):
 
 
 def test_bench_workbook_builds():
-    wb = F._bench_workbook()
+    wb = bench_workbook()
     assert sum(len(wb.cells(t)) for t in wb.tabs()) == 2000
     assert wb.value("Summary", 49, 1) == wb.value("Summary", 0, 1) + 49
     assert not any(isinstance(v, ErrorValue) for t in wb.tabs() for v in wb.values(t).values())
