@@ -4,7 +4,7 @@ from __future__ import annotations
 from apps.sheets.formula.base import Key
 
 
-def _strongly_connected(succ: dict[Key, list[Key]]) -> list[list[Key]]:
+def strongly_connected(succ: dict[Key, list[Key]]) -> list[list[Key]]:
     """Tarjan's SCCs (iterative). Components come out successors first, i.e. precedents
     before the formulas that use them."""
     index: dict[Key, int] = {}

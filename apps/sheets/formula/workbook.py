@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 from apps.sheets.formula.base import _INF, MAX_PASS_CELLS, MAX_RANGE_CELLS, ErrorValue, Key, Value
 from apps.sheets.formula.coercion import _BINOPS, Arg, _clean, _exact, _Fail, _Grid, _num, _rank, _scalar
 from apps.sheets.formula.functions import FUNCTIONS
-from apps.sheets.formula.graph import _strongly_connected
+from apps.sheets.formula.graph import strongly_connected
 from apps.sheets.formula.inputs import _constant
 from apps.sheets.formula.parser import _compile, _Compiled
 from apps.sheets.formula.tokenizer import _adjust, _quote_sheet, _RefParts, _rewrite_refs
@@ -464,7 +464,7 @@ class Workbook:
         self._grids = {}
         self._cells_read = 0
         try:
-            for comp_keys in _strongly_connected(succ):
+            for comp_keys in strongly_connected(succ):
                 if len(comp_keys) == 1 and comp_keys[0] not in succ[comp_keys[0]]:
                     key = comp_keys[0]
                     try:

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from apps.sheets.formula.base import _EPOCH, _EPOCH_DT, Value
 from apps.sheets.formula.coercion import Arg, _clean, _fail, _int, _num
-from apps.sheets.formula.functions.base import _fn, Host
+from apps.sheets.formula.functions.base import Host, _fn
 
 
 @_fn("TODAY", lo=0, hi=0, lazy=True)

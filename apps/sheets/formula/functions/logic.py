@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from apps.sheets.formula.base import ErrorValue, Value
 from apps.sheets.formula.coercion import Arg, _bool, _fail, _Fail, _Grid, _is_number, _scalar
-from apps.sheets.formula.functions.base import _fn, Host
+from apps.sheets.formula.functions.base import Host, _fn
 
 
 @_fn("IF", lo=2, hi=3, lazy=True)
