@@ -6,6 +6,7 @@ worlds are seeded in (Drive before Mail: mail attachments point at Drive files).
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from types import ModuleType
 
 from apps.core.store.schema import CORE_TABLES, Table
@@ -36,13 +37,25 @@ def seeders():
 
 
 def compiler_sources() -> list[str]:
-    """Modules whose code shapes the template: a change to any rebuilds it."""
-    mods = ["apps.core.registry", "apps.core.store.schema", "apps.core.store.db",
-            "apps.core.store.compile", "apps.core.world", "apps.core.files",
-            "apps.core.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service",
-            "apps.slides.service"]
+    """Modules whose code shapes the template: a change to any rebuilds it.
+
+    A package stands for every module in it (subpackages included), so a module split into a
+    package keeps all of its parts in the list.
+    """
+    roots = ["apps.core.registry", "apps.core.store.schema", "apps.core.store.db",
+             "apps.core.store.compile", "apps.core.world", "apps.core.files",
+             "apps.core.pdfdoc", "apps.docs.blocks", "apps.sheets.formula", "apps.sheets.service",
+             "apps.slides.service"]
     for name in (*APP_NAMES, *ENGINES):
-        mods += [f"apps.{name}.schema", f"apps.{name}.seed"]
-    mods += ["apps.coworkers.spec", "apps.coworkers.match", "apps.coworkers.engine", "apps.chat.service",
-             "apps.calendar.service"]
-    return mods
+        roots += [f"apps.{name}.schema", f"apps.{name}.seed"]
+    roots += ["apps.coworkers.spec", "apps.coworkers.match", "apps.coworkers.engine", "apps.chat.service",
+              "apps.calendar.service", "apps.tickets.service"]
+    return [mod for root in roots for mod in _with_submodules(root)]
+
+
+def _with_submodules(name: str) -> list[str]:
+    """``name``, then, if it is a package, every module under it (in file-name order)."""
+    path = getattr(importlib.import_module(name), "__path__", None)
+    if path is None:
+        return [name]
+    return [name, *(m.name for m in pkgutil.walk_packages(path, prefix=f"{name}."))]
