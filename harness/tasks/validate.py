@@ -134,7 +134,7 @@ def tool(ref: str):
     func = getattr(module, fn, None)
     if fn.startswith("_") or not callable(func):
         public = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                  and getattr(v, "__module__", None) == mod]
+                  and f"{getattr(v, '__module__', None)}.".startswith(f"{mod}.")]
         return None, f"{mod} has no public function {fn!r}" + known(fn, public, "functions")
     try:
         return make(func, ref, func.__doc__ or ref, write=True), None
