@@ -8,7 +8,7 @@ from apps.core.files import blob_bytes
 from apps.web.render import attachment, go, render, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, service
-from apps.mail.routes import _ctx
+from apps.mail.views import context
 
 
 class _DriveLink(Exception):
@@ -70,7 +70,7 @@ def view(attachment_id: int):
         "save": url_for("mail.save_to_drive", attachment_id=attachment_id),
     }
     return render("mail/attachment.html", "overlay", p=ctx, urls=urls, a=a, m=m,
-                  **_ctx(current=None))
+                  **context(current=None))
 
 
 @bp.post("/attachments/<int:attachment_id>/save")
