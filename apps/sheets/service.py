@@ -1,7 +1,8 @@
 """Sheets service layer: spreadsheets, tabs, cells, formats, structure, undo.
 
 A spreadsheet is a Drive item of kind ``sheet`` (name, owner, folder, sharing
-are Drive's) plus tabs and cells. Every change goes through here: the GUI
+are Drive's; ``SHEETS`` opens, lists, creates, renames it, see
+``apps.drive.editors``) plus tabs and cells. Every change goes through here: the GUI
 routes, the oracles and the checks all call these functions. Values are
 computed by ``apps.sheets.formula`` and written next to the inputs (derived
 fields), so whoever reads the store sees what the grid shows.
@@ -21,13 +22,14 @@ import io
 import json
 from typing import Iterable
 
+import apps.sheets.formula as F
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.files import stamped_zip
 from apps.core.store.db import Caller, Store
 from apps.core.text import html_json
 from apps.drive import service as drive
+from apps.drive.editors import Editor
 from apps.drive.service import RANK, Role
-from apps.sheets import formula as F
 
 SHEET_MIME = "application/vnd.deskworld.sheet"
 KIND = "sheet"
@@ -38,25 +40,13 @@ DEFAULT_ROWS, DEFAULT_COLS = 100, 26
 NUMBER_TYPES = ("auto", "number", "currency", "percent", "date", "text")
 ALIGNS = ("left", "center", "right")
 Range = tuple[int, int, int, int]
+SHEETS = Editor("sheets_books", kind=KIND, mime=SHEET_MIME, untitled=UNTITLED, noun="spreadsheet")
 
 
 # ---------------------------------------------------------------- reading
-def _book_row(store: Store, book_id: int) -> dict:
-    row = store.get("sheets_books", book_id)
-    if row is None:
-        raise NotFound("That spreadsheet doesn't exist, or you don't have access to it.")
-    return row
-
-
 def get(store: Store, user: str, book_id: int) -> dict:
     """A spreadsheet the user can open: its Drive item (with the user's role) and its tabs."""
-    row = _book_row(store, book_id)
-    item = drive.get(store, user, row["item"])
-    return {**row, "item": item, "title": item["name"], "role": item["role"], "tabs": tabs(store, book_id)}
-
-
-def by_item(store: Store, item_id: int) -> dict | None:
-    return store.decode("sheets_books", store.one("SELECT * FROM sheets_books WHERE item=?", (item_id,)))
+    return {**SHEETS.open(store, user, book_id), "tabs": tabs(store, book_id)}
 
 
 def tabs(store: Store, book_id: int) -> list[dict]:
@@ -88,7 +78,7 @@ def cell(store: Store, book_id: int, tab_name: str, a1: str) -> dict | None:
 
 def books(store: Store, user: str, q: str = "") -> list[dict]:
     """Spreadsheets the user can open, most recently modified first."""
-    return drive.app_items(store, user, KIND, q)
+    return SHEETS.listing(store, user, q)
 
 
 def _require(book: dict, need: Role) -> None:
@@ -170,11 +160,6 @@ def _put(store: Store, actor: str, tab_id: int, row: int, col: int, **values) ->
         store.delete("sheets_cells", existing["id"], actor)
     else:
         store.update("sheets_cells", existing["id"], actor, **values)
-
-
-def _bump(store: Store, caller: Caller, book: dict) -> None:
-    store.update("sheets_books", book["id"], caller.actor, revision=book["revision"] + 1)
-    drive.touch(store, caller, book["item"]["id"])
 
 
 def _check_range(t: dict, rng: Range) -> Range:
@@ -289,7 +274,7 @@ def _step(store: Store, caller: Caller, book_id: int, from_stack: str, to_stack:
         store.update("sheets_history", entry["id"], caller.actor, stack=to_stack, before=now)
         wb, by_name = _workbook(store, book_id)
         _write_values(store, caller.actor, wb, by_name)
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
     return entry["label"]
 
 
@@ -332,7 +317,7 @@ def set_cells(store: Store, caller: Caller, book_id: int, tab_id: int,
         for (r, c), raw in clean.items():
             _put(store, caller.actor, t["id"], r, c, input=raw)
         _write_values(store, caller.actor, wb, by_name, changed)
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
     return _tab_cells(store, t["id"], {(r + 1, c + 1) for name, r, c in changed if name == t["name"]})
 
 
@@ -393,7 +378,7 @@ def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ran
             wb.recalc()
         _write_values(store, caller.actor, wb, by_name,
                       None if "type" in change else {(t["name"], r - 1, c - 1) for r, c in positions})
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
     return _tab_cells(store, t["id"], set(positions) | (set(cells(store, t["id"])) if "type" in change else set()))
 
 
@@ -515,7 +500,7 @@ def _finish_structural(store: Store, caller: Caller, book: dict, wb: F.Workbook,
     _sync_inputs(store, caller.actor, wb, by_name)
     wb.recalc()
     _write_values(store, caller.actor, wb, by_name)
-    _bump(store, caller, book)
+    SHEETS.bump(store, caller, book)
 
 
 def add_rows(store: Store, caller: Caller, book_id: int, tab_id: int, n: int = 100) -> None:
@@ -526,7 +511,7 @@ def add_rows(store: Store, caller: Caller, book_id: int, tab_id: int, n: int = 1
         raise Invalid(f"A sheet can have at most {MAX_ROWS:,} rows here.", "n")
     with store.transaction():
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] + n)
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
 
 
 def sort_range(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range, by_col: int,
@@ -628,7 +613,7 @@ def paste_cells(store: Store, caller: Caller, book_id: int, tab_id: int, dest: t
             _put(store, caller.actor, t["id"], r, c, input=raws.get((r - 1, c - 1)), format=formats[(r, c)])
         wb, by_name = _workbook(store, book_id)
         _write_values(store, caller.actor, wb, by_name)
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
     return _tab_cells(store, t["id"], set(positions) | (set(cleared) if st["id"] == t["id"] else set()))
 
 
@@ -678,7 +663,7 @@ def add_tab(store: Store, caller: Caller, book_id: int, name: str | None = None)
                            rows=DEFAULT_ROWS, cols=DEFAULT_COLS, frozen=0, widths={})
         wb, by_name = _workbook(store, book_id)
         _write_values(store, caller.actor, wb, by_name)      # formulas that named it now resolve
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
     return tid
 
 
@@ -722,7 +707,7 @@ def set_width(store: Store, caller: Caller, book_id: int, tab_id: int, col: int,
     widths[F.col_letter(col - 1)] = width
     with store.transaction():
         store.update("sheets_tabs", t["id"], caller.actor, widths=widths)
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
 
 
 def set_frozen(store: Store, caller: Caller, book_id: int, tab_id: int, rows: int) -> None:
@@ -732,7 +717,7 @@ def set_frozen(store: Store, caller: Caller, book_id: int, tab_id: int, rows: in
         raise Invalid("Freeze up to 10 rows.", "rows")
     with store.transaction():
         store.update("sheets_tabs", t["id"], caller.actor, frozen=rows)
-        _bump(store, caller, book)
+        SHEETS.bump(store, caller, book)
 
 
 # ---------------------------------------------------------------- whole spreadsheets
@@ -740,9 +725,7 @@ def create(store: Store, caller: Caller, parent: int | None = None, title: str =
            data: dict[str, list[list]] | None = None) -> int:
     """A new spreadsheet in a folder (``None`` = My Drive); ``data``: tab name -> rows of inputs."""
     with store.transaction():
-        item = drive.create_app_item(store, caller, parent, title or UNTITLED, KIND, SHEET_MIME)
-        book_id = store.insert("sheets_books", caller.actor, item=item, revision=1)
-        store.update("drive_items", item, caller.actor, ref=book_id)
+        book_id = SHEETS.create(store, caller, parent, title)
         for i, (name, rows) in enumerate((data or {"Sheet1": []}).items()):
             width = max([len(r) for r in rows] + [0])
             tid = store.insert("sheets_tabs", caller.actor, book=book_id, seq=i + 1, name=name,
@@ -807,17 +790,6 @@ def open_file_in_sheets(store: Store, caller: Caller, item_id: int) -> int:
     if parent is not None and RANK[drive.get(store, caller.user, parent)["role"]] < RANK[Role.EDITOR]:
         parent = None
     return create(store, caller, parent, title, data)
-
-
-def rename(store: Store, caller: Caller, book_id: int, title: str) -> None:
-    book = get(store, caller.user, book_id)
-    drive.rename(store, caller, book["item"]["id"], title)
-
-
-def record_open(store: Store, caller: Caller, book_id: int) -> None:
-    book = _book_row(store, book_id)
-    store.update("sheets_books", book_id, caller.actor, opened_at=store.now_iso())
-    drive.record_view(store, caller, book["item"])
 
 
 # ---------------------------------------------------------------- export
