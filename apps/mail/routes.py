@@ -103,7 +103,7 @@ def search():
         error = None
     except SearchError as e:
         page, error = service.Page([], 0, 1, 1, 0, 0), str(e)
-    return _list_page(page, view=f"search:{q}", title=f"Search results", q=q, current=None,
+    return _list_page(page, view=f"search:{q}", title="Search results", q=q, current=None,
                       search_error=error)
 
 
