@@ -9,8 +9,10 @@ saving a document unchanged writes nothing.
 from __future__ import annotations
 
 import difflib
+import io
 import json
 import re
+from html import escape
 
 import apps.docs.blocks as B
 from apps.core.errors import Forbidden, Invalid, NotFound
@@ -241,14 +243,11 @@ def markdown(store: Store, user: str, doc_id: int) -> str:
 
 def html_document(store: Store, user: str, doc_id: int) -> str:
     doc = get(store, user, doc_id)
-    import html as h
-    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{h.escape(doc['title'])}</title></head>"
+    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{escape(doc['title'])}</title></head>"
             f"<body>{B.to_html(doc['blocks'])}</body></html>")
 
 
 def docx_bytes(store: Store, user: str, doc_id: int) -> bytes:
-    import io
-
     from docx import Document
     doc = get(store, user, doc_id)
     out = Document()
