@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 
-from flask import g, render_template, request, url_for
+from flask import g, render_template, request
 
 import apps.docs.blocks as B
 from apps.core.errors import Invalid, ServiceError
 from apps.web.render import render, service_error_page, toast, toast_response
 from apps.docs import bp, service
-from apps.drive.editor_routes import add_file_routes, add_list_routes
+from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 
 
 @bp.errorhandler(ServiceError)
@@ -16,13 +16,7 @@ def _service_error(e: ServiceError):
     return service_error_page(e, forbidden="You need access")
 
 
-def _ctx(**extra) -> dict:
-    return {"app_name": "docs", "search": {"action": url_for("docs.index"), "placeholder": "Search documents",
-                                           "q": extra.pop("q", ""), "clear": url_for("docs.index")}, **extra}
-
-
-add_list_routes(bp, service.DOCS, title="Docs", icon="document-text", param="doc_id", create=service.create,
-                context=_ctx)
+add_list_routes(bp, service.DOCS, title="Docs", icon="document-text", param="doc_id", create=service.create)
 
 
 def _editor_ctx(doc: dict) -> dict:
@@ -37,7 +31,7 @@ def _editor_ctx(doc: dict) -> dict:
 def editor(doc_id: int):
     doc = service.get(g.store, g.caller.user, doc_id)
     service.DOCS.record_open(g.store, g.caller, doc_id)
-    return render("docs/editor.html", **_editor_ctx(doc), **_ctx())
+    return render("docs/editor.html", **_editor_ctx(doc), **page_context(bp.name, service.DOCS))
 
 
 @bp.post("/d/<int:doc_id>/save")

@@ -14,8 +14,9 @@ file's URL (``/d/<int:doc_id>`` for Docs):
 - ``POST …/trash`` (``<app>.trash``): to Drive's trash, then to the editor's list.
 
 The editor gives only what differs: its ``Editor`` (``apps.drive.editors``),
-its name and icon, how it creates a file, the context of its pages, the name
-its title template gives the file, and its export formats.
+its name and icon, how it creates a file, the name its title template gives
+the file, and its export formats. ``page_context`` is what the templates of
+the editor's own pages need besides their content.
 """
 from __future__ import annotations
 
@@ -33,17 +34,22 @@ Export = Callable[[dict], tuple[bytes, str, str]]
 """An export format: the opened file (``Editor.open``) → (bytes, MIME type, file name)."""
 
 
+def page_context(app: str, files: Editor, **extra) -> dict:
+    """The template context of an editor's pages: the app's name and its search box (``q``), and ``extra``."""
+    return {"app_name": app, "search": {"action": url_for(f"{app}.index"), "placeholder": f"Search {files.noun}s",
+                                        "q": extra.pop("q", ""), "clear": url_for(f"{app}.index")}, **extra}
+
+
 def add_list_routes(bp: Blueprint, files: Editor, *, title: str, icon: str, param: str,
-                    create: Callable[[Store, Caller, int | None], int], context: Callable[..., dict]) -> None:
+                    create: Callable[[Store, Caller, int | None], int]) -> None:
     """Add the list page and New to ``bp``: ``title`` and ``icon`` are the app's, ``param`` names a file
-    in the editor's URL (``<app>.editor``), ``create`` makes a blank file in a folder (``None``: My Drive)
-    and ``context(**extra)`` is the context of the app's pages."""
+    in the editor's URL (``<app>.editor``), ``create`` makes a blank file in a folder (``None``: My Drive)."""
     def index():
         q = request.args.get("q", "").strip()
         app = {"name": bp.name, "title": title, "logo": bp.name, "icon": icon, "new_url": url_for(f"{bp.name}.new"),
                "new_label": f"Blank {files.noun}", "all_label": f"All {files.noun}s", "noun": f"{files.noun}s"}
         return render("app_list.html", "listing", items=files.listing(g.store, g.caller.user, q), app=app,
-                      **context(q=q))
+                      **page_context(bp.name, files, q=q))
 
     def new():
         ref = create(g.store, g.caller, as_id(request.form.get("parent", "")))

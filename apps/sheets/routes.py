@@ -16,7 +16,7 @@ import apps.sheets.formula as F
 from apps.core.errors import Invalid, ServiceError
 from apps.web.render import flash_toast, go, is_htmx, render, service_error_page, toast_response
 from apps.web.render import id_arg
-from apps.drive.editor_routes import add_file_routes, add_list_routes
+from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 from apps.sheets import bp, service
 
 
@@ -27,13 +27,7 @@ def _service_error(e: ServiceError):
     return service_error_page(e, forbidden="You need access")
 
 
-def _ctx(**extra) -> dict:
-    return {"app_name": "sheets", "search": {"action": url_for("sheets.index"), "placeholder": "Search spreadsheets",
-                                             "q": extra.pop("q", ""), "clear": url_for("sheets.index")}, **extra}
-
-
-add_list_routes(bp, service.SHEETS, title="Sheets", icon="table-cells", param="book_id", create=service.create,
-                context=_ctx)
+add_list_routes(bp, service.SHEETS, title="Sheets", icon="table-cells", param="book_id", create=service.create)
 
 
 @bp.post("/from-drive/<int:item_id>")
@@ -95,7 +89,7 @@ def editor(book_id: int):
     tab_id = id_arg("tab")
     ctx = _grid_ctx(book, tab_id)
     service.SHEETS.record_open(g.store, g.caller, book_id)
-    return render("sheets/editor.html", **ctx, **_ctx())
+    return render("sheets/editor.html", **ctx, **page_context(bp.name, service.SHEETS))
 
 
 @bp.get("/s/<int:book_id>/grid")

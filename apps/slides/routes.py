@@ -15,7 +15,7 @@ from apps.core.errors import Invalid, ServiceError
 from apps.core.ids import parse_int
 from apps.web.render import flash_toast, is_htmx, render, service_error_page, toast
 from apps.web.render import id_arg
-from apps.drive.editor_routes import add_file_routes, add_list_routes
+from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 from apps.slides import bp, service
 from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES
 
@@ -25,11 +25,6 @@ PLACEHOLDERS = {"title": "Click to add title", "subtitle": "Click to add subtitl
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
     return service_error_page(e, forbidden="You need access")
-
-
-def _ctx(**extra) -> dict:
-    return {"app_name": "slides", "search": {"action": url_for("slides.index"), "placeholder": "Search presentations",
-                                             "q": extra.pop("q", ""), "clear": url_for("slides.index")}, **extra}
 
 
 # ---------------------------------------------------------------- rendering helpers
@@ -103,7 +98,7 @@ def _form_int(name: str) -> int | None:
 
 # ---------------------------------------------------------------- list and new
 add_list_routes(bp, service.DECKS, title="Slides", icon="presentation-chart-bar", param="deck_id",
-                create=service.create, context=_ctx)
+                create=service.create)
 
 
 # ---------------------------------------------------------------- editor
@@ -114,7 +109,7 @@ def editor(deck_id: int):
     if is_htmx():                                   # selecting a slide: just the workspace
         return render_template("slides/_workspace.html", **ctx)
     service.DECKS.record_open(g.store, g.caller, deck_id)
-    return render("slides/editor.html", **ctx, **_ctx())
+    return render("slides/editor.html", **ctx, **page_context(bp.name, service.DECKS))
 
 
 @bp.post("/p/<int:deck_id>/slides")
@@ -203,4 +198,4 @@ def present(deck_id: int):
     slides = [_view(s) for s in d["slides"]]
     n = request.args.get("slide", default=1, type=int)
     n = min(max(1, n), len(slides))
-    return render("slides/present.html", deck=d, slides=slides, n=n, **_ctx())
+    return render("slides/present.html", deck=d, slides=slides, n=n, **page_context(bp.name, service.DECKS))
