@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 
-from flask import g, redirect, render_template, request, url_for
+from flask import g, render_template, request
 
+import apps.docs.blocks as B
 from apps.core.errors import Invalid, ServiceError
-from apps.core.ids import as_id
-from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import render, service_error_page, toast, toast_response
 from apps.docs import bp, service
-from apps.docs import blocks as B
-from apps.drive import service as drive
+from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 
 
 @bp.errorhandler(ServiceError)
@@ -17,26 +16,7 @@ def _service_error(e: ServiceError):
     return service_error_page(e, forbidden="You need access")
 
 
-def _ctx(**extra) -> dict:
-    return {"app_name": "docs", "search": {"action": url_for("docs.index"), "placeholder": "Search documents",
-                                           "q": extra.pop("q", ""), "clear": url_for("docs.index")}, **extra}
-
-
-@bp.get("/")
-def index():
-    q = request.args.get("q", "").strip()
-    docs = service.documents(g.store, g.caller.user, q)
-    app = {"name": "docs", "title": "Docs", "logo": "docs", "icon": "document-text", "new_url": url_for("docs.new"),
-           "new_label": "Blank document", "all_label": "All documents", "noun": "documents"}
-    return render("app_list.html", "listing", items=docs, app=app, **_ctx(q=q))
-
-
-@bp.post("/new")
-def new():
-    parent = request.form.get("parent", "")
-    doc_id = service.create(g.store, g.caller, as_id(parent))
-    target = url_for("docs.editor", doc_id=doc_id)
-    return go(target)
+add_list_routes(bp, service.DOCS, title="Docs", icon="document-text", param="doc_id", create=service.create)
 
 
 def _editor_ctx(doc: dict) -> dict:
@@ -50,8 +30,8 @@ def _editor_ctx(doc: dict) -> dict:
 @bp.get("/d/<int:doc_id>")
 def editor(doc_id: int):
     doc = service.get(g.store, g.caller.user, doc_id)
-    service.record_open(g.store, g.caller, doc_id)
-    return render("docs/editor.html", **_editor_ctx(doc), **_ctx())
+    service.DOCS.record_open(g.store, g.caller, doc_id)
+    return render("docs/editor.html", **_editor_ctx(doc), **page_context(bp.name, service.DOCS))
 
 
 @bp.post("/d/<int:doc_id>/save")
@@ -62,19 +42,6 @@ def save(doc_id: int):
     service.save_html(g.store, g.caller, doc_id, html)
     doc = service.get(g.store, g.caller.user, doc_id)
     return render("docs/_status.html", doc=doc, text="Saved to Drive")
-
-
-@bp.post("/d/<int:doc_id>/rename")
-def rename(doc_id: int):
-    title = request.form.get("title", "")
-    try:
-        service.rename(g.store, g.caller, doc_id, title)
-    except Invalid as e:
-        return toast_response(e.message, 422)
-    doc = service.get(g.store, g.caller.user, doc_id)
-    if not is_htmx():
-        return redirect(url_for("docs.editor", doc_id=doc_id))
-    return render("docs/_title.html", doc=doc, oob=[toast("Renamed.")])
 
 
 @bp.post("/d/<int:doc_id>/replace")
@@ -138,26 +105,21 @@ def reopen(comment_id: int):
     return _after_comment_change(comment_id, "Comment reopened.")
 
 
-@bp.get("/d/<int:doc_id>/download")
-def download(doc_id: int):
-    fmt = request.args.get("format", "docx")
-    doc = service.get(g.store, g.caller.user, doc_id)
-    if fmt == "md":
-        data, mime, ext = service.markdown(g.store, g.caller.user, doc_id).encode(), "text/markdown", "md"
-    elif fmt == "html":
-        data, mime, ext = service.html_document(g.store, g.caller.user, doc_id).encode(), "text/html", "html"
-    elif fmt == "docx":
-        data = service.docx_bytes(g.store, g.caller.user, doc_id)
-        mime, ext = "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "docx"
-    else:
-        raise Invalid("Download as .docx, .md or .html.", "format")
-    return attachment(data, mime, f"{doc['title']}.{ext}")
+# ---------------------------------------------------------------- File menu: rename, download, trash
+DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
-@bp.post("/d/<int:doc_id>/trash")
-def trash(doc_id: int):
-    doc = service.get(g.store, g.caller.user, doc_id)
-    drive.set_trashed(g.store, g.caller, [doc["item"]["id"]], True)
-    flash_toast(f"“{doc['title']}” moved to trash.")
-    target = url_for("docs.index")
-    return go(target)
+def _docx(doc: dict) -> tuple[bytes, str, str]:
+    return service.docx_bytes(g.store, g.caller.user, doc["id"]), DOCX_MIME, f"{doc['title']}.docx"
+
+
+def _markdown(doc: dict) -> tuple[bytes, str, str]:
+    return service.markdown(g.store, g.caller.user, doc["id"]).encode(), "text/markdown", f"{doc['title']}.md"
+
+
+def _html(doc: dict) -> tuple[bytes, str, str]:
+    return service.html_document(g.store, g.caller.user, doc["id"]).encode(), "text/html", f"{doc['title']}.html"
+
+
+add_file_routes(bp, service.DOCS, prefix="/d", param="doc_id", record="doc",
+                exports={"docx": _docx, "md": _markdown, "html": _html})

@@ -1,44 +1,36 @@
 """Docs service layer: documents (as blocks), their text edits, comments.
 
 A document is a Drive item of kind ``doc`` (name, owner, folder and sharing
-are Drive's) plus its blocks. Edits arrive as editor HTML, are sanitised with
+are Drive's; ``DOCS`` opens, lists, creates, renames it, see
+``apps.drive.editors``) plus its blocks. Edits arrive as editor HTML, are sanitised with
 nh3, parsed into blocks and written as the smallest change to the block rows (a block keeps its row while it stays);
 saving a document unchanged writes nothing.
 """
 from __future__ import annotations
 
 import difflib
+import io
 import json
 import re
+from html import escape
 
+import apps.docs.blocks as B
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.files import stamped_zip
 from apps.core.store.db import Caller, Store
-from apps.docs import blocks as B
 from apps.drive import service as drive
+from apps.drive.editors import Editor
 from apps.drive.service import RANK, Role
 
 DOC_MIME = "application/vnd.deskworld.doc"
 KIND = "doc"
 UNTITLED = "Untitled document"
-
-
-def _doc_row(store: Store, doc_id: int) -> dict:
-    row = store.get("docs_documents", doc_id)
-    if row is None:
-        raise NotFound("That document doesn't exist, or you don't have access to it.")
-    return row
+DOCS = Editor("docs_documents", kind=KIND, mime=DOC_MIME, untitled=UNTITLED, noun="document")
 
 
 def get(store: Store, user: str, doc_id: int) -> dict:
     """A document the user can open: its Drive item (with the user's role) and its blocks."""
-    row = _doc_row(store, doc_id)
-    item = drive.get(store, user, row["item"])
-    return {**row, "item": item, "title": item["name"], "role": item["role"], "blocks": read_blocks(store, doc_id)}
-
-
-def by_item(store: Store, item_id: int) -> dict | None:
-    return store.decode("docs_documents", store.one("SELECT * FROM docs_documents WHERE item=?", (item_id,)))
+    return {**DOCS.open(store, user, doc_id), "blocks": read_blocks(store, doc_id)}
 
 
 def read_blocks(store: Store, doc_id: int) -> list[dict]:
@@ -48,7 +40,7 @@ def read_blocks(store: Store, doc_id: int) -> list[dict]:
 
 def documents(store: Store, user: str, q: str = "") -> list[dict]:
     """Documents the user can open, most recently modified first."""
-    return drive.app_items(store, user, KIND, q)
+    return DOCS.listing(store, user, q)
 
 
 def _require(doc: dict, need: Role) -> None:
@@ -97,9 +89,7 @@ def create(store: Store, caller: Caller, parent: int | None = None, title: str =
            blocks: list[dict] | None = None) -> int:
     """A new document in a folder (``None`` = My Drive); returns the document id."""
     with store.transaction():
-        item = drive.create_app_item(store, caller, parent, title or UNTITLED, KIND, DOC_MIME)
-        doc_id = store.insert("docs_documents", caller.actor, item=item, revision=1)
-        store.update("drive_items", item, caller.actor, ref=doc_id)
+        doc_id = DOCS.create(store, caller, parent, title)
         write_blocks(store, caller.actor, doc_id, blocks or [B.block("paragraph")])
     return doc_id
 
@@ -115,8 +105,7 @@ def save_html(store: Store, caller: Caller, doc_id: int, html: str) -> bool:
     with store.transaction():
         changed = write_blocks(store, caller.actor, doc_id, new)
         if changed:
-            store.update("docs_documents", doc_id, caller.actor, revision=doc["revision"] + 1)
-            drive.touch(store, caller, doc["item"]["id"])
+            DOCS.bump(store, caller, doc)
     return changed
 
 
@@ -176,20 +165,8 @@ def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replaceme
         return 0
     with store.transaction():
         write_blocks(store, caller.actor, doc_id, out)
-        store.update("docs_documents", doc_id, caller.actor, revision=doc["revision"] + 1)
-        drive.touch(store, caller, doc["item"]["id"])
+        DOCS.bump(store, caller, doc)
     return count
-
-
-def rename(store: Store, caller: Caller, doc_id: int, title: str) -> None:
-    doc = get(store, caller.user, doc_id)
-    drive.rename(store, caller, doc["item"]["id"], title)
-
-
-def record_open(store: Store, caller: Caller, doc_id: int) -> None:
-    doc = _doc_row(store, doc_id)
-    store.update("docs_documents", doc_id, caller.actor, opened_at=store.now_iso())
-    drive.record_view(store, caller, doc["item"])
 
 
 # ---------------------------------------------------------------- comments
@@ -266,14 +243,11 @@ def markdown(store: Store, user: str, doc_id: int) -> str:
 
 def html_document(store: Store, user: str, doc_id: int) -> str:
     doc = get(store, user, doc_id)
-    import html as h
-    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{h.escape(doc['title'])}</title></head>"
+    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{escape(doc['title'])}</title></head>"
             f"<body>{B.to_html(doc['blocks'])}</body></html>")
 
 
 def docx_bytes(store: Store, user: str, doc_id: int) -> bytes:
-    import io
-
     from docx import Document
     doc = get(store, user, doc_id)
     out = Document()

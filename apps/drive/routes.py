@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from flask import Response, abort, g, redirect, request, url_for
 
+from apps.core import addresses, local_files
+from apps.core import people as directory
 from apps.core import preview
 from apps.core.errors import Invalid, ServiceError
 from apps.core.files import blob_bytes
@@ -10,7 +12,7 @@ from apps.core.ids import as_id
 from apps.web.render import flash_toast, id_list, is_htmx, render, service_error_page, toast, toast_response
 from apps.drive import bp, service
 from apps.drive.service import FOLDER, Role
-from apps.mail.routes_files import send_bytes
+from apps.web.render import attachment
 
 CHANGED = {"HX-Trigger": "drive-changed"}
 
@@ -150,7 +152,7 @@ def file(item_id: int):
 @bp.get("/file/<int:item_id>/download")
 def download(item_id: int):
     item, data = _file(item_id)
-    return send_bytes(data, item["mime"], item["name"], download=True)
+    return attachment(data, item["mime"], item["name"])
 
 
 @bp.get("/file/<int:item_id>/raw")
@@ -158,7 +160,7 @@ def raw(item_id: int):
     item, data = _file(item_id)
     if preview.kind(item["mime"]) != "image":
         abort(404)
-    return send_bytes(data, item["mime"], item["name"], download=False)
+    return attachment(data, item["mime"], item["name"], inline=True)
 
 
 @bp.get("/file/<int:item_id>/page/<int:page>.png")
@@ -200,7 +202,6 @@ def create_folder():
 
 @bp.get("/upload")
 def upload_picker():
-    from apps.core import local_files
     dirs, files = local_files.folder(g.store, g.caller.user, "")
     action = url_for("drive.upload", parent=request.args.get("parent", ""))
     return render("_local_picker.html", dirs=dirs, files=files, path="", crumbs=[], action=action,
@@ -292,9 +293,9 @@ def _share(item_id: int, *, errors: dict | None = None, status: int = 200, peopl
     item = service.get(g.store, g.caller.user, item_id)
     access = service.access_list(g.store, g.caller.user, item_id)
     can_share = service.RANK[item["role"]] >= service.RANK[Role.EDITOR]
-    from apps.core.addresses import name_for
     return render("drive/_share_dialog.html", status=status, item=item, access=access, can_share=can_share,
-                  errors=errors or {}, people=[(p, name_for(g.store, p)) for p in people], role=role, note=note)
+                  errors=errors or {}, people=[(p, addresses.name_for(g.store, p)) for p in people], role=role,
+                  note=note)
 
 
 @bp.post("/items/<int:item_id>/share")
@@ -390,9 +391,8 @@ def star():
 @bp.get("/items/<int:item_id>/details")
 def details(item_id: int):
     item = service.get(g.store, g.caller.user, item_id)
-    from apps.core import people
-    owner = people.person(g.store, item["owner"])
-    modifier = people.person(g.store, item["modified_by"]) if item["modified_by"] else None
+    owner = directory.person(g.store, item["owner"])
+    modifier = directory.person(g.store, item["modified_by"]) if item["modified_by"] else None
     return render("drive/_details.html", item=item, owner=owner, modifier=modifier,
                   access=service.access_list(g.store, g.caller.user, item_id),
                   location=service.breadcrumbs(g.store, g.caller.user, item)[:-1])

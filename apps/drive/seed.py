@@ -1,11 +1,13 @@
 """Seed Drive from ``worlds/<w>/drive/<owner>/…`` and ``drive.yaml``."""
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from apps.core.files import guess_mime, put_blob
+from apps.core.registry import APP_FILES
 from apps.core.store.compile import built_file
 from apps.core.store.db import SYSTEM, Store, utc_iso
 from apps.core.world import World, WorldError, load_yaml, validation_message
@@ -52,8 +54,6 @@ def seed(store: Store, world: World) -> None:
         value = getattr(m, attr) if m else None
         return utc_iso(world.local_time(value or DEFAULT_TIME, f"{path_yaml}: items.{key}.{attr}"))
 
-    from apps.core.registry import APP_FILES
-
     def app_file(name: str) -> tuple[str, str, str] | None:
         """(title, kind, importer module) for a Doc/Sheet/Deck world file."""
         for suffix, (kind, module) in APP_FILES.items():
@@ -79,7 +79,6 @@ def seed(store: Store, world: World) -> None:
             if path.is_dir():
                 item = seed_item(store, kind=FOLDER, name=name, mime=FOLDER_MIME, **common)
             elif app:
-                import importlib
                 _, kind, module = app
                 mime = f"application/vnd.deskworld.{kind}"
                 item = seed_item(store, kind=kind, name=name, mime=mime, **common)

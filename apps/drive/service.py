@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
+from apps.core import local_files
 from apps.core import people as directory
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.files import guess_mime, put_blob
 from apps.core.store.db import SYSTEM, Caller, Store
+from apps.mail.delivery import notify_share
 
 FOLDER = "folder"
 FILE = "file"
@@ -346,7 +348,6 @@ def add_blob(store: Store, caller: Caller, parent: int | None, name: str, blob_i
 
 def upload_local(store: Store, caller: Caller, parent: int | None, local_ids: Iterable[int]) -> list[int]:
     """Upload files from the user's computer (the in-app picker)."""
-    from apps.core import local_files
     ids = list(local_ids)
     if not ids:
         raise Invalid("Choose at least one file to upload.", "files")
@@ -486,8 +487,7 @@ def share(store: Store, caller: Caller, item_id: int, people: Iterable[str], rol
             elif row["role"] != role_.value:
                 store.update("drive_shares", row["id"], caller.actor, role=role_.value)
         if notify and added:
-            from apps.mail import service as mail
-            mail.notify_share(store, caller, item, added, role_.value, message)
+            notify_share(store, caller, item, added, role_.value, message)
     return added
 
 

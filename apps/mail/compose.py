@@ -6,13 +6,15 @@ Send either delivers everything or writes nothing.
 """
 from __future__ import annotations
 
-from apps.core import local_files
+from apps.core import addresses, local_files
 from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
+from apps.core.files import guess_mime, put_blob
 from apps.core.store.db import Caller, Store
-from apps.core import addresses
-from apps.mail.service import me, message_for
 from apps.core.timefmt import long_datetime
+from apps.drive import service as drive
+from apps.mail.delivery import deliver
+from apps.mail.service import me, message_for
 
 MAX_ATTACH_BYTES = 25 * 1024 * 1024
 REPLY = "reply"
@@ -132,7 +134,6 @@ def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int
 
 # ---------------------------------------------------------------- attachments
 def attach_drive(store: Store, caller: Caller, draft_id: int, item_id: int) -> int:
-    from apps.drive import service as drive
     _draft(store, caller.user, draft_id)
     item = drive.get(store, caller.user, item_id)
     if item["kind"] == drive.FOLDER:
@@ -155,7 +156,6 @@ def attach_local(store: Store, caller: Caller, draft_id: int, local_id: int) -> 
 
 def attach_bytes(store: Store, caller: Caller, draft_id: int, name: str, data: bytes,
                  mime: str | None = None) -> int:
-    from apps.core.files import guess_mime, put_blob
     _draft(store, caller.user, draft_id)
     if not name.strip():
         raise Invalid("The file needs a name.", "file")
@@ -241,38 +241,3 @@ def send(store: Store, caller: Caller, *, to="", cc="", bcc="", subject: str = "
         for item in drive_files:
             attach_drive(store, caller, d, item)
         return send_draft(store, caller, d, allow_empty=True)
-
-
-def deliver(store: Store, *, actor: str, sender: str, sender_name: str, to: list[str],
-            cc: list[str] = (), bcc: list[str] = (), subject: str, body: str,
-            thread: int | None = None, in_reply_to: int | None = None,
-            forward_of: int | None = None, files: list[dict] = (), sent_at: str | None = None,
-            read_by: tuple[str, ...] = ()) -> int:
-    """Write a message and put it in the mailboxes of the sender and every
-    recipient who is in the directory. Outside recipients are remembered as
-    contacts (their mailboxes are outside this world)."""
-    sent_at = sent_at or store.now_iso()
-    with store.transaction():
-        if thread is None:
-            thread = store.insert("mail_threads", actor, subject=subject)
-        mid = store.insert("mail_messages", actor, thread=thread, sender=sender, sender_name=sender_name,
-                           to=list(to), cc=list(cc), bcc=list(bcc), subject=subject, body=body,
-                           sent_at=sent_at, in_reply_to=in_reply_to, forward_of=forward_of)
-        for f in files:
-            store.insert("mail_attachments", actor, message=mid, name=f["name"], mime=f["mime"],
-                         size=f["size"], blob=f["blob"], drive_item=f.get("drive_item"))
-        recipients = list(dict.fromkeys([*to, *cc, *bcc]))
-        owner = directory.by_email(store, sender)
-        if owner is not None:
-            store.insert("mail_boxes", actor, owner=owner["slug"], message=mid, thread=thread,
-                         inbox=sender in recipients, read=True)
-        for addr in recipients:
-            p = directory.by_email(store, addr)
-            if p is None:
-                addresses.remember(store, addr, addr, actor)
-                continue
-            if owner is not None and p["slug"] == owner["slug"]:
-                continue
-            store.insert("mail_boxes", actor, owner=p["slug"], message=mid, thread=thread, inbox=True,
-                         read=p["slug"] in read_by)
-    return mid

@@ -1,9 +1,12 @@
-"""Mail GUI: thin routes over the service layer (``service``, ``compose``)."""
+"""Mail GUI: the conversation lists, a conversation, labels and search, thin over the
+service layer (``service``, ``compose``). What the pages share is in ``views``; the
+compose window is ``routes_compose``, attachments ``routes_files``."""
 from __future__ import annotations
 
-from flask import abort, g, redirect, render_template, request, url_for
+from flask import abort, current_app, g, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from apps.core import addresses
 from apps.core.errors import Invalid, NotFound, ServiceError
 from apps.core.ids import as_id
 from apps.web.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast, toast_response
@@ -11,6 +14,8 @@ from apps.web.render import id_list
 from apps.mail import bp, service
 from apps.mail.search import SearchError
 from apps.mail.service import FOLDER_TITLES, Action, Folder
+from apps.mail.compose import list_drafts
+from apps.mail.views import context, current_view, view_url
 
 
 # ---------------------------------------------------------------- helpers
@@ -23,40 +28,8 @@ def _ids(name: str = "t") -> list[int]:
     return id_list(name, "a conversation")
 
 
-def _view() -> str:
-    """Which list the user came from: "inbox", "label:5", "search:<q>"."""
-    return request.values.get("v") or "inbox"
-
-
-def view_url(view: str, page: int = 1) -> str:
-    extra = {"page": page} if page > 1 else {}
-    if view.startswith("label:"):
-        return url_for("mail.label_view", label_id=int(view[6:]), **extra)
-    if view.startswith("search:"):
-        return url_for("mail.search", q=view[7:], **extra)
-    if view in {f.value for f in Folder}:
-        return url_for("mail.folder", folder=view, **extra)
-    return url_for("mail.folder", folder="inbox")
-
-
 def _undo_serializer() -> URLSafeSerializer:
-    from flask import current_app
     return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="mail-undo")
-
-
-def _ctx(**extra) -> dict:
-    store, user = g.store, g.caller.user
-    q = extra.get("q", "")
-    return {
-        "app_name": "mail",
-        "sidebar_label": "Mail folders",
-        "labels": service.labels(store, user),
-        "counts": service.counts(store, user),
-        "folder_titles": FOLDER_TITLES,
-        "search": {"action": url_for("mail.search"), "placeholder": "Search mail", "q": q,
-                   "clear": url_for("mail.folder", folder="inbox")},
-        **extra,
-    }
 
 
 ACTION_TOASTS = {
@@ -92,10 +65,10 @@ def index():
 
 def _list_page(page_obj, *, view: str, title: str, **extra):
     return render("mail/list.html", "threads", page=page_obj, view=view, view_title=title,
-                  **_list_ctx(view, page_obj), **_ctx(**extra))
+                  **_listcontext(view, page_obj), **context(**extra))
 
 
-def _list_ctx(view: str, page_obj) -> dict:
+def _listcontext(view: str, page_obj) -> dict:
     return {"list_url": view_url(view, page_obj.page), "page_url": lambda n: view_url(view, n)}
 
 
@@ -106,9 +79,8 @@ def folder(folder: str):
     except ValueError:
         abort(404)
     if f is Folder.DRAFTS:
-        from apps.mail import compose
-        return render("mail/drafts.html", "threads", drafts=compose.list_drafts(g.store, g.caller.user),
-                      view="drafts", view_title="Drafts", **_ctx(current="drafts"))
+        return render("mail/drafts.html", "threads", drafts=list_drafts(g.store, g.caller.user),
+                      view="drafts", view_title="Drafts", **context(current="drafts"))
     page = service.list_folder(g.store, g.caller.user, f, page=int_arg("page", 1))
     return _list_page(page, view=f.value, title=FOLDER_TITLES[f], current=f.value)
 
@@ -131,14 +103,14 @@ def search():
         error = None
     except SearchError as e:
         page, error = service.Page([], 0, 1, 1, 0, 0), str(e)
-    return _list_page(page, view=f"search:{q}", title=f"Search results", q=q, current=None,
+    return _list_page(page, view=f"search:{q}", title="Search results", q=q, current=None,
                       search_error=error)
 
 
 @bp.post("/act")
 def act():
     """Bulk actions from the list toolbar (and the thread view)."""
-    view = _view()
+    view = current_view()
     action = request.form.get("action", "")
     label_id = int_arg("label")
     if "op" in request.form:          # menu items carry "action:label" in one value
@@ -183,10 +155,10 @@ def _rerender(view: str, note: str | None = None):
         title = FOLDER_TITLES[f]
     if not is_htmx():
         return redirect(view_url(view, page_no))
-    ctx = _ctx(q=view[7:] if view.startswith("search:") else "")
+    ctx = context(q=view[7:] if view.startswith("search:") else "")
     nav = render_nav(ctx, view)
     return render("mail/list.html", "threads", page=page, view=view, view_title=title,
-                  oob=[note, nav] if note else [nav], **_list_ctx(view, page), **ctx)
+                  oob=[note, nav] if note else [nav], **_listcontext(view, page), **ctx)
 
 
 def render_nav(ctx: dict, view: str) -> str:
@@ -202,13 +174,13 @@ def undo():
     if data.get("u") != g.caller.user:
         raise NotFound("That action can no longer be undone.")
     service.restore_state(g.store, g.caller, data["s"])
-    return _rerender(_view(), toast("Action undone."))
+    return _rerender(current_view(), toast("Action undone."))
 
 
 @bp.post("/threads/<int:thread_id>/do/<action>")
 def act_one(thread_id: int, action: str):
     """A row's hover buttons: one conversation, one action."""
-    view = _view()
+    view = current_view()
     snapshot = service.apply(g.store, g.caller, [thread_id], action)
     text, undo_ = _toast_for(Action(action), 1, snapshot, view, None)
     return _rerender(view, toast(text, undo=undo_))
@@ -219,28 +191,28 @@ def star_thread(thread_id: int):
     t = service.summary(g.store, g.caller.user, thread_id)
     service.apply(g.store, g.caller, [thread_id], Action.UNSTAR if t["starred"] else Action.STAR)
     if not is_htmx():
-        return redirect(request.referrer or view_url(_view()))
-    return render("mail/_row.html", t=service.summary(g.store, g.caller.user, thread_id), view=_view())
+        return redirect(request.referrer or view_url(current_view()))
+    return render("mail/_row.html", t=service.summary(g.store, g.caller.user, thread_id), view=current_view())
 
 
 # ---------------------------------------------------------------- a conversation
 @bp.get("/thread/<int:thread_id>")
 def thread(thread_id: int):
-    view = _view()
+    view = current_view()
     t = service.open_thread(g.store, g.caller, thread_id)
     folder_ = view if view in {f.value for f in Folder} else "inbox"
     label_id = int(view[6:]) if view.startswith("label:") else None
     newer, older = (service.neighbours(g.store, g.caller.user, thread_id, folder_, label_id)
                     if not view.startswith("search:") else (None, None))
     return render("mail/thread.html", "thread_body", t=t, view=view, newer=newer, older=older,
-                  back=view_url(view), **_ctx(current=view, q=view[7:] if view.startswith("search:") else ""))
+                  back=view_url(view), **context(current=view, q=view[7:] if view.startswith("search:") else ""))
 
 
 @bp.post("/messages/<int:message_id>/star")
 def star_message(message_id: int):
     m = service.message_for(g.store, g.caller.user, message_id)
     service.star_message(g.store, g.caller, message_id, not m["box"]["starred"])
-    return redirect(url_for("mail.thread", thread_id=m["thread"], v=_view()))
+    return redirect(url_for("mail.thread", thread_id=m["thread"], v=current_view()))
 
 
 @bp.post("/messages/<int:message_id>/unread")
@@ -251,7 +223,7 @@ def unread_message(message_id: int):
         if other["sent_at"] >= m["sent_at"]:
             service.set_message_read(g.store, g.caller, other["id"], False)
     flash_toast("Marked as unread.")
-    return redirect(view_url(_view()))
+    return redirect(view_url(current_view()))
 
 
 # ---------------------------------------------------------------- labels
@@ -272,7 +244,7 @@ def label_create():
     except Invalid as e:
         return render("mail/_label_dialog.html", status=422, label=None, errors=e.errors, name=name)
     flash_toast(f"Label “{name.strip()}” created.")
-    return go(url_for("mail.label_view", label_id=lid) if not ids else view_url(_view()))
+    return go(url_for("mail.label_view", label_id=lid) if not ids else view_url(current_view()))
 
 
 @bp.get("/labels/<int:label_id>/edit")
@@ -336,7 +308,7 @@ def delete_forever():
     ids = _ids()
     service.apply(g.store, g.caller, ids, Action.DELETE_FOREVER)
     flash_toast(f"{len(ids)} conversation{'s' if len(ids) != 1 else ''} deleted forever.")
-    return go(view_url(_view()))
+    return go(view_url(current_view()))
 
 
 @bp.post("/threads/delete-forever/confirm")
@@ -348,13 +320,13 @@ def delete_forever_confirm():
     return render("_confirm.html", title="Delete forever",
                   text=f"Delete {n} conversation{'s' if n != 1 else ''} forever? This can't be undone.",
                   action=url_for("mail.delete_forever"), confirm="Delete forever", danger=True,
-                  fields=[("t", i) for i in ids] + [("v", _view())])
+                  fields=[("t", i) for i in ids] + [("v", current_view())])
 
 
 @bp.post("/thread/<int:thread_id>/labels/<int:label_id>/remove")
 def remove_label(thread_id: int, label_id: int):
     service.apply(g.store, g.caller, [thread_id], Action.REMOVE_LABEL, label_id)
-    return go(url_for("mail.thread", thread_id=thread_id, v=_view()))
+    return go(url_for("mail.thread", thread_id=thread_id, v=current_view()))
 
 
 @bp.get("/search/options")
@@ -402,16 +374,14 @@ def shortcuts():
 # ---------------------------------------------------------------- template filters
 @bp.app_template_filter("mail_name")
 def _mail_name(addr: str) -> str:
-    from apps.core.addresses import name_for
     if g.get("user") is not None and addr == g.user["email"]:
         return "me"
-    return name_for(g.store, addr)
+    return addresses.name_for(g.store, addr)
 
 
 @bp.app_template_filter("mail_full")
 def _mail_full(addr: str) -> str:
-    from apps.core.addresses import name_for
-    name = name_for(g.store, addr)
+    name = addresses.name_for(g.store, addr)
     return f"{name} <{addr}>" if name != addr else addr
 
 
@@ -427,9 +397,5 @@ def _split_quote(body: str) -> tuple[str, str]:
 
 @bp.app_template_filter("valid_address")
 def _valid_address(addr: str) -> bool:
-    from apps.core.addresses import ADDR
-    return bool(ADDR.match(addr))
+    return bool(addresses.ADDR.match(addr))
 
-
-from apps.mail import routes_compose  # noqa: E402,F401
-from apps.mail import routes_files  # noqa: E402,F401

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from flask import g, render_template, request, url_for
 
+from apps.core import addresses, local_files
 from apps.core.errors import Invalid, NotFound
 from apps.core.ids import as_id
 from apps.web.render import flash_toast, go, is_htmx, render, toast, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, compose, service
 from apps.web.render import int_arg
-from apps.mail.routes import _view, view_url
+from apps.mail.views import context, current_view, view_url
 
 PANEL = "c"       # the floating compose window
 REPLY = "r"       # the reply box under a conversation
@@ -38,13 +39,12 @@ def _save() -> int:
 
 def _panel(draft_id: int, fk: str, *, errors: dict | None = None, status: int = 200, confirm_empty=False):
     d = compose.get_draft(g.store, g.caller.user, draft_id)
-    return render("mail/_compose.html", status=status, d=d, fk=fk, errors=errors or {}, view=_view(),
+    return render("mail/_compose.html", status=status, d=d, fk=fk, errors=errors or {}, view=current_view(),
                   confirm_empty=confirm_empty, names=_names(d))
 
 
 def _names(d: dict) -> dict:
-    from apps.core.addresses import name_for
-    return {a: name_for(g.store, a) for k in ("to", "cc", "bcc") for a in d[k]}
+    return {a: addresses.name_for(g.store, a) for k in ("to", "cc", "bcc") for a in d[k]}
 
 
 @bp.get("/compose")
@@ -57,9 +57,8 @@ def compose_page():
         d = {"id": None, "to": [a for a in request.args.getlist("to") if a], "cc": [], "bcc": [],
              "subject": request.args.get("subject", ""), "body": "", "files": [], "thread": None,
              "in_reply_to": None, "forward_of": None}
-    from apps.mail.routes import _ctx
-    return render("mail/compose_page.html", d=d, fk=PANEL, errors={}, view=_view(), names=_names(d),
-                  confirm_empty=False, **_ctx(current=None))
+    return render("mail/compose_page.html", d=d, fk=PANEL, errors={}, view=current_view(), names=_names(d),
+                  confirm_empty=False, **context(current=None))
 
 
 @bp.post("/compose")
@@ -81,7 +80,7 @@ def reply(message_id: int):
     mode = request.values.get("mode", compose.REPLY)
     draft_id = compose.start_reply(g.store, g.caller, message_id, mode)
     if not is_htmx():
-        return go(url_for("mail.compose_page", draft=draft_id, v=_view()))
+        return go(url_for("mail.compose_page", draft=draft_id, v=current_view()))
     return _panel(draft_id, REPLY)
 
 
@@ -101,17 +100,16 @@ def compose_send():
         if e.field == "confirm_empty":
             return _panel(draft_id, fk, confirm_empty=True)
         if not is_htmx():
-            from apps.mail.routes import _ctx
             d = compose.get_draft(g.store, g.caller.user, draft_id)
-            return render("mail/compose_page.html", status=422, d=d, fk=fk, errors=e.errors, view=_view(),
-                          names=_names(d), confirm_empty=False, **_ctx(current=None))
+            return render("mail/compose_page.html", status=422, d=d, fk=fk, errors=e.errors, view=current_view(),
+                          names=_names(d), confirm_empty=False, **context(current=None))
         return _panel(draft_id, fk, errors=e.errors, status=422)
     m = service.message_for(g.store, g.caller.user, mid)
-    link = ("View message", url_for("mail.thread", thread_id=m["thread"], v=_view()))
+    link = ("View message", url_for("mail.thread", thread_id=m["thread"], v=current_view()))
     if fk == REPLY or not is_htmx():
         flash_toast("Message sent.", link=link if fk != REPLY else None)
-        return go(url_for("mail.thread", thread_id=m["thread"], v=_view()) if fk == REPLY
-                   else view_url(_view()))
+        return go(url_for("mail.thread", thread_id=m["thread"], v=current_view()) if fk == REPLY
+                   else view_url(current_view()))
     return render("mail/_compose_closed.html", oob=[toast("Message sent.", link=link)],
                   headers={"HX-Trigger": "mail-changed"})
 
@@ -126,7 +124,7 @@ def compose_discard():
             pass
     if not is_htmx():
         flash_toast("Draft discarded.")
-        return go(view_url(_view()))
+        return go(view_url(current_view()))
     return render("mail/_compose_closed.html", oob=[toast("Draft discarded.")],
                   headers={"HX-Trigger": "mail-changed"})
 
@@ -181,7 +179,6 @@ def _drive_picker(draft_id: int, fk: str, folder: int | None, tab: str, oob: boo
 @bp.post("/compose/pick/local")
 def pick_local_start():
     """Save the draft, then open the computer's file picker aimed at this draft."""
-    from apps.core import local_files
     draft_id = _save()
     fk = _fk()
     dirs, files = local_files.folder(g.store, g.caller.user, "")

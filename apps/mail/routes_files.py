@@ -5,10 +5,10 @@ from flask import Response, abort, g, url_for
 
 from apps.core import preview
 from apps.core.files import blob_bytes
-from apps.web.render import go, render, toast_response
+from apps.web.render import attachment, go, render, toast_response
 from apps.drive import service as drive
 from apps.mail import bp, service
-from apps.mail.routes import _ctx
+from apps.mail.views import context
 
 
 class _DriveLink(Exception):
@@ -31,18 +31,10 @@ def _file(attachment_id: int) -> tuple[dict, bytes]:
     return a, blob_bytes(g.store, a["blob"])
 
 
-def send_bytes(data: bytes, mime: str, name: str, *, download: bool) -> Response:
-    from urllib.parse import quote
-    disp = "attachment" if download else "inline"
-    resp = Response(data, mimetype=mime)
-    resp.headers["Content-Disposition"] = f"{disp}; filename*=UTF-8''{quote(name)}"
-    return resp
-
-
 @bp.get("/attachments/<int:attachment_id>")
 def download(attachment_id: int):
     a, data = _file(attachment_id)
-    return send_bytes(data, a["mime"], a["name"], download=True)
+    return attachment(data, a["mime"], a["name"])
 
 
 @bp.get("/attachments/<int:attachment_id>/raw")
@@ -50,7 +42,7 @@ def raw(attachment_id: int):
     a, data = _file(attachment_id)
     if preview.kind(a["mime"]) != "image":
         abort(404)
-    return send_bytes(data, a["mime"], a["name"], download=False)
+    return attachment(data, a["mime"], a["name"], inline=True)
 
 
 @bp.get("/attachments/<int:attachment_id>/page/<int:page>.png")
@@ -78,7 +70,7 @@ def view(attachment_id: int):
         "save": url_for("mail.save_to_drive", attachment_id=attachment_id),
     }
     return render("mail/attachment.html", "overlay", p=ctx, urls=urls, a=a, m=m,
-                  **_ctx(current=None))
+                  **context(current=None))
 
 
 @bp.post("/attachments/<int:attachment_id>/save")

@@ -11,7 +11,7 @@ from apps.core.store.db import SYSTEM, Store, utc_iso
 from apps.core.world import World, WorldError, load_yaml, validation_message
 from apps.drive import service as drive
 from apps.core import addresses
-from apps.mail.compose import deliver
+from apps.mail.delivery import deliver
 
 
 class MessageSpec(BaseModel):

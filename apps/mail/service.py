@@ -6,14 +6,15 @@ conversation the user has no message in is ``NotFound``.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from apps.core import addresses
 from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
-from apps.core import addresses
 from apps.mail.search import compile_query
 
 PAGE_SIZE = 50
@@ -191,7 +192,6 @@ def summaries(store: Store, user: str, threads: list[int], *, trash_view: bool =
 
 
 def _json_list(text: str | None) -> list:
-    import json
     return json.loads(text) if text else []
 
 
@@ -467,22 +467,3 @@ def set_message_read(store: Store, caller: Caller, message_id: int, read: bool) 
 def star_message(store: Store, caller: Caller, message_id: int, starred_: bool) -> None:
     m = message_for(store, caller.user, message_id)
     store.update("mail_boxes", m["box"]["id"], caller.actor, starred=starred_)
-
-
-# ---------------------------------------------------------------- used by other apps
-def notify_share(store: Store, caller: Caller, item: dict, slugs: list[str], role: str, note: str) -> int:
-    """Drive's sharing notification, delivered by the system on the sharer's behalf."""
-    from apps.mail.compose import deliver
-    sharer = directory.person(store, caller.user)
-    domain = sharer["email"].split("@", 1)[1]
-    kind = "folder" if item["kind"] == "folder" else "file"
-    verb = {"viewer": "view", "commenter": "comment on", "editor": "edit"}[role]
-    to = [directory.person(store, s)["email"] for s in slugs]
-    body = (f"{sharer['name']} ({sharer['email']}) has invited you to {verb} the following {kind}:\n\n"
-            f"{item['name']}\n")
-    if note.strip():
-        body += f"\n“{note.strip()}”\n"
-    body += "\nOpen it in Drive: Shared with me.\n"
-    return deliver(store, actor="system", sender=f"drive-shares-noreply@{domain}",
-                   sender_name=f"{sharer['name']} (via Drive)", to=to,
-                   subject=f"{kind.capitalize()} shared with you: “{item['name']}”", body=body)

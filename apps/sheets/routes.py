@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import json
 
-from flask import g, jsonify, redirect, render_template, request, url_for
+from flask import g, jsonify, render_template, request, url_for
 from markupsafe import Markup, escape
 
+import apps.sheets.formula as F
 from apps.core.errors import Invalid, ServiceError
-from apps.core.ids import as_id
-from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import flash_toast, go, is_htmx, render, service_error_page, toast_response
 from apps.web.render import id_arg
-from apps.drive import service as drive
+from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 from apps.sheets import bp, service
-from apps.sheets import formula as F
 
 
 @bp.errorhandler(ServiceError)
@@ -28,25 +27,7 @@ def _service_error(e: ServiceError):
     return service_error_page(e, forbidden="You need access")
 
 
-def _ctx(**extra) -> dict:
-    return {"app_name": "sheets", "search": {"action": url_for("sheets.index"), "placeholder": "Search spreadsheets",
-                                             "q": extra.pop("q", ""), "clear": url_for("sheets.index")}, **extra}
-
-
-@bp.get("/")
-def index():
-    q = request.args.get("q", "").strip()
-    app = {"name": "sheets", "title": "Sheets", "logo": "sheets", "icon": "table-cells", "new_url": url_for("sheets.new"),
-           "new_label": "Blank spreadsheet", "all_label": "All spreadsheets", "noun": "spreadsheets"}
-    return render("app_list.html", "listing", items=service.books(g.store, g.caller.user, q), app=app, **_ctx(q=q))
-
-
-@bp.post("/new")
-def new():
-    parent = request.form.get("parent", "")
-    book_id = service.create(g.store, g.caller, as_id(parent))
-    target = url_for("sheets.editor", book_id=book_id)
-    return go(target)
+add_list_routes(bp, service.SHEETS, title="Sheets", icon="table-cells", param="book_id", create=service.create)
 
 
 @bp.post("/from-drive/<int:item_id>")
@@ -107,8 +88,8 @@ def editor(book_id: int):
     book = service.get(g.store, g.caller.user, book_id)
     tab_id = id_arg("tab")
     ctx = _grid_ctx(book, tab_id)
-    service.record_open(g.store, g.caller, book_id)
-    return render("sheets/editor.html", **ctx, **_ctx())
+    service.SHEETS.record_open(g.store, g.caller, book_id)
+    return render("sheets/editor.html", **ctx, **page_context(bp.name, service.SHEETS))
 
 
 @bp.get("/s/<int:book_id>/grid")
@@ -346,40 +327,20 @@ def delete_tab(book_id: int, tab_id: int):
     return _to_tab(book_id, None, "Sheet deleted.")
 
 
-# ---------------------------------------------------------------- whole spreadsheet
-@bp.post("/s/<int:book_id>/rename")
-def rename(book_id: int):
-    title = request.form.get("title", "")
-    try:
-        service.rename(g.store, g.caller, book_id, title)
-    except Invalid as e:
-        return toast_response(e.message, 422)
-    book = service.get(g.store, g.caller.user, book_id)
-    if not is_htmx():
-        return redirect(url_for("sheets.editor", book_id=book_id))
-    return render("sheets/_title.html", book=book, oob=[toast("Renamed.")])
+# ---------------------------------------------------------------- File menu: rename, download, trash
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-@bp.get("/s/<int:book_id>/download")
-def download(book_id: int):
-    fmt = request.args.get("format", "xlsx")
-    book = service.get(g.store, g.caller.user, book_id)
-    if fmt == "xlsx":
-        data = service.xlsx_bytes(g.store, g.caller.user, book_id)
-        mime, name = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", f"{book['title']}.xlsx"
-    elif fmt == "csv":
-        t = service.tab(g.store, book_id, id_arg("tab"))
-        data = service.csv_bytes(g.store, g.caller.user, book_id, t["id"])
-        mime, name = "text/csv", f"{book['title']} - {t['name']}.csv"
-    else:
-        raise Invalid("Download as .xlsx or .csv.", "format")
-    return attachment(data, mime, name)
+def _xlsx(book: dict) -> tuple[bytes, str, str]:
+    return service.xlsx_bytes(g.store, g.caller.user, book["id"]), XLSX_MIME, f"{book['title']}.xlsx"
 
 
-@bp.post("/s/<int:book_id>/trash")
-def trash(book_id: int):
-    book = service.get(g.store, g.caller.user, book_id)
-    drive.set_trashed(g.store, g.caller, [book["item"]["id"]], True)
-    flash_toast(f"“{book['title']}” moved to trash.")
-    target = url_for("sheets.index")
-    return go(target)
+def _csv(book: dict) -> tuple[bytes, str, str]:
+    """The tab shown (``?tab=``; the first by default)."""
+    t = service.tab(g.store, book["id"], id_arg("tab"))
+    data = service.csv_bytes(g.store, g.caller.user, book["id"], t["id"])
+    return data, "text/csv", f"{book['title']} - {t['name']}.csv"
+
+
+add_file_routes(bp, service.SHEETS, prefix="/s", param="book_id", record="book",
+                exports={"xlsx": _xlsx, "csv": _csv})

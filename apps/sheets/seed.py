@@ -90,8 +90,8 @@ def import_file(store: Store, world: World, path: Path, item_id: int) -> int:
         for (r, c), cl in sorted(grid.items()):
             store.insert("sheets_cells", SYSTEM, tab=tid, row=r, col=c, input=cl["input"], format=cl["format"],
                          a1=F.ref_name(r - 1, c - 1), value=None, display="")
-    wb, by_name = service._workbook(store, book_id)
-    service._write_values(store, SYSTEM, wb, by_name)
+    wb, by_name = service.workbook(store, book_id)
+    service.write_values(store, SYSTEM, wb, by_name)
     for i, t in enumerate(spec.tabs):
         allowed = {a.upper() for a in t.expect_errors}
         for (r, c), v in wb.values(t.name).items():

@@ -12,10 +12,10 @@ from flask import g, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from apps.core.errors import Invalid, ServiceError
-from apps.core.ids import as_id, parse_int
-from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.core.ids import parse_int
+from apps.web.render import flash_toast, is_htmx, render, service_error_page, toast
 from apps.web.render import id_arg
-from apps.drive import service as drive
+from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 from apps.slides import bp, service
 from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES
 
@@ -25,11 +25,6 @@ PLACEHOLDERS = {"title": "Click to add title", "subtitle": "Click to add subtitl
 @bp.errorhandler(ServiceError)
 def _service_error(e: ServiceError):
     return service_error_page(e, forbidden="You need access")
-
-
-def _ctx(**extra) -> dict:
-    return {"app_name": "slides", "search": {"action": url_for("slides.index"), "placeholder": "Search presentations",
-                                             "q": extra.pop("q", ""), "clear": url_for("slides.index")}, **extra}
 
 
 # ---------------------------------------------------------------- rendering helpers
@@ -102,21 +97,8 @@ def _form_int(name: str) -> int | None:
 
 
 # ---------------------------------------------------------------- list and new
-@bp.get("/")
-def index():
-    q = request.args.get("q", "").strip()
-    app = {"name": "slides", "title": "Slides", "logo": "slides", "icon": "presentation-chart-bar",
-           "new_url": url_for("slides.new"), "new_label": "Blank presentation", "all_label": "All presentations",
-           "noun": "presentations"}
-    return render("app_list.html", "listing", items=service.decks(g.store, g.caller.user, q), app=app, **_ctx(q=q))
-
-
-@bp.post("/new")
-def new():
-    parent = request.form.get("parent", "")
-    deck_id = service.create(g.store, g.caller, as_id(parent))
-    target = url_for("slides.editor", deck_id=deck_id)
-    return go(target)
+add_list_routes(bp, service.DECKS, title="Slides", icon="presentation-chart-bar", param="deck_id",
+                create=service.create)
 
 
 # ---------------------------------------------------------------- editor
@@ -126,8 +108,8 @@ def editor(deck_id: int):
     ctx = _editor_ctx(d, id_arg("slide"))
     if is_htmx():                                   # selecting a slide: just the workspace
         return render_template("slides/_workspace.html", **ctx)
-    service.record_open(g.store, g.caller, deck_id)
-    return render("slides/editor.html", **ctx, **_ctx())
+    service.DECKS.record_open(g.store, g.caller, deck_id)
+    return render("slides/editor.html", **ctx, **page_context(bp.name, service.DECKS))
 
 
 @bp.post("/p/<int:deck_id>/slides")
@@ -187,41 +169,26 @@ def set_notes(deck_id: int, slide_id: int):
     return render_template("slides/_status.html")
 
 
-@bp.post("/p/<int:deck_id>/rename")
-def rename(deck_id: int):
-    try:
-        service.rename(g.store, g.caller, deck_id, request.form.get("title", ""))
-    except Invalid as e:
-        return toast_response(e.message, 422)
-    d = service.deck(g.store, g.caller.user, deck_id)
-    if not is_htmx():
-        return redirect(url_for("slides.editor", deck_id=deck_id))
-    return render("slides/_title.html", deck=d, oob=[toast("Renamed.")])
+# ---------------------------------------------------------------- File menu: rename, download, trash
+PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 
 
-@bp.get("/p/<int:deck_id>/download")
-def download(deck_id: int):
-    fmt = request.args.get("format", "pptx")
-    d = service.deck(g.store, g.caller.user, deck_id)
-    if fmt == "pptx":
-        data = service.pptx_bytes(g.store, g.caller.user, deck_id)
-        mime = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
-    elif fmt == "txt":
-        data, mime = service.text_export(g.store, g.caller.user, deck_id).encode(), "text/plain; charset=utf-8"
-    elif fmt == "md":
-        data, mime = service.markdown(g.store, g.caller.user, deck_id).encode(), "text/markdown; charset=utf-8"
-    else:
-        raise Invalid("Download as .pptx, .txt or .md.", "format")
-    return attachment(data, mime, f"{d['title']}.{fmt}")
+def _pptx(d: dict) -> tuple[bytes, str, str]:
+    return service.pptx_bytes(g.store, g.caller.user, d["id"]), PPTX_MIME, f"{d['title']}.pptx"
 
 
-@bp.post("/p/<int:deck_id>/trash")
-def trash(deck_id: int):
-    d = service.deck(g.store, g.caller.user, deck_id)
-    drive.set_trashed(g.store, g.caller, [d["item"]["id"]], True)
-    flash_toast(f"“{d['title']}” moved to trash.")
-    target = url_for("slides.index")
-    return go(target)
+def _text(d: dict) -> tuple[bytes, str, str]:
+    data = service.text_export(g.store, g.caller.user, d["id"]).encode()
+    return data, "text/plain; charset=utf-8", f"{d['title']}.txt"
+
+
+def _markdown(d: dict) -> tuple[bytes, str, str]:
+    data = service.markdown(g.store, g.caller.user, d["id"]).encode()
+    return data, "text/markdown; charset=utf-8", f"{d['title']}.md"
+
+
+add_file_routes(bp, service.DECKS, prefix="/p", param="deck_id", record="deck",
+                exports={"pptx": _pptx, "txt": _text, "md": _markdown})
 
 
 # ---------------------------------------------------------------- present mode
@@ -231,4 +198,4 @@ def present(deck_id: int):
     slides = [_view(s) for s in d["slides"]]
     n = request.args.get("slide", default=1, type=int)
     n = min(max(1, n), len(slides))
-    return render("slides/present.html", deck=d, slides=slides, n=n, **_ctx())
+    return render("slides/present.html", deck=d, slides=slides, n=n, **page_context(bp.name, service.DECKS))

@@ -1,7 +1,8 @@
 """Slides service layer: presentations, their slides, text boxes and speaker notes.
 
 A presentation is a Drive item of kind ``deck`` (name, owner, folder and
-sharing are Drive's) plus its slides (``slides_slides``, ordered by ``seq``)
+sharing are Drive's; ``DECKS`` opens, lists, creates, renames it, see
+``apps.drive.editors``) plus its slides (``slides_slides``, ordered by ``seq``)
 and one text-box row per box of each slide's layout (``slides_boxes``). The
 GUI routes, oracles and checks all go through here.
 
@@ -23,7 +24,7 @@ import re
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.files import stamped_zip
 from apps.core.store.db import Caller, Store
-from apps.drive import service as drive
+from apps.drive.editors import Editor
 from apps.drive.service import RANK, Role
 
 DECK_MIME = "application/vnd.deskworld.deck"
@@ -49,31 +50,13 @@ MAX_TEXT = 5_000                # characters in one text box
 MAX_NOTES = 20_000              # characters of speaker notes
 MAX_SLIDES = 500
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b\u200e\u200f\ufeff]")
+DECKS = Editor("slides_decks", kind=KIND, mime=DECK_MIME, untitled=UNTITLED, noun="presentation")
 
 
 # ---------------------------------------------------------------- reading
-def _deck_row(store: Store, deck_id: int) -> dict:
-    row = store.get("slides_decks", deck_id)
-    if row is None:
-        raise NotFound("That presentation doesn't exist, or you don't have access to it.")
-    return row
-
-
-def deck(store: Store, user: str, deck_id: int) -> dict:
-    """A presentation the user can open (without its slides): Drive item, title, the user's role."""
-    row = _deck_row(store, deck_id)
-    item = drive.get(store, user, row["item"])
-    return {**row, "item": item, "title": item["name"], "role": item["role"]}
-
-
 def get(store: Store, user: str, deck_id: int) -> dict:
     """A presentation the user can open, with its slides in order (see ``read_slides``)."""
-    d = deck(store, user, deck_id)
-    return {**d, "slides": read_slides(store, deck_id)}
-
-
-def by_item(store: Store, item_id: int) -> dict | None:
-    return store.decode("slides_decks", store.one("SELECT * FROM slides_decks WHERE item=?", (item_id,)))
+    return {**DECKS.open(store, user, deck_id), "slides": read_slides(store, deck_id)}
 
 
 def read_slides(store: Store, deck_id: int) -> list[dict]:
@@ -91,7 +74,7 @@ def read_slides(store: Store, deck_id: int) -> list[dict]:
 def slide(store: Store, user: str, slide_id: int) -> dict:
     """One slide (with its deck's id) that the user can see."""
     row = _slide_row(store, slide_id)
-    deck(store, user, row["deck"])
+    DECKS.open(store, user, row["deck"])
     return next(s for s in read_slides(store, row["deck"]) if s["id"] == slide_id) | {"deck": row["deck"]}
 
 
@@ -103,7 +86,7 @@ def slide_at(store: Store, deck_id: int, number: int) -> dict | None:
 
 def decks(store: Store, user: str, q: str = "") -> list[dict]:
     """Presentations the user can open, most recently modified first."""
-    return drive.app_items(store, user, KIND, q)
+    return DECKS.listing(store, user, q)
 
 
 def _slide_row(store: Store, slide_id: int, deck_id: int | None = None) -> dict:
@@ -120,7 +103,7 @@ def _require(d: dict, need: Role = Role.EDITOR) -> None:
 
 
 def _editable(store: Store, caller: Caller, deck_id: int) -> dict:
-    d = deck(store, caller.user, deck_id)
+    d = DECKS.open(store, caller.user, deck_id)
     _require(d)
     return d
 
@@ -128,11 +111,6 @@ def _editable(store: Store, caller: Caller, deck_id: int) -> dict:
 def _editable_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | None = None) -> tuple[dict, dict]:
     row = _slide_row(store, slide_id, deck_id)
     return _editable(store, caller, row["deck"]), row
-
-
-def _bump(store: Store, caller: Caller, d: dict) -> None:
-    store.update("slides_decks", d["id"], caller.actor, revision=d["revision"] + 1)
-    drive.touch(store, caller, d["item"]["id"])
 
 
 # ---------------------------------------------------------------- text
@@ -210,7 +188,7 @@ def add_slide(store: Store, caller: Caller, deck_id: int, after: int | None = No
         for i, sid in enumerate(order[pos:], start=pos + 2):
             store.update("slides_slides", sid, caller.actor, seq=i)
         new = _insert_slide(store, caller.actor, deck_id, pos + 1, layout, texts, notes)
-        _bump(store, caller, d)
+        DECKS.bump(store, caller, d)
     return new
 
 
@@ -234,7 +212,7 @@ def delete_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | Non
         store.delete("slides_slides", slide_id, caller.actor)
         order.remove(slide_id)
         _renumber(store, caller.actor, order)
-        _bump(store, caller, d)
+        DECKS.bump(store, caller, d)
     return order[min(i, len(order) - 1)]
 
 
@@ -250,7 +228,7 @@ def move_slide(store: Store, caller: Caller, slide_id: int, position: int, deck_
     order.insert(position - 1, slide_id)
     with store.transaction():
         _renumber(store, caller.actor, order)
-        _bump(store, caller, d)
+        DECKS.bump(store, caller, d)
     return True
 
 
@@ -283,7 +261,7 @@ def set_layout(store: Store, caller: Caller, slide_id: int, layout: str, deck_id
         for role, b in boxes.items():
             if b is not main_old and role not in keep:
                 store.delete("slides_boxes", b["id"], caller.actor)
-        _bump(store, caller, d)
+        DECKS.bump(store, caller, d)
     return True
 
 
@@ -303,7 +281,7 @@ def set_text(store: Store, caller: Caller, slide_id: int, role: str, text: str, 
         else:
             changed = bool(store.update("slides_boxes", box["id"], caller.actor, text=text))
         if changed:
-            _bump(store, caller, d)
+            DECKS.bump(store, caller, d)
     return changed
 
 
@@ -314,7 +292,7 @@ def set_notes(store: Store, caller: Caller, slide_id: int, text: str, deck_id: i
     with store.transaction():
         changed = bool(store.update("slides_slides", slide_id, caller.actor, notes=text))
         if changed:
-            _bump(store, caller, d)
+            DECKS.bump(store, caller, d)
     return changed
 
 
@@ -325,26 +303,13 @@ def create(store: Store, caller: Caller, parent: int | None = None, title: str =
     (default: one empty title slide, as in Google Slides). Returns the presentation id."""
     specs = slides or [{"layout": "title"}]
     with store.transaction():
-        item = drive.create_app_item(store, caller, parent, title or UNTITLED, KIND, DECK_MIME)
-        deck_id = store.insert("slides_decks", caller.actor, item=item, revision=1)
-        store.update("drive_items", item, caller.actor, ref=deck_id)
+        deck_id = DECKS.create(store, caller, parent, title)
         for i, spec in enumerate(specs, start=1):
             layout = _check_layout(spec.get("layout", DEFAULT_LAYOUT))
             texts = {r: clean_text(spec.get(r, ""), field=r) for r in LAYOUTS[layout]}
             _insert_slide(store, caller.actor, deck_id, i, layout, texts,
                           clean_text(spec.get("notes", ""), MAX_NOTES, "notes"))
     return deck_id
-
-
-def rename(store: Store, caller: Caller, deck_id: int, title: str) -> None:
-    d = deck(store, caller.user, deck_id)
-    drive.rename(store, caller, d["item"]["id"], title)
-
-
-def record_open(store: Store, caller: Caller, deck_id: int) -> None:
-    row = _deck_row(store, deck_id)
-    store.update("slides_decks", deck_id, caller.actor, opened_at=store.now_iso())
-    drive.record_view(store, caller, row["item"])
 
 
 # ---------------------------------------------------------------- export

@@ -120,11 +120,11 @@ def go(url: str):
     return redirect(url)
 
 
-def attachment(data: bytes, mime: str, filename: str):
-    """A download, with the file name encoded for any characters (RFC 5987)."""
+def attachment(data: bytes, mime: str, filename: str, *, inline: bool = False):
+    """A download (``inline``: a file the browser shows), with the file name encoded for any characters (RFC 5987)."""
     from urllib.parse import quote
 
     from flask import Response
     resp = Response(data, mimetype=mime)
-    resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(filename)}"
+    resp.headers["Content-Disposition"] = f"{'inline' if inline else 'attachment'}; filename*=UTF-8''{quote(filename)}"
     return resp

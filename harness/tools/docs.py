@@ -18,7 +18,7 @@ def read_doc(store: Store, caller: Caller, doc: str | int) -> dict:
     Markdown (headings, lists, bold, italic, links). Opening puts it in Recent."""
     doc_id = app_ref(store, caller.user, "doc", doc)
     d = docs.get(store, caller.user, doc_id)
-    docs.record_open(store, caller, doc_id)
+    docs.DOCS.record_open(store, caller, doc_id)
     return {"id": doc_id, "title": d["title"], "role": d["role"], "item_id": d["item"]["id"],
             "markdown": B.to_markdown(d["blocks"])}
 

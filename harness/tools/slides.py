@@ -21,7 +21,7 @@ def read_deck(store: Store, caller: Caller, deck: str | int) -> dict:
     bullets) and speaker notes. Opening puts it in Recent."""
     deck_id = app_ref(store, caller.user, "deck", deck)
     d = slides.get(store, caller.user, deck_id)
-    slides.record_open(store, caller, deck_id)
+    slides.DECKS.record_open(store, caller, deck_id)
     return {"id": deck_id, "title": d["title"], "role": d["role"], "item_id": d["item"]["id"], "slides": d["slides"]}
 
 

@@ -128,16 +128,16 @@ browser = pytest.mark.browser
 
 @browser
 def test_mail_subject_and_body(desk, live_slot):
-    from apps.mail import compose
+    from apps.mail.delivery import deliver
     with live_slot.store() as st:
         who = _coworker(st)
         me = st.scalar("SELECT email FROM people WHERE slug=?", (USER,))
         for i, (s, _) in enumerate(HOSTILE):
-            compose.deliver(st, actor=who["slug"], sender=who["email"], sender_name=who["name"], to=[me],
-                            subject=tagged(i, s), body=f"{tagged(i, s)}\n{all_hostile()}")
+            deliver(st, actor=who["slug"], sender=who["email"], sender_name=who["name"], to=[me],
+                    subject=tagged(i, s), body=f"{tagged(i, s)}\n{all_hostile()}")
         thread = st.scalar("SELECT thread FROM mail_messages WHERE subject LIKE 'hz00%'")
-        compose.deliver(st, actor=who["slug"], sender=who["email"], sender_name=who["name"], to=[me],
-                        subject="hz99 long", body=TEN_KB, thread=thread)
+        deliver(st, actor=who["slug"], sender=who["email"], sender_name=who["name"], to=[me],
+                subject="hz99 long", body=TEN_KB, thread=thread)
     desk.goto("/mail/inbox")
     expect(desk.get_by_text("hz00", exact=False).first).to_be_visible()
     assert_shown(desk, *shown_pieces())

@@ -96,7 +96,7 @@ def test_an_existing_record_is_vouched_only_in_the_fields_the_check_names(store,
 
 def _doc(store):
     doc = store.select("drive_items", "name=?", (SETTLEMENT,))[0]
-    return docs.by_item(store, doc["id"])["id"]
+    return docs.DOCS.by_item(store, doc["id"])["id"]
 
 
 def test_a_paragraph_inserted_into_a_vouched_document_is_seen(store, alex, run, world):
@@ -137,7 +137,7 @@ def test_blocks_keep_their_rows_so_an_insert_is_one_new_block(store, alex):
 def test_moves_that_keep_order_are_not_edits_and_a_slide_out_of_order_is(store, alex, run):
     from apps.slides import service as slides
     deck_item = store.select("drive_items", "name LIKE 'Client Update – Aurelia Dawn%'")[0]
-    deck = slides.by_item(store, deck_item["id"])["id"]
+    deck = slides.DECKS.by_item(store, deck_item["id"])["id"]
     new = slides.add_slide(store, alex, deck, slides.slide_at(store, deck, 1)["id"], "title_body",
                            {"title": "The shortfall", "body": "- $8,760,000"})
     check = {"exists": {"table": "slides_slides", "new": True, "where": {"id": str(new)}}}

@@ -42,7 +42,7 @@ def test_opening_and_saving_unchanged_changes_nothing(store, alex):
     before = export(store)
     html = B.to_html(docs.get(store, "alex.chen", did)["blocks"])
     assert docs.save_html(store, alex, did, html) is False
-    docs.record_open(store, alex, did)
+    docs.DOCS.record_open(store, alex, did)
     assert content_changes(diff(before, export(store))) == []
 
 

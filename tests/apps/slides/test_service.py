@@ -67,7 +67,7 @@ def test_opening_and_saving_everything_unchanged_writes_nothing(store, alex):
     before = export(store)
     for title in (CLIENT, STRATEGY):
         did = deck_id(store, title)
-        slides.record_open(store, alex, did)
+        slides.DECKS.record_open(store, alex, did)
         for s in slides.get(store, "alex.chen", did)["slides"]:
             for role, text in s["boxes"].items():
                 assert slides.set_text(store, alex, s["id"], role, text + "\n  ") is False
@@ -87,7 +87,7 @@ def test_set_text_writes_only_that_box(store, alex):
     got = changes(before, store)
     assert [(c["table"], c["key"], c["field"]) for c in got] == [("slides_boxes", str(box), "text")]
     assert "Third-party total: $122,755,000" in slides.slide_at(store, did, 4)["boxes"]["left"]
-    assert slides.deck(store, "alex.chen", did)["revision"] == 2
+    assert slides.DECKS.open(store, "alex.chen", did)["revision"] == 2
     # text is cleaned: control characters, non-breaking spaces, CRLF, trailing spaces
     slides.set_text(store, alex, s["id"], "title", "The\x07 claims\u00a0picture  \r\nnow\x00\n\n")
     assert slides.slide_at(store, did, 4)["boxes"]["title"] == "The claims picture\nnow"
@@ -175,7 +175,7 @@ def test_bad_input_is_refused_and_changes_nothing(store, alex):
     with pytest.raises(Invalid):
         slides.set_notes(store, alex, ss[0]["id"], "n" * 20_001)
     with pytest.raises(Invalid, match="Enter a name"):
-        slides.rename(store, alex, did, "   ")
+        slides.DECKS.rename(store, alex, did, "   ")
     with pytest.raises(NotFound):
         slides.set_text(store, alex, 999999, "title", "x")
     with pytest.raises(NotFound):
@@ -207,7 +207,7 @@ def test_viewers_and_commenters_cannot_edit_and_strangers_cannot_see(store, alex
         with pytest.raises(Forbidden, match="You can only view"):
             call()
     with pytest.raises(Forbidden):
-        slides.rename(store, HENRY, did, "Mine now")
+        slides.DECKS.rename(store, HENRY, did, "Mine now")
     for call in (lambda: slides.get(store, LAURA.user, did), lambda: slides.slide(store, LAURA.user, s["id"]),
                  lambda: slides.set_text(store, LAURA, s["id"], "title", "x"), lambda: slides.pptx_bytes(store, LAURA.user, did)):
         with pytest.raises(NotFound):
@@ -215,7 +215,7 @@ def test_viewers_and_commenters_cannot_edit_and_strangers_cannot_see(store, alex
     assert changes(before, store) == []
     # a commenter can't change text either
     from apps.drive import service as drive
-    drive.share(store, alex, slides.deck(store, "alex.chen", did)["item"]["id"], ["laura.whitfield"], "commenter",
+    drive.share(store, alex, slides.DECKS.open(store, "alex.chen", did)["item"]["id"], ["laura.whitfield"], "commenter",
                 notify=False)
     assert slides.get(store, LAURA.user, did)["role"] == "commenter"
     with pytest.raises(Forbidden, match="You can only comment on"):

@@ -1,0 +1,174 @@
+"""Editing cells: what was typed, formats, copy and paste; each change is one undo step."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import apps.sheets.formula as F
+from apps.core.errors import Invalid
+from apps.core.store.db import Caller, Store
+from apps.sheets.service.base import (ALIGNS, MAX_INPUT, NUMBER_TYPES, SHEETS, Range, cells, check_range, editable,
+                                      engine_raw, put, tab, workbook, write_values)
+from apps.sheets.service.history import record, snapshot_cells
+
+
+# ---------------------------------------------------------------- editing cells
+def set_cells(store: Store, caller: Caller, book_id: int, tab_id: int,
+              edits: dict[tuple[int, int], str | None], label: str = "Edit") -> list[dict]:
+    """Write what the user typed into cells (``None`` or ``""`` clears); returns the cells of
+    this tab whose input or shown value changed."""
+    book = editable(store, caller, book_id)
+    t = tab(store, book_id, tab_id)
+    clean: dict[tuple[int, int], str | None] = {}
+    for (r, c), raw in edits.items():
+        check_range(t, (r, c, r, c))
+        if raw is not None and not isinstance(raw, str):
+            raw = str(raw)
+        if raw is not None and len(raw) > MAX_INPUT:
+            raise Invalid(f"A cell can hold at most {MAX_INPUT:,} characters.", "input")
+        if raw is not None:
+            raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+        clean[(r, c)] = raw if raw not in ("", None) else None
+    existing = cells(store, t["id"])
+    clean = {k: v for k, v in clean.items() if (existing.get(k) or {}).get("input") != v}
+    if not clean:
+        return []
+    with store.transaction():
+        record(store, caller, book_id, label, {"cells": snapshot_cells(store, t["id"], clean)})
+        wb, by_name = workbook(store, book_id)
+        changed = wb.set_many(t["name"], {(r - 1, c - 1): engine_raw(raw, (existing.get((r, c)) or {}).get("format"))
+                                          for (r, c), raw in clean.items()})
+        changed |= {(t["name"], r - 1, c - 1) for r, c in clean}
+        for (r, c), raw in clean.items():
+            put(store, caller.actor, t["id"], r, c, input=raw)
+        write_values(store, caller.actor, wb, by_name, changed)
+        SHEETS.bump(store, caller, book)
+    return _tab_cells(store, t["id"], {(r + 1, c + 1) for name, r, c in changed if name == t["name"]})
+
+
+def _tab_cells(store: Store, tab_id: int, positions: Iterable[tuple[int, int]]) -> list[dict]:
+    out = []
+    for r, c in sorted(positions):
+        row = store.decode("sheets_cells", store.one("SELECT * FROM sheets_cells WHERE tab=? AND row=? AND col=?",
+                                                     (tab_id, r, c)))
+        out.append(row or {"row": r, "col": c, "input": None, "format": {}, "value": None, "display": "",
+                           "a1": F.ref_name(r - 1, c - 1)})
+    return out
+
+
+def clear(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range) -> list[dict]:
+    """Delete the contents (not the formats) of a range."""
+    t = tab(store, book_id, tab_id)
+    top, left, bottom, right = check_range(t, rng)
+    targets = {(r, c): None for (r, c), cl in cells(store, t["id"]).items()
+               if top <= r <= bottom and left <= c <= right and cl["input"] is not None}
+    return set_cells(store, caller, book_id, tab_id, targets, "Clear") if targets else []
+
+
+# ---------------------------------------------------------------- formats
+def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range, **change) -> list[dict]:
+    """Change the format of every cell in a range. ``change`` keys: ``type`` (a number format),
+    ``decimals`` (+1/-1 steps via ``decimals_step``), ``bold`` (True/False), ``align``."""
+    book = editable(store, caller, book_id)
+    t = tab(store, book_id, tab_id)
+    top, left, bottom, right = check_range(t, rng)
+    if (bottom - top + 1) * (right - left + 1) > 100_000:
+        raise Invalid("Select a smaller range to format.", "range")
+    if "type" in change and change["type"] not in NUMBER_TYPES:
+        raise Invalid(f"Unknown number format {change['type']!r}.", "type")
+    if "align" in change and change["align"] not in ALIGNS + (None,):
+        raise Invalid(f"Unknown alignment {change['align']!r}.", "align")
+    step = change.pop("decimals_step", 0)
+    existing = cells(store, t["id"])
+    positions = [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]
+    with store.transaction():
+        record(store, caller, book_id, "Format", {"cells": snapshot_cells(store, t["id"], positions)})
+        wb, by_name = workbook(store, book_id)
+        for r, c in positions:
+            fmt = dict((existing.get((r, c)) or {}).get("format") or {})
+            for k, v in change.items():
+                if v in (None, False) or (k == "type" and v == "auto"):
+                    fmt.pop(k, None)
+                else:
+                    fmt[k] = v
+            if step:
+                value = wb.value(t["name"], r - 1, c - 1)
+                base = fmt.get("decimals", _default_decimals(fmt.get("type"), value))
+                fmt["decimals"] = max(0, min(10, base + step))
+                if fmt.get("type") in (None, "auto", "text"):
+                    fmt["type"] = "number"
+            put(store, caller.actor, t["id"], r, c, format=fmt)
+        if "type" in change:                 # plain text or not changes what the input means
+            wb, by_name = workbook(store, book_id)
+            wb.recalc()
+        write_values(store, caller.actor, wb, by_name,
+                      None if "type" in change else {(t["name"], r - 1, c - 1) for r, c in positions})
+        SHEETS.bump(store, caller, book)
+    return _tab_cells(store, t["id"], set(positions) | (set(cells(store, t["id"])) if "type" in change else set()))
+
+
+def _default_decimals(kind: str | None, value) -> int:
+    if kind in ("number", "currency", "percent"):
+        return 2
+    if isinstance(value, float) and not value.is_integer():
+        return min(10, len(repr(value).split(".")[1]))
+    return 0
+
+
+# ---------------------------------------------------------------- copy and paste
+def paste_cells(store: Store, caller: Caller, book_id: int, tab_id: int, dest: tuple[int, int] | Range,
+                src_tab_id: int, src: Range, *, cut: bool = False) -> list[dict]:
+    """Paste a range copied in this spreadsheet: inputs with relative references shifted,
+    and formats. ``dest`` is a cell, or a selected range the copy is repeated over when it
+    is a whole number of copies tall and wide (one cell pasted into D2:D8 fills all seven,
+    as in Sheets). A cut clears the source (references to it are not rewritten)."""
+    book = editable(store, caller, book_id)
+    t = tab(store, book_id, tab_id)
+    st = tab(store, book_id, src_tab_id)
+    top, left, bottom, right = check_range(st, src)
+    h, w = bottom - top + 1, right - left + 1
+    r0, c0 = dest[0], dest[1]
+    reps_r = reps_c = 1
+    if len(dest) == 4 and not cut:
+        dh, dw = dest[2] - dest[0] + 1, dest[3] - dest[1] + 1
+        if dh % h == 0 and dw % w == 0:
+            reps_r, reps_c = dh // h, dw // w
+    check_range(t, (r0, c0, r0 + h * reps_r - 1, c0 + w * reps_c - 1))
+    wb, _ = workbook(store, book_id)
+    raws = {}
+    for i in range(reps_r):
+        for j in range(reps_c):
+            rr, cc = r0 + i * h, c0 + j * w
+            block = wb.copy_range(st["name"], top - 1, left - 1, bottom - 1, right - 1, rr - 1, cc - 1)
+            raws.update(block)
+    src_cells = cells(store, st["id"])
+    positions = [(r0 + i, c0 + j) for i in range(h * reps_r) for j in range(w * reps_c)]
+    cleared = [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)
+               if cut and (st["id"] != t["id"] or (r, c) not in positions)]
+    with store.transaction():
+        snap = snapshot_cells(store, t["id"], positions) + snapshot_cells(store, st["id"], cleared)
+        record(store, caller, book_id, "Cut and paste" if cut else "Paste", {"cells": snap})
+        formats = {(r, c): (src_cells.get((top + (r - r0) % h, left + (c - c0) % w)) or {}).get("format") or {}
+                   for r, c in positions}
+        for r, c in cleared:
+            put(store, caller.actor, st["id"], r, c, input=None, format={})
+        for r, c in positions:
+            put(store, caller.actor, t["id"], r, c, input=raws.get((r - 1, c - 1)), format=formats[(r, c)])
+        wb, by_name = workbook(store, book_id)
+        write_values(store, caller.actor, wb, by_name)
+        SHEETS.bump(store, caller, book)
+    return _tab_cells(store, t["id"], set(positions) | (set(cleared) if st["id"] == t["id"] else set()))
+
+
+def paste_text(store: Store, caller: Caller, book_id: int, tab_id: int, dest: tuple[int, int], text: str) -> list[dict]:
+    """Paste tab-separated text (from another program) starting at ``dest``; grows nothing."""
+    rows = [line.split("\t") for line in (text or "").replace("\r\n", "\n").rstrip("\n").split("\n")]
+    if not text or not any(any(v for v in row) for row in rows):
+        raise Invalid("There's nothing to paste.", "text")
+    t = tab(store, book_id, tab_id)
+    r0, c0 = dest
+    h, w = len(rows), max(len(r) for r in rows)
+    if r0 + h - 1 > t["rows"] or c0 + w - 1 > t["cols"]:
+        raise Invalid(f"The pasted data ({h} × {w}) doesn't fit below and right of "
+                      f"{F.ref_name(r0 - 1, c0 - 1)}. Add rows or columns first.", "text")
+    edits = {(r0 + i, c0 + j): v for i, row in enumerate(rows) for j, v in enumerate(row)}
+    return set_cells(store, caller, book_id, tab_id, edits, "Paste")
