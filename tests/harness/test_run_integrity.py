@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import harness.runs.recorder as recorder
+import harness.runs.lifetime as lifetime
 from harness.cli import main
-from harness.runs.recorder import EpisodeRecorder, read_results
+from harness.runs.layout import read_results
+from harness.runs.recorder import EpisodeRecorder
 from harness.runs.runner import ResumeMismatch, run
 from harness.tasks.registry import load_task
 
@@ -195,11 +196,11 @@ def test_an_orphaned_worker_publishes_no_episode(tmp_path, monkeypatch):
     """The check behind it: a worker whose parent is gone (its ppid changed) writes no episode folder."""
     rec = EpisodeRecorder(tmp_path, TASK, 0)
     rec.step({"step": 1})
-    monkeypatch.setattr(recorder, "PARENT_PID", os.getppid() + 1_000_000)       # not our parent: it died
-    with pytest.raises(recorder.ParentGone):
+    monkeypatch.setattr(lifetime, "PARENT_PID", os.getppid() + 1_000_000)       # not our parent: it died
+    with pytest.raises(lifetime.ParentGone):
         rec.finish({"status": "failed"}, None)
     assert not episode_dirs(tmp_path) and not list(tmp_path.rglob(".*partial*"))
-    monkeypatch.setattr(recorder, "PARENT_PID", os.getppid())
+    monkeypatch.setattr(lifetime, "PARENT_PID", os.getppid())
     rec = EpisodeRecorder(tmp_path, TASK, 0)
     assert rec.finish({"status": "failed"}, None).is_dir()
 
