@@ -41,7 +41,8 @@ THUMB_WIDTH = 320            # contact sheet cells
 SHEET_COLUMNS = 4
 SHEET_PAD = 10
 SHEET_CAP = 22
-MEDIA_FILES = ("preview.gif", "preview.webp", "contact.png")
+PREVIEW_GIF, PREVIEW_WEBP, CONTACT_SHEET = "preview.gif", "preview.webp", "contact.png"   # in the episode folder
+MEDIA_FILES = (PREVIEW_GIF, PREVIEW_WEBP, CONTACT_SHEET)
 
 ACCENT = (220, 38, 38)
 HALO = (255, 255, 255)
@@ -301,15 +302,15 @@ def episode_media(ep_dir: str | Path, *, webp: bool | None = None) -> list[Path]
             strip[0].save(tmp, format=fmt, save_all=True, append_images=strip[1:], duration=durations, loop=0, **kw)
         return write
 
-    written.append(_atomic(ep / "preview.gif", save_anim("GIF", optimize=False, disposal=1)))
+    written.append(_atomic(ep / PREVIEW_GIF, save_anim("GIF", optimize=False, disposal=1)))
     if webp is None:
         webp = webp_supported()
     if webp:
-        written.append(_atomic(ep / "preview.webp", save_anim("WEBP", quality=70, method=4)))
+        written.append(_atomic(ep / PREVIEW_WEBP, save_anim("WEBP", quality=70, method=4)))
     else:
-        (ep / "preview.webp").unlink(missing_ok=True)
+        (ep / PREVIEW_WEBP).unlink(missing_ok=True)
     sheet = contact_sheet(frames)
-    written.append(_atomic(ep / "contact.png", lambda tmp: sheet.save(tmp, format="PNG", optimize=True)))
+    written.append(_atomic(ep / CONTACT_SHEET, lambda tmp: sheet.save(tmp, format="PNG", optimize=True)))
     return written
 
 
@@ -353,7 +354,7 @@ def export_media(run_dir: str | Path, *, episodes=None, overwrite: bool = False)
             name = ep.relative_to(run / EPISODES).as_posix()
         except ValueError:
             name = str(ep)
-        wanted = ["preview.gif", "contact.png"] + (["preview.webp"] if webp else [])
+        wanted = [PREVIEW_GIF, CONTACT_SHEET] + ([PREVIEW_WEBP] if webp else [])
         if not overwrite and all((ep / f).is_file() for f in wanted):
             result.unchanged.append(ep)
             continue
