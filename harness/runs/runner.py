@@ -104,8 +104,8 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
             def on_row(row):
                 record(row)
                 bar.advance(row)
-            ray_backend.run_ray(agent_name, items, workers=workers, out=out, trace=trace, seed=seed, agent_opts=agent_opts,
-                    address=address, on_row=on_row, **(ray_options or {}))
+            ray_backend.run_ray(agent_name, items, workers=workers, out=out, trace=trace, seed=seed,
+                                agent_opts=agent_opts, address=address, on_row=on_row, **(ray_options or {}))
         elif workers <= 1:
             try:
                 for tid, s in items:
