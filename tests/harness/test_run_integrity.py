@@ -69,13 +69,13 @@ def test_resume_refuses_a_different_run_and_records_a_matching_one(tmp_path, mon
     newer.revision = task.revision + 1
     refused("noop", [newer], rf"run\.json says task {TASK} revision={task.revision}, "
                              rf"this run is task {TASK} revision={task.revision + 1}")
-    import apps.core.store.compile as compile_mod
-    real_hash = compile_mod.world_hash
+    import harness.runs.runner as runner_mod          # where the run's identity looks the world hash up
+    real_hash = runner_mod.world_hash
     with monkeypatch.context() as m:
-        m.setattr(compile_mod, "world_hash", lambda w: "f" * 64)
+        m.setattr(runner_mod, "world_hash", lambda w: "f" * 64)
         refused("noop", [task],
                 r"run\.json says world meridian=[0-9a-f]{12}…, this run is world meridian=ffffffffffff…")
-    assert compile_mod.world_hash is real_hash
+    assert runner_mod.world_hash is real_hash
     # Through the CLI: a clear error, not a traceback.
     res = CliRunner().invoke(main, ["run", "--agent", "random", "--tasks", TASK, "-k", "2", "--out", str(out),
                                     "--resume"])
