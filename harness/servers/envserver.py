@@ -1,6 +1,6 @@
 """``deskworld env-server``: DeskEnv sessions over HTTP and WebSocket, in OpenEnv's wire format.
 
-Endpoints (OpenEnv 0.3 conventions; see harness/README-envserver.md for examples):
+Endpoints (OpenEnv 0.3 conventions; examples in the README, "deskworld env-server"):
 
 - ``GET /health`` — ``{"status": "healthy", "active_sessions", "max_sessions", ...}``;
 - ``GET /metadata``, ``GET /schema`` — what is served (tasks, observation fields), JSON schemas;
