@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from harness.agents import MODEL_AGENTS, agent_help, agent_spec, make
+
 
 @click.group()
 @click.version_option(package_name="deskworld")
@@ -105,8 +107,7 @@ def tasks(world: str | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--agent", "agent", required=True,
-              help="oracle, noop, random, replay:<run dir>, or a model agent: anthropic, openai, vlm.")
+@click.option("--agent", "agent", required=True, help=agent_help())
 @click.option("--tasks", "pattern", default=None, help="Task ids or globs (meridian/*, a world name), comma-separated.")
 @click.option("-k", "k", default=1, show_default=True, type=int, help="Samples per task.")
 @click.option("--workers", default=1, show_default=True, type=int,
@@ -144,9 +145,8 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     from datetime import datetime
     from pathlib import Path
 
-    from harness.agents import MODEL_AGENTS, make
+    from harness.runs import layout
     from harness.runs.metrics import summarize
-    from harness.runs.recorder import read_results
     from harness.runs.report import print_summary, print_usage
     from harness.runs.runner import run as run_all
     from harness.tasks.registry import TaskError, select
@@ -154,12 +154,12 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
         chosen = select(pattern)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
-    known = ("oracle", "noop", "random") + MODEL_AGENTS
-    if agent not in known and not agent.startswith("replay:"):
-        raise click.ClickException(f"unknown agent {agent!r}; use oracle, noop, random, replay:<run dir>, "
-                                   "anthropic, openai or vlm")
+    try:
+        chosen_agent = agent_spec(agent)
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
     opts = {k2: v for k2, v in model_opts.items() if v is not None}
-    if agent in MODEL_AGENTS:
+    if chosen_agent.model:
         try:
             make(agent, **opts)             # option and credential errors now, not in every episode
         except Exception as e:
@@ -186,9 +186,9 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
         rep = grade_run(out_dir, chosen_judges)
         click.echo(f"judged {rep['criteria']} criteria in {rep['episodes']} episodes"
                    + (f"; not graded: {'; '.join(rep['errors'])}" if rep["errors"] else ""))
-    rows = read_results(out_dir)
+    rows = layout.read_results(out_dir)
     summary = summarize(rows, k, {t.id: t for t in chosen})
-    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=str))
+    layout.write_summary(out_dir, summary)
     print_summary(summary)
     if summary.get("usage"):
         print_usage(summary["usage"])

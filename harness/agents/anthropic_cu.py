@@ -39,7 +39,7 @@ import io
 
 from PIL import Image
 
-from harness.env.actions import ActionError
+from harness.env.actions import ActionError, parse
 from harness.env.adapters import from_anthropic
 from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, sdk_client,
                                   system_prompt)
@@ -254,7 +254,6 @@ class AnthropicAgent(ModelAgentBase):
             inp["text"] = " ".join([str(inp.get("text", ""))] * n)
         actions = from_anthropic(inp, scale=self.screen.scale)
         for a in actions:
-            from harness.env.actions import parse
             parse(a)                             # bad coordinates are the model's error, reported now
         if isinstance(inp.get("coordinate"), list) and len(inp["coordinate"]) == 2:
             self.cursor = tuple(int(v) for v in inp["coordinate"])

@@ -6,6 +6,7 @@ import zlib
 from pathlib import Path
 
 from harness.env.spaces import ActionSpace
+from harness.runs.layout import STEPS, episode_dirs, read_steps
 
 
 class NoopAgent:
@@ -46,13 +47,11 @@ class ReplayAgent:
     def reset(self, task) -> None:
         path = self.source
         if path.is_dir():
-            world, name = task.id.split("/", 1)
-            cands = sorted((path / "episodes" / world / name).glob("*/steps.jsonl"))
+            cands = [ep / STEPS for ep in episode_dirs(path, task=task.id) if (ep / STEPS).exists()]
             if not cands:
                 raise FileNotFoundError(f"no recorded episode of {task.id} under {path}")
             path = cands[0]
-        self.actions = [json.loads(line)["action"] for line in path.read_text().splitlines() if line.strip()]
-        self.actions = [a for a in self.actions if a is not None]
+        self.actions = [s["action"] for s in read_steps(path) if s.get("action") is not None]
 
     def act(self, observation: dict):
         if not self.actions:

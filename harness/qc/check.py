@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.agents import make
-from harness.runs.runner import run_episode
+from harness.runs.episode import run_episode
 from harness.verify import verify
 
 MAX_INFEASIBLE = 0.10

@@ -225,7 +225,7 @@ def grade_run(run_dir: str | Path, judges: list[Judge], *, regrade: bool = False
     """Grade every episode's pending ``judge`` criteria (all of them with ``regrade``); rewrite
     ``result.json``, the scores in ``results.jsonl`` and ``summary.json``. Returns a report."""
     from harness.runs.metrics import summarize
-    from harness.runs.recorder import read_results
+    from harness.runs.layout import read_results
     from harness.tasks.registry import TaskError, load_task
     run_dir = Path(run_dir)
     if not (run_dir / "results.jsonl").exists():

@@ -40,9 +40,9 @@ layout v1*, below) and writes one of:
 
 An episode whose files are missing or corrupt (``steps.jsonl``,
 ``result.json``, a screenshot it refers to) is skipped and reported; export
-never stops because of one bad episode. The run layout itself is described by
-``run_layout_schema()`` (Markdown, versioned); the schema text is ``_SCHEMA``
-just below, and is appended to this docstring (``help(harness.runs.export)``).
+never stops because of one bad episode. The run folder is read through
+``harness.runs.layout``, whose docstring carries the layout's schema
+(``harness.runs.layout.run_layout_schema()``: Markdown, versioned).
 
 """
 from __future__ import annotations
@@ -52,211 +52,38 @@ import json
 import shutil
 from pathlib import Path
 
+from harness.env.actions import describe
+from harness.runs import layout
+from harness.tasks.registry import load_task
+
 FORMATS = ("imagefolder", "messages")
 IMAGE_MODES = ("inline", "files")
-LAYOUT_VERSION = 1
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 THOUGHT_KEYS = ("thought", "reasoning")
 RAW_KEYS = ("raw", "output")
-
-_SCHEMA = """\
-# deskworld run layout v{v}
-
-A recorded run (`deskworld run --out DIR`) is plain JSON, JSONL and PNG. `run.json` carries
-`"schema": {v}`; a reader should refuse a higher major version. Unknown fields must be ignored.
-
-```
-DIR/run.json
-DIR/results.jsonl
-DIR/summary.json
-DIR/states/<world>-<template>.json.gz   the start export of each world template the run used
-DIR/episodes/<world>/<task>/<sample>/
-    steps.jsonl
-    screens/0000.png 0001.png ...
-    result.json
-    diff.json
-    final.json.gz      the end export: the tables that differ from the start, the write log
-    [trace.zip]        Playwright trace (--trace)
-    [labels.json]      human grades (deskworld view), never written by the agent or runner
-```
-
-An episode is written to a hidden folder (`.<sample>.partial-<pid>`) and renamed into place when
-complete; its `results.jsonl` line is appended last. Readers should skip dot-folders.
-
-## run.json
-
-| field | type | meaning |
-|---|---|---|
-| `schema` | int | layout version ({v}) |
-| `agent` | str | agent name (`oracle`, `noop`, `random`, `replay:<dir>`, …) |
-| `model` | str \\| null | model name, when the agent has one |
-| `deskworld` | str | package version (`dev` from a checkout) |
-| `k` | int | samples per task |
-| `seed` | int | the run's base seed |
-| `workers` | int | worker processes |
-| `worlds` | {{world: str}} | hash of each world's compiled template |
-| `tasks` | {{task id: int}} | revision of each task run |
-| `start`, `end` | ISO 8601 str \\| null | UTC; `end` is null while running |
-| `resumes` | [{{start, end, pending, added, workers, deskworld, …}}] | each `--resume` of the run (absent if never resumed); `start` stays the first run's |
-| `host` | {{python, machine, cpus}} | where it ran |
-
-## results.jsonl — one line per finished episode
-
-| field | type | meaning |
-|---|---|---|
-| `task` | str | `<world>/<task>` |
-| `revision` | int | task revision |
-| `agent` | str | agent name |
-| `sample` | int | sample index, 0 … k-1 |
-| `score` | float | 0 … 1 |
-| `passed` | bool | verifier verdict |
-| `steps` | int | actions taken |
-| `seconds` | float | wall time |
-| `status` | str | `passed` \\| `failed` \\| `error` (the environment broke; left out of pass@k) |
-| `error` | str | only when status is `error` |
-| `retried` | bool | present when an `error` episode was retried |
-
-A line cut short by a crash is ignored. With `--resume`, a (task, sample) appears once.
-
-## summary.json
-
-`k`; `overall` {{tasks, pass@1, pass@k, pass^k, mean_score, mean_steps, episodes, errors,
-error_rate}}; `per_app` and `per_tag` {{name: {{tasks, pass@1, pass@k, pass^k, mean_score,
-mean_steps}}}}; `per_task` {{task: {{samples, passes, errors, pass@1, pass@k, pass^k, mean_score,
-mean_steps, trainable}}}}; `trainable` [task ids where some samples pass, not all].
-
-## steps.jsonl — one line per action
-
-| field | type | meaning |
-|---|---|---|
-| `step` | int | 1-based action index |
-| `action` | object | the action (`{{"type": "click", "x": …, "y": …}}`, …; see `harness.env.actions.describe()`) |
-| `url` | str | page URL after the action |
-| `error` | str | why the action failed (`""` when it did not) |
-| `screenshot` | str \\| null | `screens/<step:04d>.png`, the screen after the action |
-| `ms` | {{agent, env}} | milliseconds the agent took to decide / the environment to act and settle |
-| `reward` | float | reward returned by the env for this step |
-| `terminated`, `truncated` | bool | episode ended (done / step limit) |
-| `thought`, `reasoning`, `raw`, `output`, `model`, `message`, `text`, `usage` | any | optional, model agents: reasoning, raw model output, token usage |
-
-Action *n* was chosen looking at `screens/<n-1>.png`; `screens/0000.png` is the start screen.
-
-## screens/NNNN.png
-
-PNG screenshots of the viewport (1280×800 by default); `0000.png` before the first action,
-`NNNN.png` after action NNNN.
-
-## result.json — the verifier's verdict
-
-| field | type | meaning |
-|---|---|---|
-| `status` | str | `passed` \\| `failed` \\| `error` |
-| `passed` | bool | |
-| `score` | float | weighted share of criteria met, 0 … 1 |
-| `lines` | [str] | human-readable verdict, one per check (`✓`, `✗`, `…` pending, `!` error) |
-| `checks` | [object] | each state check: name, passed, expected, found |
-| `rubric` | [{{name, weight, kind, passed}}] | rubric criteria (`kind` `check` or `judge`; a judge's `passed` is null, pending) |
-| `collateral` | [object] | what the guard found: `op` `added` \\| `removed` \\| `changed` (table, key, field, before, after) for a change nothing vouched for, `disclosed` (table, key, `to`) for something that reached an outsider no check required, `duplicated` (table, key, `of`) for a record made twice |
-| `done_status` | str \\| null | status the agent gave in `done` (`complete`, `infeasible`, …) |
-| `answer` | str \\| null | the answer the agent submitted |
-| `error` | str \\| null | environment error message |
-| `task`, `revision`, `sample`, `steps`, `seconds` | | as in results.jsonl |
-
-## diff.json — state changes from start to end
-
-```
-{{"tables": {{<table>: {{"fields": {{<field>: <class>}},
-                      "added":   [{{"key", "record": {{…}}, "actor"}}],
-                      "removed": [{{"key", "record": {{…}}, "actor"}}],
-                      "changed": [{{"key", "fields": {{<field>: {{"before", "after", "class", "actor"}}}}}}]}}}}}}
-```
-
-Only tables that changed appear; `actor` is `agent`, a co-worker id, or `unknown`. `{{"tables": {{}}}}`
-when nothing changed or the environment broke.
-
-## final.json.gz and states/ — the end state, for regrading
-
-`final.json.gz` (gzip JSON) is the episode's end export (`apps.core.store.export`) with only the
-tables that differ from the start, plus `"start"`: the file in `DIR/states/` holding the start
-export. Start ∪ end tables is the full end state; `deskworld regrade DIR` verifies it again with
-today's tasks (`harness.runs.recorder.load_end_states`). Episodes that ended in `error` keep none.
-
-## labels.json — human grades (optional)
-
-```
-{{"version": 1, "labels": [{{"grader": str, "at": ISO 8601 str, "passed": bool,
-                            "score": float, "criteria": {{<criterion>: float 0…1}}, "note": str}}]}}
-```
-
-Appended by the viewer's grading form; a grader's latest label counts (`deskworld qc`).
-"""
-
-
-def run_layout_schema() -> str:
-    """The run layout's schema as Markdown, with its version number (for the README)."""
-    return _SCHEMA.format(v=LAYOUT_VERSION)
 
 
 class ExportError(ValueError):
     """The export cannot start at all (bad format, not a run folder)."""
 
 
-class _Unreadable(Exception):
-    pass
-
-
 # ---------------------------------------------------------------- reading a run
-def _json_file(path: Path, what: str):
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _Unreadable(f"{what} is missing") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise _Unreadable(f"{what} is corrupt ({type(e).__name__})") from None
-
-
-def _steps(path: Path) -> list[dict]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise _Unreadable("steps.jsonl is missing") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise _Unreadable(f"steps.jsonl is corrupt ({type(e).__name__})") from None
-    out = []
-    for i, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            s = json.loads(line)
-        except ValueError:
-            raise _Unreadable(f"steps.jsonl line {i} is corrupt") from None
-        if not isinstance(s, dict):
-            raise _Unreadable(f"steps.jsonl line {i} is not an object")
-        out.append(s)
-    return out
-
-
-def _png(ep: Path, rel) -> Path | None:
-    """The screenshot file ``rel`` of an episode, checked; None when ``rel`` is empty."""
-    if not rel:
-        return None
-    if not isinstance(rel, str) or rel.startswith(("/", "\\")) or ".." in Path(rel).parts:
-        raise _Unreadable(f"bad screenshot path {rel!r}")
+def _png(ep: Path, rel: str) -> Path:
+    """The screenshot file ``rel`` of an episode (a path the layout checked), checked to be a PNG."""
     p = ep / rel
     try:
         with open(p, "rb") as f:
             head = f.read(8)
     except OSError:
-        raise _Unreadable(f"{rel} is missing") from None
+        raise layout.Unreadable(f"{rel} is missing") from None
     if head != PNG_MAGIC:
-        raise _Unreadable(f"{rel} is not a PNG")
+        raise layout.Unreadable(f"{rel} is not a PNG")
     return p
 
 
 def _goal(task_id: str, *sources: dict) -> tuple[str, str]:
     """(goal, where it came from): the task file's prompt, else a prompt recorded in the run."""
     try:
-        from harness.tasks.registry import load_task
         return load_task(task_id).prompt, "task"
     except Exception:
         pass
@@ -270,10 +97,9 @@ def _goal(task_id: str, *sources: dict) -> tuple[str, str]:
 
 def _episode_list(run: Path) -> tuple[list[tuple[str, int, dict]], list[dict]]:
     """(task id, sample, results row) for every finished episode, and the ones skipped up front."""
-    from harness.runs.recorder import read_results
     skipped: list[dict] = []
     rows: dict[tuple[str, int], dict] = {}
-    for r in read_results(run):
+    for r in layout.read_results(run):
         if not isinstance(r, dict):
             continue
         tid = r.get("task")
@@ -287,32 +113,16 @@ def _episode_list(run: Path) -> tuple[list[tuple[str, int, dict]], list[dict]]:
             continue
         rows[(tid, sample)] = r                      # the last line for an episode wins
     if not rows:                                     # no results.jsonl: every finished episode folder
-        base = run / "episodes"
-        for ep in sorted(base.glob("*/*/*")) if base.is_dir() else []:
-            if ep.is_dir() and not ep.name.startswith(".") and ep.name.isdigit():
-                rows[(f"{ep.parent.parent.name}/{ep.parent.name}", int(ep.name))] = {}
+        for ep in layout.episode_dirs(run):
+            rows[(f"{ep.parent.parent.name}/{ep.parent.name}", int(ep.name))] = {}
     return [(t, s, r) for (t, s), r in sorted(rows.items())], skipped
 
 
 def _load_episode(run: Path, tid: str, sample: int) -> dict:
+    episode = layout.read_episode(layout.episode_dir(run, tid, sample))
     world, name = tid.split("/", 1)
-    for seg in (world, name):
-        if not seg or seg.startswith(".") or "\\" in seg:
-            raise _Unreadable("bad task id")
-    ep = run / "episodes" / world / name / str(sample)
-    if not ep.is_dir():
-        raise _Unreadable("episode folder is missing")
-    steps = _steps(ep / "steps.jsonl")
-    result = _json_file(ep / "result.json", "result.json")
-    if not isinstance(result, dict):
-        raise _Unreadable("result.json is not an object")
-    start = ep / "screens" / "0000.png"
-    shots = {0: _png(ep, "screens/0000.png")} if start.exists() else {}
-    for i, s in enumerate(steps, 1):
-        p = _png(ep, s.get("screenshot"))
-        if p is not None:
-            shots[i] = p
-    return {"dir": ep, "world": world, "name": name, "steps": steps, "result": result, "shots": shots}
+    return {"dir": episode.dir, "world": world, "name": name, "steps": episode.steps, "result": episode.result,
+            "shots": {i: _png(episode.dir, rel) for i, rel in episode.screens.items()}}
 
 
 def _before(shots: dict, n: int) -> Path | None:
@@ -400,7 +210,6 @@ def _image_part(src: Path, out: Path, images: str, name: str) -> dict:
 
 
 def _messages(run: Path, out: Path, episodes, report: dict, images: str) -> None:
-    from harness.env.actions import describe
     system = describe()
     with open(out / "messages.jsonl", "w", encoding="utf-8") as fh:
         for tid, sample, row, ep in episodes:
@@ -459,7 +268,7 @@ def export_run(run_dir, out_dir, fmt: str, *, images: str = "inline") -> dict:
     run, out = Path(run_dir), Path(out_dir)
     if not run.is_dir():
         raise ExportError(f"{run} is not a run folder")
-    if out.resolve() == run.resolve() or (run / "episodes").resolve() in (out.resolve(), *out.resolve().parents):
+    if out.resolve() == run.resolve() or (run / layout.EPISODES).resolve() in (out.resolve(), *out.resolve().parents):
         raise ExportError("write the export outside the run folder's episodes (and not over the run folder)")
     out.mkdir(parents=True, exist_ok=True)
     report = {"format": fmt, "out": str(out), "episodes": 0, "rows": 0, "skipped": [], "warnings": []}
@@ -468,7 +277,7 @@ def export_run(run_dir, out_dir, fmt: str, *, images: str = "inline") -> dict:
     for tid, sample, row in listed:
         try:
             episodes.append((tid, sample, row, _load_episode(run, tid, sample)))
-        except _Unreadable as e:
+        except layout.Unreadable as e:
             report["skipped"].append({"episode": f"{tid}/{sample}", "reason": str(e)})
         except Exception as e:                       # never let one episode stop the export
             report["skipped"].append({"episode": f"{tid}/{sample}", "reason": f"{type(e).__name__}: {e}"})
@@ -478,5 +287,3 @@ def export_run(run_dir, out_dir, fmt: str, *, images: str = "inline") -> dict:
         _messages(run, out, episodes, report, images)
     return report
 
-
-__doc__ = (__doc__ or "") + "\n" + run_layout_schema()

@@ -11,7 +11,9 @@ to ``steps.jsonl``:
 - ``contact.png``: every frame of the preview (without the strip) in a grid,
   each captioned with its step number and action.
 
-Overlay geometry comes from the viewer's ``overlay()`` so the two always agree.
+Overlay geometry comes from ``harness.runs.overlay``, as the viewer's does, so the two always
+agree; the episode is read through ``harness.runs.layout`` (an unreadable one is skipped with the
+reason, ``Unreadable``).
 Output is deterministic: the same episode gives the same bytes. Files are
 written to a temporary name and renamed, so a live viewer never sees half a GIF.
 Only Pillow and the Roboto font of ``font_roboto`` are used.
@@ -20,8 +22,15 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from functools import lru_cache
 from pathlib import Path
+
+import font_roboto
+from PIL import Image, ImageDraw, ImageFont, UnidentifiedImageError, features
+
+from harness.runs.layout import EPISODES, Unreadable, episode_dirs, read_episode
+from harness.runs.overlay import overlays
 
 FRAME_WIDTH = 640            # preview frames: screen scaled to this width (1280×800 → 640×400) …
 CAPTION_H = 28               # … plus a caption strip below it
@@ -32,15 +41,12 @@ THUMB_WIDTH = 320            # contact sheet cells
 SHEET_COLUMNS = 4
 SHEET_PAD = 10
 SHEET_CAP = 22
-MEDIA_FILES = ("preview.gif", "preview.webp", "contact.png")
+PREVIEW_GIF, PREVIEW_WEBP, CONTACT_SHEET = "preview.gif", "preview.webp", "contact.png"   # in the episode folder
+MEDIA_FILES = (PREVIEW_GIF, PREVIEW_WEBP, CONTACT_SHEET)
 
 ACCENT = (220, 38, 38)
 HALO = (255, 255, 255)
 INK = (31, 31, 31)
-
-
-class MediaError(Exception):
-    """An episode whose media cannot be made; the message says why."""
 
 
 class Exported(list):
@@ -57,8 +63,6 @@ class Exported(list):
 @lru_cache(maxsize=None)
 def roboto(size: int, weight: str = "Regular"):
     """Roboto from the ``font_roboto`` package at ``size`` px (weight: Regular, Medium, Bold…)."""
-    import font_roboto
-    from PIL import ImageFont
     return ImageFont.truetype(str(Path(font_roboto.__file__).parent / "files" / f"Roboto-{weight}.ttf"), size)
 
 
@@ -97,9 +101,6 @@ def action_label(action) -> str:
 
 def webp_supported() -> bool:
     """Whether this Pillow can write animated WebP (``webp_anim`` before Pillow 11, any WebP after)."""
-    import warnings
-
-    from PIL import features
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -113,34 +114,25 @@ def webp_supported() -> bool:
 # ---------------------------------------------------------------- frames
 
 def _load_screen(ep: Path, rel: str):
-    from PIL import Image, UnidentifiedImageError
     path = (ep / rel)
     try:
         if ep.resolve() not in path.resolve().parents:
-            raise MediaError(f"screenshot {rel!r} is outside the episode")
+            raise Unreadable(f"screenshot {rel!r} is outside the episode")
         with Image.open(path) as im:
             im.load()
             return im.convert("RGB")
     except FileNotFoundError:
-        raise MediaError(f"screenshot {rel} is missing") from None
+        raise Unreadable(f"screenshot {rel} is missing") from None
     except (OSError, UnidentifiedImageError, SyntaxError, ValueError) as e:
-        raise MediaError(f"screenshot {rel} is corrupt ({type(e).__name__})") from None
+        raise Unreadable(f"screenshot {rel} is corrupt ({type(e).__name__})") from None
 
 
 def episode_frames(ep_dir: Path) -> list[tuple[object, str]]:
     """The frames of an episode as (RGB image at FRAME_WIDTH with overlays, caption) pairs, without the strip.
 
-    Raises MediaError when the episode cannot be read."""
-    from PIL import Image
-
-    from harness.viewer import Unreadable, _read_steps, overlay
-    ep = Path(ep_dir)
-    try:
-        steps = _read_steps(ep / "steps.jsonl")
-    except Unreadable as e:
-        raise MediaError(str(e)) from None
-    if not (ep / "result.json").is_file():
-        raise MediaError("result.json is missing (episode not finished)")
+    Raises Unreadable when the episode cannot be read."""
+    episode = read_episode(ep_dir)
+    ep, steps, shots = episode.dir, episode.steps, episode.screens
     cache: dict[str, object] = {}
 
     def screen(rel):
@@ -148,12 +140,8 @@ def episode_frames(ep_dir: Path) -> list[tuple[object, str]]:
             cache[rel] = _load_screen(ep, rel)
         return cache[rel]
 
-    shots = {0: "screens/0000.png"} if (ep / "screens" / "0000.png").exists() else {}
-    for i, s in enumerate(steps, 1):
-        if isinstance(s.get("screenshot"), str) and s["screenshot"]:
-            shots[i] = s["screenshot"]
     if not shots:
-        raise MediaError("no screenshots recorded")
+        raise Unreadable("no screenshots recorded")
     first = screen(shots[min(shots)])
     w, h = first.size
     scale = FRAME_WIDTH / w
@@ -163,20 +151,16 @@ def episode_frames(ep_dir: Path) -> list[tuple[object, str]]:
         im = screen(rel)
         return im.resize(size, Image.Resampling.LANCZOS)
 
+    def drawn_on(n: int) -> str:
+        return episode.screen_before(n) or shots[min(shots)]
+
     frames = [(scaled(shots[min(shots)]), "start")]
-    last_xy = None
     n = len(steps)
-    for i, s in enumerate(steps, 1):
-        rel = next((shots[j] for j in range(i - 1, -1, -1) if j in shots), None) or shots[min(shots)]
+    for i, (s, ov) in enumerate(zip(steps, overlays(steps, lambda k: screen(drawn_on(k)).size)), 1):
+        rel = drawn_on(i)
         base = scaled(rel)
         action = s.get("action")
-        raw_size = screen(rel).size
-        ov = overlay(action, last_xy, raw_size)
-        if ov.get("point"):
-            last_xy = ov["point"]
-        elif ov.get("path"):
-            last_xy = ov["path"][-1]
-        _draw_overlay(base, ov, FRAME_WIDTH / raw_size[0])
+        _draw_overlay(base, ov, FRAME_WIDTH / screen(rel).size[0])
         caption = f"step {s.get('step', i)}/{n} · {action_label(action)}"
         if s.get("error"):
             caption += f" · error: {str(s['error'])[:40]}"
@@ -210,7 +194,6 @@ def _label_box(draw, xy, text, font, *, fill=(255, 255, 255), ink=INK, outline=A
 
 
 def _draw_overlay(im, ov: dict, s: float) -> None:
-    from PIL import ImageDraw
     draw = ImageDraw.Draw(im)
     W, H = im.size
     font = roboto(13, "Medium")
@@ -260,7 +243,6 @@ def _draw_overlay(im, ov: dict, s: float) -> None:
 
 
 def _with_caption(im, caption: str):
-    from PIL import Image, ImageDraw
     out = Image.new("RGB", (im.width, im.height + CAPTION_H), (24, 28, 36))
     out.paste(im, (0, 0))
     ImageDraw.Draw(out).text((10, im.height + 6), caption[:90], fill=(240, 240, 240), font=roboto(14, "Medium"))
@@ -269,7 +251,6 @@ def _with_caption(im, caption: str):
 
 def contact_sheet(frames, columns: int = SHEET_COLUMNS):
     """All frames in a grid of THUMB_WIDTH-wide cells, each captioned, as one RGB image."""
-    from PIL import Image, ImageDraw
     columns = max(1, min(columns, len(frames)))
     rows = -(-len(frames) // columns)
     w, h = frames[0][0].size
@@ -308,7 +289,7 @@ def _atomic(target: Path, write) -> Path:
 def episode_media(ep_dir: str | Path, *, webp: bool | None = None) -> list[Path]:
     """(Re)generate preview.gif, preview.webp (when supported) and contact.png for one episode folder.
 
-    Returns the paths written; raises MediaError when the episode cannot be read."""
+    Returns the paths written; raises Unreadable when the episode cannot be read."""
     ep = Path(ep_dir)
     frames = episode_frames(ep)
     strip = [_with_caption(im, cap) for im, cap in frames]
@@ -321,29 +302,16 @@ def episode_media(ep_dir: str | Path, *, webp: bool | None = None) -> list[Path]
             strip[0].save(tmp, format=fmt, save_all=True, append_images=strip[1:], duration=durations, loop=0, **kw)
         return write
 
-    written.append(_atomic(ep / "preview.gif", save_anim("GIF", optimize=False, disposal=1)))
+    written.append(_atomic(ep / PREVIEW_GIF, save_anim("GIF", optimize=False, disposal=1)))
     if webp is None:
         webp = webp_supported()
     if webp:
-        written.append(_atomic(ep / "preview.webp", save_anim("WEBP", quality=70, method=4)))
+        written.append(_atomic(ep / PREVIEW_WEBP, save_anim("WEBP", quality=70, method=4)))
     else:
-        (ep / "preview.webp").unlink(missing_ok=True)
+        (ep / PREVIEW_WEBP).unlink(missing_ok=True)
     sheet = contact_sheet(frames)
-    written.append(_atomic(ep / "contact.png", lambda tmp: sheet.save(tmp, format="PNG", optimize=True)))
+    written.append(_atomic(ep / CONTACT_SHEET, lambda tmp: sheet.save(tmp, format="PNG", optimize=True)))
     return written
-
-
-def episode_dirs(run_dir: str | Path) -> list[Path]:
-    """Every finished episode folder of a run (hidden partial folders are skipped), sorted."""
-    root = Path(run_dir) / "episodes"
-    out = []
-    if not root.is_dir():
-        return out
-    for world in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        for task in sorted(p for p in world.iterdir() if p.is_dir() and not p.name.startswith(".")):
-            samples = [p for p in task.iterdir() if p.is_dir() and p.name.isdigit()]
-            out += sorted(samples, key=lambda p: int(p.name))
-    return out
 
 
 def media_links(ep_dir: str | Path) -> dict[str, str]:
@@ -371,28 +339,28 @@ def export_media(run_dir: str | Path, *, episodes=None, overwrite: bool = False)
         for e in episodes:
             p = Path(e)
             if p.is_absolute() or p.is_dir():
-                matches = [p] if (p / "steps.jsonl").exists() or p.is_dir() else []
+                matches = [p] if p.is_dir() else []
             else:
                 key = str(e).strip("/")
                 matches = [d for d in all_eps
-                           if d.relative_to(run / "episodes").as_posix() == key
-                           or d.relative_to(run / "episodes").as_posix().startswith(key + "/")]
+                           if d.relative_to(run / EPISODES).as_posix() == key
+                           or d.relative_to(run / EPISODES).as_posix().startswith(key + "/")]
             if not matches:
                 result.warnings.append(f"{e}: no such episode")
             chosen += [m for m in matches if m not in chosen]
     webp = webp_supported()
     for ep in chosen:
         try:
-            name = ep.relative_to(run / "episodes").as_posix()
+            name = ep.relative_to(run / EPISODES).as_posix()
         except ValueError:
             name = str(ep)
-        wanted = ["preview.gif", "contact.png"] + (["preview.webp"] if webp else [])
+        wanted = [PREVIEW_GIF, CONTACT_SHEET] + ([PREVIEW_WEBP] if webp else [])
         if not overwrite and all((ep / f).is_file() for f in wanted):
             result.unchanged.append(ep)
             continue
         try:
             result += episode_media(ep, webp=webp)
-        except MediaError as e:
+        except Unreadable as e:
             result.warnings.append(f"{name}: {e}")
         except Exception as e:  # noqa: BLE001 - one bad episode never stops the export
             result.warnings.append(f"{name}: {type(e).__name__}: {e}")

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from math import comb
 
+from harness.verify import Status
+
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     if n == 0 or k > n:
@@ -38,7 +40,7 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
         by_task[r["task"]].append(r)
     per_task = {}
     for tid, rs in sorted(by_task.items()):
-        ok = [r for r in rs if r["status"] != "error"]
+        ok = [r for r in rs if r["status"] != Status.ERROR]
         n, c = len(ok), sum(1 for r in ok if r["passed"])
         per_task[tid] = {
             "samples": n, "passes": c, "errors": len(rs) - n,
@@ -63,7 +65,7 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
         for tag in t.tags:
             groups["tag"][tag].append(tid)
     episodes = len(rows)
-    errors = sum(1 for r in rows if r["status"] == "error")
+    errors = sum(1 for r in rows if r["status"] == Status.ERROR)
     usage = usage_totals(rows)
     return {
         **({"usage": usage} if usage else {}),

@@ -2,8 +2,8 @@
 
 Each actor (``EpisodeActor``) is one slot: it owns one ``DeskEnv`` — one
 browser — and reuses it across episodes, as a local worker process does. An
-episode runs through the same ``episode_with_retry`` as locally, so an
-``error`` episode is still retried once inside the actor on a fresh browser.
+episode runs through the same episode loop as locally (``harness.runs.episode``),
+so an ``error`` episode is still retried once inside the actor on a fresh browser.
 
 On top of that, the Ray layer handles actors that die (a crash, the OOM
 killer, a lost node): actors are created with ``max_restarts``; the episode
@@ -13,7 +13,7 @@ too it is recorded as ``error`` with the reason. An actor that has used up its
 restarts is replaced by a new one.
 
 An actor dies with its parent (the node's raylet, which a local Ray started by
-the driver shares its fate with): ``harness.runs.runner.watch_parent`` kills its
+the driver shares its fate with): ``harness.runs.lifetime.watch_parent`` kills its
 browser and exits when the parent goes, and an actor whose parent is gone
 publishes no episode folder. (When the driver dies on a cluster whose raylets
 live on, Ray kills the driver's actors; their Playwright drivers then close
@@ -40,6 +40,10 @@ import time
 import uuid
 from collections import deque
 from pathlib import Path
+
+from harness.runs import layout
+from harness.runs.episode import error_row, play
+from harness.runs.lifetime import watch_parent
 
 log = logging.getLogger(__name__)
 
@@ -73,15 +77,14 @@ def require_ray():
 class EpisodeActor:
     """One slot of the pool: a ``DeskEnv`` (one browser) reused across episodes.
 
-    ``env`` is the attribute ``harness.runs.runner.episode_with_retry`` reads and replaces."""
+    ``env`` is the attribute ``harness.runs.episode.episode_with_retry`` reads and replaces."""
 
-    def __init__(self, cwd: str | None = None, watch_parent: bool = False):
+    def __init__(self, cwd: str | None = None, in_worker: bool = False):
         self.env = None
         if cwd and os.path.isdir(cwd):
             os.chdir(cwd)                # relative paths (replay:DIR, caches) mean what they mean on the driver
-        if watch_parent:                 # in a Ray worker process (not when a test makes the class itself)
-            from harness.runs.runner import watch_parent as watch
-            watch(os.getppid(), handle_sigterm=False)       # Ray's own SIGTERM handler exits the worker
+        if in_worker:                    # in a Ray worker process (not when a test makes the class itself)
+            watch_parent(os.getppid(), handle_sigterm=False)   # Ray's own SIGTERM handler exits the worker
 
     def ready(self, out: str | None, marker: str | None) -> dict:
         """Called when the actor (re)starts: where it runs; checks that it sees the run folder."""
@@ -102,14 +105,10 @@ class EpisodeActor:
 
     def episode(self, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
                 agent_opts: dict | None, crash: bool = False) -> dict:
-        from harness.runs.recorder import ParentGone
-        from harness.runs.runner import die_with_browsers, episode_with_retry
         if crash:
             self._crash()
-        try:
-            return episode_with_retry(self, agent_name, task_id, sample, out, trace, seed, agent_opts)
-        except ParentGone:               # the node's raylet is gone: nobody will record this episode
-            die_with_browsers()
+        # If the node's raylet is gone, nobody will record this episode: the actor dies with its browser.
+        return play(self, agent_name, task_id, sample, out, trace, seed, agent_opts)
 
     @staticmethod
     def _crash() -> None:
@@ -140,17 +139,11 @@ def _reason(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}"[:300]
 
 
-def _error_row(agent_name: str, task_id: str, sample: int, error: str) -> dict:
-    return {"task": task_id, "agent": agent_name, "sample": sample, "score": 0.0, "passed": False, "steps": 0,
-            "seconds": 0.0, "status": "error", "error": error}
-
-
 def _drop_partial(out: str | None, task_id: str, sample: int) -> None:
     """Remove what a dead actor left of an episode (its hidden ``.<sample>.partial-<pid>`` folder)."""
     if not out:
         return
-    world, name = task_id.split("/", 1)
-    for tmp in (Path(out) / "episodes" / world / name).glob(f".{sample}.partial-*"):
+    for tmp in layout.partial_dirs(out, task_id, sample):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -277,7 +270,7 @@ def run_ray(agent_name: str, items: list[tuple[str, int]], *, workers: int = 1, 
                 try:
                     row = ray.get(ref)
                 except ray.exceptions.RayTaskError as e:      # the episode code raised (an env failure is a row)
-                    row = _error_row(agent_name, tid, s, f"episode raised: {_reason(e.cause or e)}")
+                    row = error_row(agent_name, tid, s, f"episode raised: {_reason(e.cause or e)}")
                 except ray.exceptions.RayError as e:           # the actor died (crash, OOM, lost node)
                     deaths[slot] += 1
                     reason = f"actor on {hosts[slot]} died: {_reason(e)}"
@@ -291,7 +284,7 @@ def run_ray(agent_name: str, items: list[tuple[str, int]], *, workers: int = 1, 
                         log.warning("%s/%s: %s; re-queued", tid, s, reason)
                         queue.appendleft((tid, s, 1, reason))
                     else:
-                        emit(_error_row(agent_name, tid, s, f"{reason} (twice; the first time: {why})"))
+                        emit(error_row(agent_name, tid, s, f"{reason} (twice; the first time: {why})"))
                     continue
                 if why:
                     row["requeued"] = why

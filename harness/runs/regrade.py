@@ -10,14 +10,16 @@ results replace the old in ``result.json`` (the old verdict kept under ``regrade
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.runs.recorder import load_end_states, read_results
+from apps.core.store.compile import world_hash
+from apps.core.store.export import diff as state_diff
+from apps.core.world import load_world
+from harness.runs import layout
+from harness.runs.metrics import summarize
 from harness.tasks.registry import TaskError, load_task
-from harness.verify import verify
+from harness.verify import Status, verify
 
 
 class RegradeError(Exception):
@@ -67,26 +69,22 @@ class RegradeReport:
         return out
 
 
-def _episodes(run_dir: Path):
-    for res in sorted(run_dir.glob("episodes/**/result.json")):
-        yield res.parent, json.loads(res.read_text(encoding="utf-8"))
-
-
 def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> RegradeReport:
     run_dir = Path(run_dir)
-    if not (run_dir / "results.jsonl").exists():
+    if not (run_dir / layout.RESULTS).exists():
         raise RegradeError(f"{run_dir} is not a run folder (no results.jsonl)")
-    from apps.core.store.compile import world_hash
-    from apps.core.world import load_world
     report = RegradeReport()
     tasks, roots, hashes = {}, {}, {}
     new_rows: dict[tuple[str, int], dict] = {}
-    for ep, old in _episodes(run_dir):
+    for ep in layout.episode_dirs(run_dir):
+        if not (ep / layout.RESULT).exists():
+            continue
+        old = layout.read_json(ep / layout.RESULT)
         tid, sample = old.get("task"), int(old.get("sample", ep.name))
-        if old.get("status") == "error":
+        if old.get("status") == Status.ERROR:
             report.skipped.append(f"{tid}/{sample}: an environment error (nothing to grade)")
             continue
-        states = load_end_states(run_dir, ep)
+        states = layout.load_end_states(run_dir, ep)
         if states is None:
             report.skipped.append(f"{tid}/{sample}: no end state kept (recorded before regrading existed)")
             continue
@@ -103,7 +101,6 @@ def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> Regra
             hashes[task.world] = world_hash(world)[:16]
         if (initial.get("template") or "")[:16] != hashes[task.world]:
             report.worlds_changed.add(task.world)
-        from apps.core.store.export import diff as state_diff
         res = verify(task, initial, final, state_diff(initial, final), answer=old.get("answer"),
                      done_status=old.get("done_status"), world_root=roots[task.world])
         report.episodes += 1
@@ -118,7 +115,7 @@ def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> Regra
             new = {**old, **res.to_dict(), "task": tid, "revision": task.revision, "sample": sample,
                    "answer": old.get("answer"),
                    "regraded_from": {k: old.get(k) for k in ("revision", "passed", "score", "lines", "status")}}
-            _write_json(ep / "result.json", new)
+            layout.write_json(ep / layout.RESULT, new)
             new_rows[(tid, sample)] = new
         if progress:
             progress(tid)
@@ -127,28 +124,19 @@ def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> Regra
     return report
 
 
-def _write_json(path: Path, data) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, default=str), encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def _rewrite_results(run_dir: Path, new: dict, tasks: dict) -> None:
-    from harness.runs.metrics import summarize
-    rows = read_results(run_dir)
+    rows = layout.read_results(run_dir)
     for r in rows:
         got = new.get((r["task"], r["sample"]))
         if got is not None:
             r.update(score=got["score"], passed=got["passed"], status=str(got["status"]), revision=got["revision"])
-    tmp = run_dir / "results.jsonl.tmp"
-    tmp.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) + "\n" for r in rows),
-                   encoding="utf-8")
-    os.replace(tmp, run_dir / "results.jsonl")
-    run = json.loads((run_dir / "run.json").read_text()) if (run_dir / "run.json").exists() else {}
+    layout.write_results(run_dir, rows)
+    run = layout.read_run_json(run_dir) if (run_dir / layout.RUN_JSON).exists() else {}
     known = {}
     for tid in {r["task"] for r in rows}:
         try:
             known[tid] = tasks.get(tid) or load_task(tid)
         except TaskError:
             pass
-    _write_json(run_dir / "summary.json", summarize(rows, int(run.get("k") or 1), known))
+    # As regrade has always written it: the layout's one-line JSON (``deskworld run`` indents it).
+    layout.write_json(run_dir / layout.SUMMARY, summarize(rows, int(run.get("k") or 1), known))

@@ -1,6 +1,6 @@
 """``deskworld env-server``: DeskEnv sessions over HTTP and WebSocket, in OpenEnv's wire format.
 
-Endpoints (OpenEnv 0.3 conventions; see harness/README-envserver.md for examples):
+Endpoints (OpenEnv 0.3 conventions; examples in the README, "deskworld env-server"):
 
 - ``GET /health`` — ``{"status": "healthy", "active_sessions", "max_sessions", ...}``;
 - ``GET /metadata``, ``GET /schema`` — what is served (tasks, observation fields), JSON schemas;
@@ -53,14 +53,14 @@ interpreter serves a 2–8 session box without the GIL being the limit, and a
 screenshot never crosses a process boundary. A browser that crashes is already
 contained by DeskEnv (the episode ends as ``error``; the next reset relaunches).
 For more sessions than one host process should carry, run several servers.
+
+This module holds the sessions, the server (``EnvServer``: the session pool, the episode
+operations both transports share, the lifecycle) and the ``env-server`` command; the wire format
+is ``harness.servers.wire``, the HTTP routes and the WebSocket loop ``harness.servers.envroutes``.
 """
 from __future__ import annotations
 
-import base64
-import io
-import json
 import logging
-import secrets
 import signal
 import threading
 import time
@@ -70,76 +70,13 @@ from dataclasses import dataclass, field
 
 import click
 
-SESSION_HEADER = "X-Session-Id"
+# Every ``deskworld`` command imports this module (it defines ``env-server``): what only a built or
+# listening server needs — the browser env and the task registry, Flask, Werkzeug's server, the
+# package metadata — is imported where the server first needs it.
+from harness.servers.wire import (CAPACITY_REACHED, EXECUTION_ERROR, SESSION_ERROR, VALIDATION_ERROR, Refused,
+                                  action_from, new_session_id, public_result, wire_observation)
+
 TOKEN_ENV = "DESKWORLD_ENV_TOKEN"
-MAX_BODY = 1024 * 1024           # bytes per HTTP body and per WebSocket message
-# What /state tells a client without the token about the verifier's result (never what it expected).
-PUBLIC_RESULT = ("status", "passed", "score", "done_status", "zeroed", "error")
-WS_POLL_SECONDS = 0.5          # how often an idle WebSocket loop looks whether its session was closed
-
-# OpenEnv's WSErrorCode values.
-INVALID_JSON = "INVALID_JSON"
-UNKNOWN_TYPE = "UNKNOWN_TYPE"
-VALIDATION_ERROR = "VALIDATION_ERROR"
-EXECUTION_ERROR = "EXECUTION_ERROR"
-CAPACITY_REACHED = "CAPACITY_REACHED"
-SESSION_ERROR = "SESSION_ERROR"
-
-
-class Refused(Exception):
-    """A request the server turns down: HTTP status, OpenEnv error code, a message a person can act on."""
-
-    def __init__(self, status: int, code: str, message: str, **extra):
-        super().__init__(message)
-        self.status, self.code, self.message, self.extra = status, code, message, extra
-
-    def body(self) -> dict:
-        """The error as both transports send it (HTTP body; WebSocket ``error`` data)."""
-        return {"message": self.message, "detail": self.message, "code": self.code, **self.extra}
-
-
-# ---------------------------------------------------------------- wire format
-def png_b64(arr) -> str:
-    from PIL import Image
-    buf = io.BytesIO()
-    Image.fromarray(arr).save(buf, format="PNG", compress_level=1)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def wire_observation(env, obs: dict) -> dict:
-    """The dict observation with its images as base64 PNG strings."""
-    out = {k: v for k, v in obs.items() if k not in ("screenshot", "som")}
-    # The env keeps the PNG the browser sent for the observation it returned last
-    # (also after an environment error, which repeats that observation); only a blank
-    # observation (an error before any screenshot) has none and is encoded here.
-    png = env.last_png()
-    out["screenshot"] = base64.b64encode(png).decode("ascii") if png is not None else png_b64(obs["screenshot"])
-    if "som" in obs:
-        out["som"] = {"image": png_b64(obs["som"]["image"]), "elements": obs["som"]["elements"]}
-    return out
-
-
-def action_from(data):
-    """The action in a step message: OpenEnv sends the action object itself as ``data``
-    (its ``metadata`` field is not part of a deskworld action); HTTP's ``{"action": ...}``
-    and JSON text are accepted too."""
-    if isinstance(data, dict) and "action" in data and "type" not in data:
-        data = data["action"]
-    if isinstance(data, dict):
-        data = {k: v for k, v in data.items() if k != "metadata"}
-    return data
-
-
-def public_result(result: dict | None) -> dict | None:
-    """The verifier's result without its checks, answer, lines or rubric (they show what was expected)."""
-    if not isinstance(result, dict):
-        return result
-    return {**{k: result[k] for k in PUBLIC_RESULT if k in result},
-            "redacted": "checks, lines and expected values need the server's token"}
-
-
-def new_session_id() -> str:
-    return secrets.token_urlsafe(24)
 
 
 # ---------------------------------------------------------------- sessions
@@ -202,7 +139,8 @@ class EnvServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._server = None
-        self.app = self._make_app()
+        from harness.servers.envroutes import make_app
+        self.app = make_app(self)
 
     # ------------------------------------------------------------ session pool
     def make_env(self):
@@ -381,150 +319,6 @@ class EnvServer:
                                  "result")}
         return {"action": _ADAPTER.json_schema(), "observation": {"type": "object", "properties": obs},
                 "state": {"type": "object", "properties": state}}
-
-    # ------------------------------------------------------------ HTTP and WebSocket
-    def _make_app(self):
-        from flask import Flask, jsonify, request
-        from flask_sock import Sock
-
-        from harness.servers.netguard import Guard, Policy, has_token
-
-        app = Flask("deskworld.envserver")
-        app.json.sort_keys = False               # keep the fields in the order they are documented
-        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
-        app.config["SOCK_SERVER_OPTIONS"] = {"max_message_size": MAX_BODY}
-        app.wsgi_app = Guard(app.wsgi_app, Policy(max_body=MAX_BODY, json=True, origin="all", browsers=False,
-                                                  token=self.token, open_paths=frozenset({"/health"}),
-                                                  no_framing=True))
-        sock = Sock(app)
-        server = self
-
-        def http_session_id(body: dict, required: bool = True) -> str | None:
-            sid = body.get("session_id") or request.headers.get(SESSION_HEADER) or request.args.get("session_id")
-            if sid is None and required:
-                raise Refused(400, VALIDATION_ERROR, "name the session: send the X-Session-Id header (or "
-                                                     "session_id) that POST /reset answered")
-            return None if sid is None else str(sid)
-
-        def authorized() -> bool:
-            return has_token(request.environ, server.token)
-
-        def body() -> dict:
-            data = request.get_json(force=True, silent=True) if request.data else {}
-            if data is None or not isinstance(data, dict):
-                raise Refused(400, INVALID_JSON, "the request body is not a JSON object")
-            return data
-
-        def reply(payload: dict, sid: str | None = None):
-            resp = jsonify(payload)
-            if sid:
-                resp.headers[SESSION_HEADER] = sid
-            return resp
-
-        @app.errorhandler(Refused)
-        def refused(e: Refused):
-            resp = jsonify(e.body())
-            resp.status_code = e.status
-            if e.code == CAPACITY_REACHED:
-                resp.headers["Retry-After"] = "5"
-            return resp
-
-        @app.get("/health")
-        def health():
-            return reply(server.health())
-
-        @app.get("/metadata")
-        def metadata():
-            return reply(server.metadata())
-
-        @app.get("/schema")
-        def schema():
-            return reply(server.schema())
-
-        @app.post("/reset")
-        def reset():
-            data = body()
-            sid = http_session_id(data, required=False)
-            payload = server.reset(server.get(sid, "http") if sid else None, data)
-            return reply(payload, payload["info"]["session_id"])
-
-        @app.post("/step")
-        def step():
-            data = body()
-            sid = http_session_id(data)
-            if "action" not in data:
-                raise Refused(400, VALIDATION_ERROR, 'the body is {"action": {...}}')
-            return reply(server.step(server.get(sid, "http"), data["action"]), sid)
-
-        @app.get("/state")
-        def state():
-            sid = http_session_id({})
-            return reply(server.state(server.get(sid, "http"), details=authorized()), sid)
-
-        @app.post("/close")
-        def close():
-            sid = http_session_id(body())
-            server.get(sid, "http")
-            server.close(sid, "the client closed it")
-            return reply({"session_id": sid, "closed": True}, sid)
-
-        @sock.route("/ws")
-        def ws(conn):
-            server.serve_ws(conn, details=authorized())
-
-        return app
-
-    def serve_ws(self, conn, details: bool = False) -> None:
-        """One WebSocket = one session; messages are answered in order until ``close``. ``details``:
-        the connection was opened with the server's token (its ``state`` shows the checks)."""
-        try:
-            session = self.open("ws")
-        except Refused as e:
-            error = json.dumps({"type": "error", "data": e.body()})
-            conn.send(error)                     # OpenEnv's way: say why at once, then hang up ...
-            # ... but answer a first message too: closing with it unread would reset the TCP
-            # connection, and the reset can discard the error before the client reads it.
-            if conn.receive(timeout=5) is not None:
-                conn.send(error)
-            return
-        try:
-            while True:
-                raw = conn.receive(timeout=WS_POLL_SECONDS)
-                if session.closed:
-                    conn.send(json.dumps({"type": "error", "data": Refused(
-                        410, SESSION_ERROR, f"session {session.id} is closed: {session.closed}").body()}))
-                    return
-                if raw is None:
-                    continue
-                answer = self._ws_message(session, raw, details)
-                if answer is None:
-                    return
-                conn.send(json.dumps(answer))
-        finally:
-            self.close(session.id, "its WebSocket disconnected")
-
-    def _ws_message(self, session: Session, raw, details: bool = False) -> dict | None:
-        try:
-            msg = json.loads(raw)
-        except (TypeError, ValueError) as e:
-            return {"type": "error", "data": Refused(400, INVALID_JSON, f"invalid JSON: {e}").body()}
-        kind = msg.get("type") if isinstance(msg, dict) else None
-        try:
-            if kind == "reset":
-                return {"type": "observation", "data": self.reset(session, msg.get("data") or {})}
-            if kind == "step":
-                if "data" not in msg:
-                    raise Refused(400, VALIDATION_ERROR, 'a step message is {"type": "step", "data": <action>}')
-                return {"type": "observation", "data": self.step(session, msg["data"])}
-            if kind == "state":
-                return {"type": "state", "data": self.state(session, details)}
-            if kind == "close":
-                return None
-            raise Refused(400, UNKNOWN_TYPE, f"unknown message type {kind!r}; use reset, step, state or close")
-        except Refused as e:
-            return {"type": "error", "data": e.body()}
-        except Exception as e:                   # the session stays usable; say what broke
-            return {"type": "error", "data": {"message": f"{type(e).__name__}: {e}", "code": EXECUTION_ERROR}}
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> "EnvServer":

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from apps.core.world import validation_message, world_names, worlds_root
 from harness.tasks.schema import Task
+from harness.tasks.validate import problems
 
 # libyaml when it is there: the same documents (every shipped task parses identically), several times
 # faster than the pure-Python parser.
@@ -82,7 +83,6 @@ def load_task_file(path: Path, world: str, *, check_refs: bool = True) -> Task:
     task.id = f"{world}/{path.stem}"
     task.world = world
     if check_refs:
-        from harness.tasks.validate import problems
         found = problems(task, path.parent.parent)
         if found:
             raise TaskReferenceError(path, [(p.where, p.message) for p in found])

@@ -15,17 +15,21 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
-from harness.verify.answer import match_answer
+from harness.verify.answer import match_answer, normalise
 from harness.verify.checks import CheckResult, Ctx, _select, allow_vouches, load_function, run_check
+from harness.verify.conditions import match
 from harness.verify.guard import Vouch, agent_changes, collateral, describe
 
 MAX_EVIDENCE_RECORDS = 20
 
 
 class Status(StrEnum):
+    """How an episode ended, as ``result.json`` and ``results.jsonl`` say it (the strings themselves)."""
     PASSED = "passed"
     FAILED = "failed"
     ERROR = "error"          # the environment broke: never counted as an agent failure
@@ -57,8 +61,6 @@ def error_result(message: str) -> Result:
 
 def world_day(export: dict):
     """The world's local date at the start (dates written without a year are read against it)."""
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
     clock = export.get("clock")
     if not clock:
         return None
@@ -90,8 +92,6 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
         lines.append(f"{'✓' if ok else '✗'} infeasible task: expected done(status=infeasible); "
                      f"found {done_status or 'no done'}")
         if ok and task.explain is not None:
-            from harness.verify.answer import normalise
-            from harness.verify.conditions import match
             said = " ".join(normalise(answer).split())          # the whole message: the reason may come first
             if not match(said, task.explain):
                 ok = False

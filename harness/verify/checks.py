@@ -32,6 +32,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from apps.core.store.export import content_changes
 from harness.verify.conditions import CheckSpecError, describe, match
 from harness.verify.guard import Vouch
@@ -311,7 +313,6 @@ _WORLD_FILES: dict[tuple[str, int], object] = {}
 def world_yaml(path: Path):
     """A world file parsed once while it is unchanged (checks read the world's files on every call;
     treat the result as read-only)."""
-    import yaml
     path = Path(path)
     key = (str(path.resolve()), path.stat().st_mtime_ns)
     if key not in _WORLD_FILES:

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Callable
 from datetime import date, datetime
 
+from harness.verify.answer import normalise, states, states_by_label
 from harness.verify.dates import parse_date
 
 OPS = {"equals", "contains", "matches", "one_of", "approx", "tolerance", "date", "gt", "gte", "lt", "lte",
@@ -60,7 +61,6 @@ def _as_date(v) -> date | None:
 
 
 def says(value, arg) -> bool:
-    from harness.verify.answer import normalise, states
     if not isinstance(arg, dict) or len(set(arg) & set(SAYS)) != 1:
         raise CheckSpecError(f"says takes one of {sorted(SAYS)} (with tolerance or aliases), not {arg!r}")
     kind = next(k for k in arg if k in SAYS)
@@ -78,7 +78,6 @@ def says(value, arg) -> bool:
     if arg.get("about") and re.search(arg["about"], normalise(text), re.I):
         # stated where it is named: "the deductible is $2.5M", not "the deductible is $2.75M … $2.5M is
         # another figure"; a reply that never names it ("USD 2500000 per occurrence") only states it
-        from harness.verify.answer import states_by_label
         ok, _ = states_by_label(text, {"it": (arg["about"], expected)}, SAYS[kind], **kw)
         return ok and states(text, SAYS[kind], expected, **kw)[0]
     ok, _ = states(text, SAYS[kind], expected, **kw)

@@ -3,12 +3,13 @@ the leaderboard (one row per agent/model, a column per world and per app) and a 
 of two runs. A run whose run.json or results.jsonl is missing or corrupt is listed as unreadable."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from flask import Flask, abort, render_template, request
 
+from harness.runs import layout
 from harness.runs.metrics import summarize
+from harness.viewer.episodes import task_info
 
 _NEED = {"task", "status", "score", "passed", "steps"}
 
@@ -24,19 +25,12 @@ def _mean(xs):
 
 def load_run(path: Path) -> dict:
     """One run's metadata and summary; ``unreadable`` says why it can't be used (else None)."""
-    from harness.viewer import _SEG
     out = {"name": path.name, "path": path, "unreadable": None, "run": {}, "rows": [], "summary": None,
            "k": 1, "agent": "?", "model": None, "date": None}
-    rj = path / "run.json"
     try:
-        run = json.loads(rj.read_text(encoding="utf-8"))
-        if not isinstance(run, dict):
-            raise ValueError("run.json is not an object")
-    except FileNotFoundError:
-        out["unreadable"] = "run.json is missing"
-        return out
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        out["unreadable"] = f"run.json is corrupt ({type(e).__name__}: {str(e)[:100]})"
+        run = layout.read_run_json(path)
+    except layout.Unreadable as e:
+        out["unreadable"] = str(e)
         return out
     out["run"] = run
     out["agent"] = str(run.get("agent") or "?")
@@ -46,26 +40,15 @@ def load_run(path: Path) -> dict:
         out["k"] = max(1, int(run.get("k", 1) or 1))
     except (TypeError, ValueError):
         out["k"] = 1
-    rp = path / "results.jsonl"
-    if not rp.exists():
-        out["unreadable"] = "results.jsonl is missing"
-        return out
     try:
-        lines = rp.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        out["unreadable"] = f"results.jsonl is unreadable ({type(e).__name__})"
+        lines = layout.result_lines(path)
+    except layout.Unreadable as e:
+        out["unreadable"] = str(e)
         return out
     rows, bad = [], 0
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError:
-            bad += 1
-            continue
+    for r in lines:
         if isinstance(r, dict) and _NEED <= r.keys() and "/" in str(r["task"]) \
-                and all(_SEG.match(p) for p in str(r["task"]).split("/", 1)):
+                and all(layout.is_name(p) for p in str(r["task"]).split("/", 1)):
             rows.append(r)
         else:
             bad += 1
@@ -83,8 +66,7 @@ def load_run(path: Path) -> dict:
 
 
 def _task_apps(tid: str) -> list[str]:
-    from harness.viewer import _task_info
-    return list(_task_info(tid).get("apps") or [])
+    return list(task_info(tid).get("apps") or [])
 
 
 def leaderboard(runs: list[dict]) -> dict:
@@ -155,10 +137,10 @@ def compare(a: dict, b: dict) -> dict:
 
 
 def register_runs(app: Flask, base: Path) -> None:
-    from harness.viewer import _child_runs
+    """Add the runs table, the leaderboard and the compare page of a folder of runs to the viewer ``app``."""
 
     def all_runs() -> list[dict]:
-        return [load_run(p) for p in _child_runs(base)]
+        return [load_run(p) for p in layout.child_runs(base)]
 
     @app.template_filter("pct")
     def pct(x):

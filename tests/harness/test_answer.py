@@ -140,10 +140,10 @@ def test_a_value_named_only_to_be_denied_is_not_stated(text, kind, value, ok):
 
 
 def test_negation_instead_of_and_a_parenthetical_the_value_opens():
-    from harness.verify.answer import Cand, _negated, states
+    from harness.verify.answer import Cand, negated, states
     assert not states("Instead of Harbour Exchange we meet at Corvane HQ.", "string", "Harbour Exchange")[0]
     assert not states("We meet at Corvane HQ rather than Harbour Exchange.", "string", "Harbour Exchange")[0]
     t = "Venue (Harbour Exchange, 6th floor — not Corvane HQ)"
-    assert not _negated(t, Cand(t.index("Harbour"), t.index("Harbour") + 16, "Harbour Exchange"))
+    assert not negated(t, Cand(t.index("Harbour"), t.index("Harbour") + 16, "Harbour Exchange"))
     t = "Open incidents (INC0010342 and INC0010389 are closed)"
-    assert _negated(t, Cand(t.index("INC0010342"), t.index("INC0010342") + 10, "INC0010342"))
+    assert negated(t, Cand(t.index("INC0010342"), t.index("INC0010342") + 10, "INC0010342"))

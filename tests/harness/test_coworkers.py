@@ -11,7 +11,7 @@ from apps import create_app
 from apps.core.store.export import export
 from harness.agents import make
 from harness.env import DeskEnv
-from harness.runs.runner import run_episode
+from harness.runs.episode import run_episode
 from harness.tasks.registry import load_task
 
 pytestmark = pytest.mark.browser

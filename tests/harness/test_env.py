@@ -15,7 +15,7 @@ import harness
 from harness.agents import make
 from harness.tasks.schema import ANSWER_SENTENCE
 from harness.env import DeskEnv, ResetNeeded
-from harness.runs.runner import run_episode
+from harness.runs.episode import run_episode
 from harness.tasks.registry import load_task
 
 pytestmark = pytest.mark.browser

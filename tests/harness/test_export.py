@@ -10,8 +10,9 @@ import pytest
 from PIL import Image
 
 from harness.env.actions import describe
-from harness.runs.export import ExportError, export_run, run_layout_schema
-from harness.runs.recorder import EpisodeRecorder, append_result
+from harness.runs.export import ExportError, export_run
+from harness.runs.layout import append_result, run_layout_schema
+from harness.runs.recorder import EpisodeRecorder
 
 TASK = "meridian/gross-tonnage"
 NOFILE = "meridian/not-a-task-file"
@@ -208,15 +209,16 @@ def test_run_layout_schema_is_versioned_markdown():
     for field in ("`step`", "`action`", "`url`", "`error`", "`screenshot`", "`ms`", "`status`", "`passed`",
                   "`score`", "`lines`", "`rubric`", "`collateral`", '"grader"', "\"before\"", "\"actor\""):
         assert field in md
-    import harness.runs.export
-    assert md in harness.runs.export.__doc__
+    import harness.runs.layout
+    assert md in harness.runs.layout.__doc__
 
 
 def test_cli_export_reports_what_it_wrote(tmp_path):
     from click.testing import CliRunner
 
     from harness.cli import main
-    from harness.runs.recorder import EpisodeRecorder, append_result
+    from harness.runs.layout import append_result
+    from harness.runs.recorder import EpisodeRecorder
     run = tmp_path / "run"
     rec = EpisodeRecorder(run, "meridian/gross-tonnage", 0)
     from PIL import Image

@@ -13,7 +13,8 @@ from apps.core.store.export import diff, export
 from apps.mail import compose
 from harness.cli import main
 from harness.qc.judge import Judge, JudgeError, grade_run, judge_input, rescore
-from harness.runs.recorder import EpisodeRecorder, append_result, read_results
+from harness.runs.layout import append_result, read_results
+from harness.runs.recorder import EpisodeRecorder
 from harness.tasks.schema import Task
 from harness.verify import verify
 from harness.viewer import create_viewer

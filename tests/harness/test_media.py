@@ -9,7 +9,8 @@ from PIL import Image, ImageSequence
 
 from harness.runs.media import (CAPTION_H, SHEET_CAP, SHEET_PAD, THUMB_WIDTH, action_label, episode_media,
                            export_media, webp_supported)
-from harness.runs.recorder import EpisodeRecorder, append_result
+from harness.runs.layout import append_result
+from harness.runs.recorder import EpisodeRecorder
 
 TASK = "meridian/gross-tonnage"
 ACTIONS = [

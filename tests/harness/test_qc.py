@@ -6,7 +6,8 @@ import json
 import pytest
 
 from harness.qc import agreement as QC
-from harness.runs.recorder import EpisodeRecorder, append_result
+from harness.runs.layout import append_result
+from harness.runs.recorder import EpisodeRecorder
 
 
 def test_rank_averages_ties():

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from harness.runs import ray_backend
-from harness.runs.recorder import read_results
+from harness.runs.layout import read_results
 from harness.runs.runner import run
 from harness.tasks.registry import load_task
 

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import harness.runs.recorder as recorder
+import harness.runs.lifetime as lifetime
 from harness.cli import main
-from harness.runs.recorder import EpisodeRecorder, read_results
+from harness.runs.layout import read_results
+from harness.runs.recorder import EpisodeRecorder
 from harness.runs.runner import ResumeMismatch, run
 from harness.tasks.registry import load_task
 
@@ -68,13 +69,13 @@ def test_resume_refuses_a_different_run_and_records_a_matching_one(tmp_path, mon
     newer.revision = task.revision + 1
     refused("noop", [newer], rf"run\.json says task {TASK} revision={task.revision}, "
                              rf"this run is task {TASK} revision={task.revision + 1}")
-    import apps.core.store.compile as compile_mod
-    real_hash = compile_mod.world_hash
+    import harness.runs.runner as runner_mod          # where the run's identity looks the world hash up
+    real_hash = runner_mod.world_hash
     with monkeypatch.context() as m:
-        m.setattr(compile_mod, "world_hash", lambda w: "f" * 64)
+        m.setattr(runner_mod, "world_hash", lambda w: "f" * 64)
         refused("noop", [task],
                 r"run\.json says world meridian=[0-9a-f]{12}…, this run is world meridian=ffffffffffff…")
-    assert compile_mod.world_hash is real_hash
+    assert runner_mod.world_hash is real_hash
     # Through the CLI: a clear error, not a traceback.
     res = CliRunner().invoke(main, ["run", "--agent", "random", "--tasks", TASK, "-k", "2", "--out", str(out),
                                     "--resume"])
@@ -195,11 +196,11 @@ def test_an_orphaned_worker_publishes_no_episode(tmp_path, monkeypatch):
     """The check behind it: a worker whose parent is gone (its ppid changed) writes no episode folder."""
     rec = EpisodeRecorder(tmp_path, TASK, 0)
     rec.step({"step": 1})
-    monkeypatch.setattr(recorder, "PARENT_PID", os.getppid() + 1_000_000)       # not our parent: it died
-    with pytest.raises(recorder.ParentGone):
+    monkeypatch.setattr(lifetime, "PARENT_PID", os.getppid() + 1_000_000)       # not our parent: it died
+    with pytest.raises(lifetime.ParentGone):
         rec.finish({"status": "failed"}, None)
     assert not episode_dirs(tmp_path) and not list(tmp_path.rglob(".*partial*"))
-    monkeypatch.setattr(recorder, "PARENT_PID", os.getppid())
+    monkeypatch.setattr(lifetime, "PARENT_PID", os.getppid())
     rec = EpisodeRecorder(tmp_path, TASK, 0)
     assert rec.finish({"status": "failed"}, None).is_dir()
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from harness.qc.check import check
 from harness.cli import main
-from harness.runs.recorder import read_results
+from harness.runs.layout import read_results
 from harness.runs.runner import run
 from harness.tasks.registry import all_tasks, load_task
 
@@ -88,7 +88,7 @@ def test_every_task_passes_qc_and_survives_its_adversaries():
 
 def test_episodes_keep_their_end_state_and_regrade_reports_what_changed(tmp_path, monkeypatch):
     import harness.runs.regrade as rg
-    from harness.runs.recorder import load_end_states
+    from harness.runs.layout import load_end_states
     out = tmp_path / "rg"
     tasks = [load_task("meridian/reply-shortfall-to-eleanor"), load_task("meridian/gross-tonnage")]
     rows = run("oracle", tasks, k=1, workers=1, out=out, progress=False)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from apps.core.world import world_names, worlds_root
-from harness.tasks import validate
+from harness.tasks import lookups, validate
 from harness.tasks.registry import TaskError, TaskReferenceError, all_tasks, load_task, select
 
 REAL = worlds_root()
@@ -241,11 +241,11 @@ def test_every_shipped_task_loads_clean():
 
 def test_world_lookups_are_cached_until_a_file_changes(worlds):
     root = worlds / "meridian"
-    first = validate.world_index(root)
-    assert validate.world_index(root) is first
+    first = lookups.world_index(root)
+    assert lookups.world_index(root) is first
     first.function("checks:fund_shortfall")
     assert "checks:fund_shortfall" in first._functions
     later = time.time() + 5
     os.utime(root / "checks.py", (later, later))
-    assert validate.world_index(root) is not first
+    assert lookups.world_index(root) is not first
 

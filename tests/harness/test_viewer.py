@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from harness.runs.recorder import EpisodeRecorder, append_result
+from harness.runs.layout import append_result
+from harness.runs.recorder import EpisodeRecorder
 from harness.viewer import create_viewer
 
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"

@@ -11,7 +11,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from harness.env import DeskEnv
 from harness.runs.recorder import EpisodeRecorder
-from harness.runs.runner import run_episode
+from harness.runs.episode import run_episode
 from harness.tasks.registry import load_task
 from tests.tools.conftest import run_async
 

@@ -17,9 +17,11 @@ import re
 from pathlib import Path
 
 
-from harness.verify.answer import CLAUSE_END, NEGATION, Cand, _clause, _competes, _phrase_hits, _show_value, normalise, states
+from harness.verify import world_day
+from harness.verify.answer import (CLAUSE_END, NEGATION, Cand, clause, competes, normalise, phrase_hits, show_value,
+                                   states)
 from harness.verify.checks import world_yaml
-from harness.verify.guard import Vouch
+from harness.verify.guard import Directory, Vouch
 
 Q2 = ("2026-04-01", "2026-06-30")
 OPEN_STAGES = ("Prospecting", "Qualification", "Discovery", "Proposal", "Negotiation")
@@ -67,7 +69,6 @@ def _squash(s) -> str:
 
 def today(ctx) -> str:
     """The world's local date at the start (ISO)."""
-    from harness.verify import world_day
     return world_day(ctx.initial).isoformat()
 
 
@@ -111,7 +112,7 @@ def name_mentions(ctx, text: str) -> list[Cand]:
     out = []
     for slug, p in _people(ctx).items():
         if p.get("name"):
-            out += [Cand(c.start, c.end, slug) for c in _phrase_hits(text, p["name"])]
+            out += [Cand(c.start, c.end, slug) for c in phrase_hits(text, p["name"])]
     return sorted(out, key=lambda c: c.start)
 
 
@@ -213,7 +214,7 @@ def pair(text: str, numbers, mentions: list[Cand]) -> dict[str, list[Cand]]:
         hi = min(x for x in cuts if x > c.start)
         pool = [sp for sp in spots if lo <= sp[0] < hi]
         if not pool:
-            sa, sb = _clause(text, c.start)
+            sa, sb = clause(text, c.start)
             pool = [sp for sp in spots if sa <= sp[0] < sb]
         if not pool:
             above = [sp for sp in spots if sp[1] <= c.start and not re.search(r"\n[ \t]*\n", text[sp[1]:c.start])]
@@ -232,7 +233,7 @@ def _set_aside(text: str, c: Cand) -> bool:
     """Is the value at ``c`` set aside ("not P1", "(… P1 … are closed)")? As the answer matcher
     reads it, except that a parenthesis nested in the one around the value ("(P1 (not P2))")
     speaks of its own value, not of this one."""
-    cs, ce = _clause(text, c.start)
+    cs, ce = clause(text, c.start)
     before = re.sub(r"\([^()]*\)", " ", text[max(cs, c.start - 45):c.start])
     if NEGATION.search(before):
         return True
@@ -266,16 +267,16 @@ def stated(text: str, cands: list[Cand], expected) -> tuple[bool, str]:
     it), and not itself set aside? (``harness.verify.answer``'s reading of an answer.)"""
     hits = [c for c in cands if c.value == expected]
     if not hits:
-        return False, ", ".join(dict.fromkeys(_show_value(c.value) for c in cands)) or "nothing"
+        return False, ", ".join(dict.fromkeys(show_value(c.value) for c in cands)) or "nothing"
     others = [c for c in cands if c.value != expected]
     for o in others:
         for h in hits:
-            why = _competes(text, h, o, cands)
+            why = competes(text, h, o, cands)
             if why:
-                return False, f"a hedge ({why}: {_show_value(o.value)})"
+                return False, f"a hedge ({why}: {show_value(o.value)})"
     if others and all(_set_aside(text, h) for h in hits):
-        return False, f"{_show_value(expected)} is set aside"
-    return True, _show_value(expected)
+        return False, f"{show_value(expected)} is set aside"
+    return True, show_value(expected)
 
 
 CLOSED_WORD = re.compile(r"\b(?:closed|resolved|fixed|done|completed?)\b", re.I)
@@ -301,7 +302,7 @@ def closed_mentions(text: str, number: str) -> list[bool]:
     spots = [sp for i, sp in enumerate(spots) if not any(o[0] <= sp[0] < o[1] and o != sp for o in spots)]
     out = []
     for m in _number_rx(number).finditer(text):
-        a, b = _clause(text, m.start())
+        a, b = clause(text, m.start())
         here = [sp for sp in spots if a <= sp[0] < b]
         runs = [[here[i] for i in r] for r in _runs(text, here)]
         closed = False
@@ -359,9 +360,9 @@ def stated_only(text: str, cands: list[Cand], expected) -> tuple[bool, str]:
     live = [c for c in cands if not (_set_aside(text, c) or _old_value(text, c))]
     others = sorted({c.value for c in live if c.value != expected})
     if others or not live:
-        return False, f"{_show_value(expected)} and also {', '.join(map(_show_value, others))}" if others \
-            else f"{_show_value(expected)} is set aside"
-    return True, _show_value(expected)
+        return False, f"{show_value(expected)} and also {', '.join(map(show_value, others))}" if others \
+            else f"{show_value(expected)} is set aside"
+    return True, show_value(expected)
 
 
 # ---------------------------------------------------------------- free text, read with its negations
@@ -430,7 +431,6 @@ def _user(ctx) -> str:
 
 
 def _directory(ctx):
-    from harness.verify.guard import Directory
     return Directory(ctx.final, _user(ctx))
 
 
@@ -1236,7 +1236,7 @@ def owner_stated(text: str, number: str, cands: list[Cand], expected: str) -> tu
     for c in cands:
         if c.value == expected:
             continue
-        a, b = _clause(text, c.start)
+        a, b = clause(text, c.start)
         if not rx.search(text, a, b):
             continue
         cs = max(a, c.start - 40)
@@ -1244,8 +1244,8 @@ def owner_stated(text: str, number: str, cands: list[Cand], expected: str) -> tu
                 or NOT_OWNER.search(text[cs:c.start]) or HELPER.search(text[cs:c.start]) \
                 or HELPER.search(text[c.end:c.end + 20]):
             continue
-        return False, f"{_show_value(expected)} and also {_show_value(c.value)}"
-    return True, _show_value(expected)
+        return False, f"{show_value(expected)} and also {show_value(c.value)}"
+    return True, show_value(expected)
 
 
 def owners_mail_to_nadia(ctx):

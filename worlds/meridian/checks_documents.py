@@ -22,6 +22,7 @@ from datetime import date
 from pathlib import Path
 
 from harness.verify import artifacts as A
+from harness.verify import world_day
 from harness.verify.answer import NEGATION, answer_text, normalise, number_cands, states
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
@@ -93,7 +94,6 @@ def _clean(text: str | None) -> str:
 
 
 def _today(ctx) -> date:
-    from harness.verify import world_day
     return world_day(ctx.initial) or date(2026, 4, 6)
 
 

@@ -13,7 +13,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from harness.verify import artifacts as A
-from harness.verify.answer import states, states_by_label
+from harness.verify import world_day
+from harness.verify.answer import Cand, date_cands, negated, states, states_by_label
 from harness.verify.checks import world_module, world_yaml
 from harness.verify.guard import Vouch
 
@@ -29,7 +30,6 @@ def _base():
 
 def _today(ctx) -> date:
     """The world's day at the start (dates written without a year, "Friday", are read against it)."""
-    from harness.verify import world_day
     return world_day(ctx.initial) or date(2026, 4, 6)
 
 
@@ -726,7 +726,7 @@ def labels_kept(ctx):
 
 
 # ---------------------------------------------------------------------------- a place or a date stated, not denied
-# What sets a value aside besides what the answer reader's ``_negated`` sees ("NOT at Harbour Exchange",
+# What sets a value aside besides what the answer reader's ``negated`` sees ("NOT at Harbour Exchange",
 # "not on 7 May"): a change away from it ("postponed from 7 May", "switched away from Harbour
 # Exchange"), "instead of" / "rather than" right before it, or a denial after it ("Harbour Exchange is
 # no longer the venue", "… is cancelled").
@@ -738,8 +738,7 @@ DENY_AFTER = re.compile(r"(?i)^[^.;!?\n]{0,60}?\b(?:is|are|was|will\s+be|has\s+b
 
 def _affirmed_at(text: str, spans) -> bool:
     """The value written at one of ``spans`` of ``text`` is named as it, not set aside."""
-    from harness.verify.answer import Cand, _negated
-    return any(not _negated(text, Cand(s, e, None)) and not MOVED_FROM.search(text[max(0, s - 30):s])
+    return any(not negated(text, Cand(s, e, None)) and not MOVED_FROM.search(text[max(0, s - 30):s])
                and not DENY_AFTER.search(text[e:]) for s, e in spans)
 
 
@@ -753,7 +752,6 @@ def place_affirmed(text: str, place: str) -> bool:
 def date_affirmed(text: str, want, today) -> bool:
     """``want`` is written in the text and at least once not set aside ("NOT on 7 May", "postponed
     from 7 May", "no longer 7 May" set it aside) — the answer reader lets a lone "postponed from" through."""
-    from harness.verify.answer import date_cands
     text = text or ""
     return _affirmed_at(text, [(c.start, c.end) for c in date_cands(text, today) if c.value == want])
 
@@ -820,7 +818,6 @@ def deadline_stated(text: str, want, today) -> tuple[bool, str]:
     end of the week" — and names no other deadline for it: "by Friday 17 April", "by Friday or Monday",
     "you don't need to comment by Friday" and "next Friday" (which?) don't; the filing's own date beside
     it ("by Friday, before we file on 15 April") is not a deadline for her."""
-    from harness.verify.answer import date_cands
     friday = _this_friday(today)
     good, bad = [], []
     for sent in re.split(r"(?<=[.!?])\s+|\n+|;|\s[—–]\s|,?\s+(?=(?:so|but|while|then)\b)", text or ""):
@@ -880,7 +877,6 @@ def bar_date_note(ctx):
     """The agent's claims bar date keeps a true note: an edited (or new) description may give the order
     it comes from and set the draft order's 22 May aside, but must not state 22 May (or any other day)
     as the bar date. Vouches for the description it read."""
-    from harness.verify.answer import _negated, date_cands
     today = _today(ctx)
     right, order_day = date(2026, 5, 29), date(2026, 4, 1)
     before = ctx.initial["tables"]["cal_events"]["records"]
@@ -894,7 +890,7 @@ def bar_date_note(ctx):
         for c in date_cands(note, today):
             if c.value in (right, order_day):
                 continue
-            if _negated(note, c) or re.search(r"(?i)draft|earlier|previous|was\b|had\b|originally|from\s*$",
+            if negated(note, c) or re.search(r"(?i)draft|earlier|previous|was\b|had\b|originally|from\s*$",
                                                note[max(0, c.start - 40):c.start]):
                 continue
             bad.append(f"event {k}'s note gives {c.value}")

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from harness.qc.adversaries.base import Adversary, Expect
 from harness.qc.adversaries.workbench import Attempt
-from harness.verify.answer import _name_like, _shape
+from harness.verify.answer import id_shape, name_like
 from harness.verify.dates import parse_date
 
 
@@ -52,11 +52,11 @@ def _person_title(initial: dict, name: str) -> str | None:
 
 def string_forms(initial: dict, value: str) -> list[str]:
     out = [value.upper(), f"{value}."]
-    if _shape(value) is not None:
+    if id_shape(value) is not None:
         title = _id_title(initial, value)
         if title:
             out += [f"{value} – {title}", f'{value} ("{title}")']
-    elif _name_like(value):
+    elif name_like(value):
         title = _person_title(initial, value)
         if title:
             out.append(f"{value} ({title})")
@@ -75,7 +75,7 @@ def competitors(kind: str, expected, others: list) -> list:
         out = [parse_date(str(o)) for o in out] + [d + timedelta(days=7), d - timedelta(days=1)]
         out = [o for o in out if o is not None and o != d]
     elif kind == "string":
-        if _shape(str(expected)) is not None:
+        if id_shape(str(expected)) is not None:
             bumped = re.sub(r"\d(?=\D*$)", lambda m: str((int(m.group(0)) + 1) % 10), str(expected))
             out.append(bumped)
         out = [str(o) for o in out if str(o).strip().lower() != str(expected).strip().lower()]
@@ -118,7 +118,7 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
 
     if kind == "set":
         vals = list(spec.values)
-        shape = _shape(vals[0])
+        shape = id_shape(vals[0])
         extra = re.sub(r"\d", lambda m: str((int(m.group(0)) + 2) % 10), vals[-1]) if shape else "something else"
         add("set-reordered", "format", Expect.PASS, "ANSWER: " + " and ".join(reversed(vals)))
         add("set-bullets", "format", Expect.PASS, "ANSWER:\n" + "\n".join(f"- {v}" for v in vals))
