@@ -15,21 +15,17 @@ from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
-from apps.calendar import bp, service
+from apps.calendar import service
+from apps.calendar.blueprint import bp
 from apps.core import people as directory
-from apps.core.errors import Invalid, ServiceError
-from apps.web.render import flash_toast, go, id_arg, is_htmx, render, service_error_page, toast
+from apps.core.errors import Invalid
+from apps.web.render import flash_toast, go, id_arg, is_htmx, render, toast
 
 VIEWS = ("day", "week", "month")
 HOUR_PX = 48
 PX_PER_MIN = HOUR_PX / 60
 MONTH_CHIPS = 3
 BACK = re.compile(r"^/calendar/(day|week|month)/(\d{4}-\d{2}-\d{2})$")
-
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, forbidden="You can't do that")
 
 
 # ---------------------------------------------------------------- formatting (Google Calendar, en-US)

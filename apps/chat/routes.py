@@ -14,20 +14,16 @@ from datetime import datetime, timedelta
 from flask import abort, g, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from apps.chat import bp, service
+from apps.chat import service
+from apps.chat.blueprint import bp
 from apps.core import people as directory
-from apps.core.errors import Forbidden, Invalid, NotFound, ServiceError
+from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.ids import as_id
-from apps.web.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast
+from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast
 from apps.core.text import html_json
 
 
 # ---------------------------------------------------------------- helpers
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e)
-
-
 def _frag(template: str, status: int = 200, headers: dict | None = None, **ctx):
     """A partial template as an htmx fragment (icons inlined)."""
     g.pop("_icons", None)

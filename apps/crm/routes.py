@@ -13,19 +13,15 @@ from urllib.parse import urlencode
 from flask import abort, g, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from apps.core.errors import Invalid, NotFound, ServiceError
+from apps.core.errors import Invalid, NotFound
 from apps.core.ids import as_id
-from apps.web.render import error_page, flash_toast, id_arg, is_htmx, render, service_error_page, toast
+from apps.web.render import error_page, flash_toast, id_arg, is_htmx, render, toast
 from apps.web.render import go as navigate
-from apps.crm import bp, service as S
+from apps.crm import service as S
+from apps.crm.blueprint import bp
 
 ICONS = {"accounts": "building-office-2", "contacts": "user", "leads": "star", "opportunities": "trophy"}
 COLORS = {"accounts": "#5867e8", "contacts": "#a094ed", "leads": "#f88962", "opportunities": "#fcb95b"}
-
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e)
 
 
 @bp.before_request

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from flask import g, redirect, render_template, request, url_for
 
-from apps.core.errors import Invalid, ServiceError
+from apps.core.errors import Invalid
 from apps.core.ids import as_id
-from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
-from apps.docs import bp, service
+from apps.web.render import attachment, flash_toast, go, is_htmx, render, toast, toast_response
+from apps.docs import service
+from apps.docs.blueprint import bp
 from apps.docs import blocks as B
 from apps.drive import service as drive
-
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, forbidden="You need access")
 
 
 def _ctx(**extra) -> dict:

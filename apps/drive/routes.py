@@ -4,20 +4,16 @@ from __future__ import annotations
 from flask import Response, abort, g, redirect, request, url_for
 
 from apps.core import preview
-from apps.core.errors import Invalid, ServiceError
+from apps.core.errors import Invalid
 from apps.core.files import blob_bytes
 from apps.core.ids import as_id
-from apps.web.render import flash_toast, id_list, is_htmx, render, service_error_page, toast, toast_response
-from apps.drive import bp, service
+from apps.web.render import flash_toast, id_list, is_htmx, render, toast, toast_response
+from apps.drive import service
+from apps.drive.blueprint import bp
 from apps.drive.service import FOLDER, Role
 from apps.mail.routes_files import send_bytes
 
 CHANGED = {"HX-Trigger": "drive-changed"}
-
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, forbidden="You need access")
 
 
 def _ids() -> list[int]:

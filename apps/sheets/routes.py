@@ -12,20 +12,14 @@ import json
 from flask import g, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from apps.core.errors import Invalid, ServiceError
+from apps.core.errors import Invalid
 from apps.core.ids import as_id
-from apps.web.render import attachment, flash_toast, go, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import attachment, flash_toast, go, is_htmx, render, toast, toast_response
 from apps.web.render import id_arg
 from apps.drive import service as drive
-from apps.sheets import bp, service
+from apps.sheets import service
+from apps.sheets.blueprint import bp
 from apps.sheets import formula as F
-
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    if request.is_json or request.headers.get("Accept", "").startswith("application/json"):
-        return jsonify(error=e.message, field=getattr(e, "field", None)), e.status
-    return service_error_page(e, forbidden="You need access")
 
 
 def _ctx(**extra) -> dict:

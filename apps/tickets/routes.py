@@ -16,9 +16,9 @@ from flask import abort, g, redirect, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from apps.core.errors import Invalid, NotFound, ServiceError
-from apps.web.render import flash_toast, go, render, service_error_page, toast
-from apps.tickets import bp
+from apps.core.errors import Invalid, NotFound
+from apps.web.render import flash_toast, go, render, toast
+from apps.tickets.blueprint import bp
 from apps.tickets import service as S
 
 LIST_KINDS = ("incident", "request", "change")
@@ -29,11 +29,6 @@ KB_TAGS = {"p", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "strong", "em", 
 
 
 # ---------------------------------------------------------------- helpers
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, not_found="Record not found")
-
-
 def _kind(kind: str) -> str:
     if kind not in LIST_KINDS:
         abort(404)

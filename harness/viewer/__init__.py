@@ -255,7 +255,7 @@ def create_viewer(run_dir: str | Path) -> Flask:
 
     @app.get("/_vendor/htmx.min.js")
     def htmx_js():
-        from apps.web.shell import HTMX_DIR
+        from apps.shell.vendor import HTMX_DIR
         return send_from_directory(HTMX_DIR, "htmx.min.js", mimetype="text/javascript", max_age=3600)
 
     def index():

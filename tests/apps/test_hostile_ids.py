@@ -59,7 +59,7 @@ def _read_names(source: str) -> set[str]:
 def route_param_names() -> set[str]:
     """Every request parameter name the route modules read (over-inclusive: harmless)."""
     names: set[str] = set()
-    for p in [*APPS_DIR.glob("*/routes*.py"), APPS_DIR / "web" / "shell.py", APPS_DIR / "web" / "render.py"]:
+    for p in [*APPS_DIR.glob("*/routes*.py"), *APPS_DIR.glob("*/views.py"), APPS_DIR / "web" / "render.py"]:
         names |= _read_names(p.read_text())
     return names
 
