@@ -34,7 +34,7 @@ def create_app(config: Mapping | None = None):
     from htmx_flask import Htmx
 
     from apps.core.errors import ServiceError
-    from apps.core.ids import IdConverter
+    from apps.web.routing import IdConverter
     from apps.core.registry import APP_NAMES
     from apps.core.store.compile import template_for
     from apps.core.store.slot import Slot

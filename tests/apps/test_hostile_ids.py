@@ -240,7 +240,7 @@ def test_int_converter_is_the_id_converter(app):
     """Every ``<int:…>`` in every blueprint goes through the range-checked converter."""
     from werkzeug.routing import IntegerConverter
 
-    from apps.core.ids import IdConverter
+    from apps.web.routing import IdConverter
     convs = [c for r in app.url_map.iter_rules() for c in r._converters.values() if isinstance(c, IntegerConverter)]
     assert len(convs) > 80 and all(isinstance(c, IdConverter) for c in convs)
 
