@@ -34,7 +34,6 @@ def create_app(config: Mapping | None = None):
     from htmx_flask import Htmx
 
     from apps.core.errors import ServiceError
-    from apps.web.routing import IdConverter
     from apps.core.registry import APP_NAMES
     from apps.core.store.compile import template_for
     from apps.core.store.slot import Slot
@@ -44,6 +43,7 @@ def create_app(config: Mapping | None = None):
     from apps.web import session as sessions
     from apps.web import templating
     from apps.web.render import service_error_page
+    from apps.web.routing import IdConverter
 
     app = Flask("apps.web", static_folder="static", static_url_path="/static",
                 template_folder="templates")

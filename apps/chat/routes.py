@@ -16,11 +16,12 @@ from markupsafe import Markup, escape
 
 from apps.chat import service
 from apps.chat.blueprint import bp
+from apps.core import addresses
 from apps.core import people as directory
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.ids import as_id
-from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast, triggered_by
 from apps.core.text import html_json
+from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast, triggered_by
 
 
 # ---------------------------------------------------------------- helpers
@@ -537,7 +538,6 @@ def new_dm():
 
 @bp.get("/dm/suggest")
 def dm_suggest():
-    from apps.core import addresses
     q = request.args.get("people", "") or request.args.get("q", "")
     found = [p for p in addresses.suggestions(g.store, g.caller.user, q) if p.get("slug")]
     return _frag("_people_suggest.html", people=found, q=q)
