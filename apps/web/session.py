@@ -36,12 +36,15 @@ def public_asset(view):
 
 
 def is_asset() -> bool:
-    """The request is for a package asset: a static file (the workspace's or an app blueprint's,
-    endpoint ``static`` / ``<app>.static``) or a view marked ``public_asset``."""
+    """The request is for a package asset: a static file (anything under the workspace's
+    ``/static/``, or an app blueprint's, endpoint ``<app>.static``) or a view marked
+    ``public_asset``."""
+    if request.path.startswith(current_app.static_url_path + "/"):
+        return True
     endpoint = request.endpoint
     if endpoint is None:
         return False
-    if endpoint == "static" or endpoint.endswith(".static"):
+    if endpoint.endswith(".static"):
         return True
     return getattr(current_app.view_functions.get(endpoint), "deskworld_public_asset", False)
 
