@@ -1,9 +1,6 @@
-"""Calendar: a Google Calendar clone. Service layer in ``service.py``, GUI in ``routes.py``."""
-from flask import Blueprint
+"""Calendar: a Google Calendar clone. Service layer in ``service.py``; GUI: the blueprint in
+``blueprint.py``, its views in ``routes.py`` (the views of the event form in ``routes_form.py``).
 
-from apps.core.appinfo import AppInfo
-
-APP = AppInfo(name="calendar", title="Calendar", prefix="/calendar", icon="calendar-days", home="calendar.index")
-bp = Blueprint("calendar", __name__, template_folder="templates")
-
-from apps.calendar import routes  # noqa: E402,F401  (registers the views on bp)
+Importing the package imports nothing else: the service layer, seeders and tools use it without
+Flask; ``apps.create_app`` imports the GUI.
+"""

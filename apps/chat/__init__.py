@@ -1,9 +1,6 @@
-"""Chat: a Slack clone. Service layer in ``service.py``, GUI in ``routes.py``."""
-from flask import Blueprint
+"""Chat: a Slack clone. Service layer in ``service.py``; GUI: the blueprint in ``blueprint.py``,
+its views in ``routes.py``.
 
-from apps.core.appinfo import AppInfo
-
-APP = AppInfo(name="chat", title="Chat", prefix="/chat", icon="chat-bubble-left-right", home="chat.index")
-bp = Blueprint("chat", __name__, template_folder="templates")
-
-from apps.chat import routes  # noqa: E402,F401  (registers the views on bp)
+Importing the package imports nothing else: the service layer, seeders and tools use it without
+Flask; ``apps.create_app`` imports the GUI.
+"""

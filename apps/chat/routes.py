@@ -11,32 +11,23 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from flask import abort, g, make_response, redirect, render_template, request, url_for
+from flask import abort, g, make_response, redirect, request, url_for
 from markupsafe import Markup, escape
 
-from apps.chat import bp, service
+from apps.chat import service
+from apps.chat.blueprint import bp
+from apps.core import addresses
 from apps.core import people as directory
-from apps.core.errors import Forbidden, Invalid, NotFound, ServiceError
+from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.ids import as_id
-from apps.web.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast
 from apps.core.text import html_json
+from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast, triggered_by
 
 
 # ---------------------------------------------------------------- helpers
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e)
-
-
-def _frag(template: str, status: int = 200, headers: dict | None = None, **ctx):
-    """A partial template as an htmx fragment (icons inlined)."""
-    g.pop("_icons", None)
-    resp = make_response(render_template(template, **_ctx(**ctx)), status)
-    resp.vary.add("HX-Request")
-    for k, v in (headers or {}).items():
-        resp.headers[k] = v
-    return resp
-
+def _frag(template: str, status: int = 200, headers: dict | None = None, oob: list[str] | None = None, **ctx):
+    """A partial template as a fragment (a region, a dialog, one message), with the chat context."""
+    return render(template, partial=True, status=status, headers=headers, oob=oob, **_ctx(**ctx))
 
 
 def _trigger(*events: str) -> dict:
@@ -320,14 +311,13 @@ def thread(message_id: int):
     try:
         t = service.thread(g.store, g.caller.user, message_id)
     except NotFound:
-        if is_htmx() and request.headers.get("HX-Trigger") == "thread-pane":
+        if triggered_by("thread-pane"):
             return thread_close()          # the thread went away under the open pane (deleted)
         raise
     if not is_htmx():
         return redirect(url_for("chat.channel", conv_id=t["conversation"]["id"], thread=t["parent"]["id"]))
     # Opened by a click: focus its reply box; a refresh of the open pane leaves the focus alone.
-    return _frag("chat/_thread.html", t=t, thread_highlight=int_arg("m"),
-                 focus=request.headers.get("HX-Trigger") != "thread-pane")
+    return _frag("chat/_thread.html", t=t, thread_highlight=int_arg("m"), focus=not triggered_by("thread-pane"))
 
 
 @bp.get("/thread/close")
@@ -442,12 +432,12 @@ def pins(conv_id: int):
 
 # ---------------------------------------------------------------- channel details, members, join/leave
 def _details(conv_id: int, tab: str = "about", *, status: int = 200, errors: dict | None = None,
-             headers: dict | None = None, people=(), values: dict | None = None):
+             headers: dict | None = None, oob: list[str] | None = None, people=(), values: dict | None = None):
     conv = service.conversation(g.store, g.caller.user, conv_id)
     pdir = {r["slug"]: dict(r) for r in g.store.all("SELECT slug, name, email, title FROM people")}
     members = [pdir.get(s, {"slug": s, "name": s, "email": "", "title": ""}) for s in conv["members"]]
     return _frag("chat/_details.html", status=status, conv=conv, tab=tab, members=members, errors=errors or {},
-                 people=people, values=values or {}, headers=headers)
+                 people=people, values=values or {}, headers=headers, oob=oob)
 
 
 @bp.get("/c/<int:conv_id>/details")
@@ -479,9 +469,7 @@ def invite(conv_id: int):
         return redirect(url_for("chat.channel", conv_id=conv_id))
     n = len(added)
     note = toast(f"Added {n} {'person' if n == 1 else 'people'} to the channel." if n else "They're already in the channel.")
-    resp = _details(conv_id, "members", headers=_trigger("chat-header"))
-    resp.set_data(resp.get_data() + note.encode())
-    return resp
+    return _details(conv_id, "members", headers=_trigger("chat-header"), oob=[note])
 
 
 @bp.get("/c/<int:conv_id>/people")
@@ -550,7 +538,6 @@ def new_dm():
 
 @bp.get("/dm/suggest")
 def dm_suggest():
-    from apps.core import addresses
     q = request.args.get("people", "") or request.args.get("q", "")
     found = [p for p in addresses.suggestions(g.store, g.caller.user, q) if p.get("slug")]
     return _frag("_people_suggest.html", people=found, q=q)

@@ -4,9 +4,9 @@ SQLite's INTEGER is a signed 64-bit number; binding a Python int outside it
 raises ``OverflowError`` deep inside a query. So every integer that comes from
 a request is checked here first:
 
-- ``<int:…>`` in any route is ``IdConverter``: ASCII digits only, ``0 ≤ n ≤
-  2**63 - 1``; anything else (``2**63``, ``-1``, ``٣``, a 5,000-digit string)
-  does not match the route, so it is a plain 404;
+- ``<int:…>`` in any route is ``apps.web.routing.IdConverter``: ASCII digits
+  only, ``0 ≤ n ≤ 2**63 - 1``; anything else (``2**63``, ``-1``, ``٣``, a
+  5,000-digit string) does not match the route, so it is a plain 404;
 - ``as_id(v)`` is the same test for a value read from a form or query string
   (``None`` when it is not an id);
 - ``parse_int(v, field)`` is for integers a form must carry: a malformed or
@@ -14,41 +14,13 @@ a request is checked here first:
 """
 from __future__ import annotations
 
-import builtins
 import re
 
-from werkzeug.routing import IntegerConverter
+from apps.core.errors import Invalid
 
 INT64_MAX = 2**63 - 1
 _ID = re.compile(r"[0-9]{1,19}")
 _INT = re.compile(r"[+-]?[0-9]{1,19}")
-
-
-def _at_most(n: int) -> str:
-    """A regex for the decimal numbers 0..n (leading zeros allowed, no more digits than n has)."""
-    top = str(n)
-    alts = [f"[0-9]{{1,{len(top) - 1}}}"] if len(top) > 1 else []
-    for i, d in enumerate(top):
-        if d != "0":
-            rest = len(top) - i - 1
-            alts.append(top[:i] + f"[0-{int(d) - 1}]" + (f"[0-9]{{{rest}}}" if rest else ""))
-    alts.append(top)
-    return "(?:" + "|".join(alts) + ")"
-
-
-class IdConverter(IntegerConverter):
-    """The app-wide ``int`` converter: only ids SQLite can hold match. The range is in the
-    regex itself, so ``/x/<2**63>`` matches no rule at all (a 404 whatever methods the
-    path's other rules take)."""
-    regex = _at_most(INT64_MAX)
-
-    def __init__(self, map, fixed_digits: int = 0, min: int | None = None, max: int | None = None,
-                 signed: bool = False) -> None:
-        lo = -INT64_MAX if signed else 0
-        super().__init__(map, fixed_digits, lo if min is None else builtins.max(min, lo),
-                         INT64_MAX if max is None else builtins.min(max, INT64_MAX), signed)
-        if signed:
-            self.regex = "-?" + _at_most(INT64_MAX)
 
 
 def as_id(v: object) -> int | None:
@@ -73,7 +45,6 @@ def in_range(n: int) -> bool:
 def parse_int(v: object, field: str, *, what: str | None = None, minimum: int | None = 0) -> int:
     """An integer a request carries in ``field``; a malformed, out-of-range or (below
     ``minimum``) negative one is an ``Invalid`` (422) naming the field."""
-    from apps.core.errors import Invalid
     s = str(v).strip()
     n = int(s) if _INT.fullmatch(s) else None
     if n is None or not in_range(n) or (minimum is not None and n < minimum):

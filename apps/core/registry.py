@@ -1,13 +1,13 @@
-"""The list of apps: their tables, seeders and blueprints, in one place.
+"""The list of apps, in one place: their names, tables and seeders.
 
-``APP_NAMES`` is the order the app switcher shows; ``SEED_ORDER`` the order
-worlds are seeded in (Drive before Mail: mail attachments point at Drive files).
+``APP_NAMES`` is the order the app switcher shows (``apps.create_app`` mounts
+each app's blueprint in that order); ``SEED_ORDER`` the order worlds are seeded
+in (Drive before Mail: mail attachments point at Drive files).
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from types import ModuleType
 
 from apps.core.store.schema import CORE_TABLES, Table
 
@@ -19,10 +19,6 @@ ENGINES = ("coworkers",)
 # World files that become app items in Drive: suffix -> (kind, module with ``import_file``).
 APP_FILES = {".gdoc.md": ("doc", "apps.docs.seed"), ".gsheet.yaml": ("sheet", "apps.sheets.seed"),
              ".gslides.yaml": ("deck", "apps.slides.seed")}
-
-
-def app_packages() -> list[ModuleType]:
-    return [importlib.import_module(f"apps.{name}") for name in APP_NAMES]
 
 
 def all_tables() -> list[Table]:

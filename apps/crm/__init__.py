@@ -1,9 +1,6 @@
-"""CRM: a Salesforce-like app. Service layer in ``service.py``, GUI in ``routes.py``."""
-from flask import Blueprint
+"""CRM: a Salesforce-like app. Service layer in ``service.py``; GUI: the blueprint in
+``blueprint.py``, its views in ``routes.py`` (records in ``routes_records.py``).
 
-from apps.core.appinfo import AppInfo
-
-APP = AppInfo(name="crm", title="CRM", prefix="/crm", icon="briefcase", home="crm.index")
-bp = Blueprint("crm", __name__, template_folder="templates")
-
-from apps.crm import routes  # noqa: E402,F401  (registers the views on bp)
+Importing the package imports nothing else: the service layer, seeders and tools use it without
+Flask; ``apps.create_app`` imports the GUI.
+"""

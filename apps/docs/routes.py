@@ -5,15 +5,12 @@ from __future__ import annotations
 from flask import g, render_template, request
 
 import apps.docs.blocks as B
-from apps.core.errors import Invalid, ServiceError
-from apps.web.render import render, service_error_page, toast, toast_response
-from apps.docs import bp, service
+from apps.core.errors import Invalid
+from apps.web.render import render, toast, toast_response
+from apps.docs import service
+from apps.docs.blueprint import bp
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, forbidden="You need access")
 
 
 add_list_routes(bp, service.DOCS, title="Docs", icon="document-text", param="doc_id", create=service.create)

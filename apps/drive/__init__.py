@@ -1,9 +1,6 @@
-"""Drive: a Google Drive clone. Service layer in ``service.py``, GUI in ``routes.py``."""
-from flask import Blueprint
+"""Drive: a Google Drive clone. Service layer in ``service.py``; GUI: the blueprint in
+``blueprint.py``, its views in ``routes.py``.
 
-from apps.core.appinfo import AppInfo
-
-APP = AppInfo(name="drive", title="Drive", prefix="/drive", icon="folder", home="drive.index")
-bp = Blueprint("drive", __name__, template_folder="templates")
-
-from apps.drive import routes  # noqa: E402,F401  (registers the views on bp)
+Importing the package imports nothing else: the service layer, seeders and tools use it without
+Flask; ``apps.create_app`` imports the GUI.
+"""

@@ -1,9 +1,6 @@
-"""Mail: a Gmail clone. Service layer in ``service.py``/``compose.py``, GUI in ``routes.py``."""
-from flask import Blueprint
+"""Mail: a Gmail clone. Service layer in ``service.py``/``compose.py``; GUI: the blueprint in
+``blueprint.py``, its views in ``routes.py``, ``routes_compose.py`` and ``routes_files.py``.
 
-from apps.core.appinfo import AppInfo
-
-APP = AppInfo(name="mail", title="Mail", prefix="/mail", icon="envelope", home="mail.index")
-bp = Blueprint("mail", __name__, template_folder="templates")
-
-from apps.mail import routes, routes_compose, routes_files  # noqa: E402,F401  (register the views on bp)
+Importing the package imports nothing else: the service layer, seeders and tools use it without
+Flask; ``apps.create_app`` imports the GUI.
+"""

@@ -7,11 +7,12 @@ from flask import abort, current_app, g, redirect, render_template, request, url
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from apps.core import addresses
-from apps.core.errors import Invalid, NotFound, ServiceError
+from apps.core.errors import Invalid, NotFound
 from apps.core.ids import as_id
-from apps.web.render import flash_toast, go, int_arg, is_htmx, render, service_error_page, toast, toast_response
+from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast, toast_response
 from apps.web.render import id_list
-from apps.mail import bp, service
+from apps.mail import service
+from apps.mail.blueprint import bp
 from apps.mail.search import SearchError
 from apps.mail.service import FOLDER_TITLES, Action, Folder
 from apps.mail.compose import list_drafts
@@ -19,11 +20,6 @@ from apps.mail.views import context, current_view, view_url
 
 
 # ---------------------------------------------------------------- helpers
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e)
-
-
 def _ids(name: str = "t") -> list[int]:
     return id_list(name, "a conversation")
 

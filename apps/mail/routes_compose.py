@@ -8,7 +8,8 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.ids import as_id
 from apps.web.render import flash_toast, go, is_htmx, render, toast, toast_response
 from apps.drive import service as drive
-from apps.mail import bp, compose, service
+from apps.mail import compose, service
+from apps.mail.blueprint import bp
 from apps.web.render import int_arg
 from apps.mail.views import context, current_view, view_url
 

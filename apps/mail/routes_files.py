@@ -7,7 +7,8 @@ from apps.core import preview
 from apps.core.files import blob_bytes
 from apps.web.render import attachment, go, render, toast_response
 from apps.drive import service as drive
-from apps.mail import bp, service
+from apps.mail import service
+from apps.mail.blueprint import bp
 from apps.mail.views import context
 
 

@@ -13,18 +13,13 @@ from flask import g, jsonify, render_template, request, url_for
 from markupsafe import Markup, escape
 
 import apps.sheets.formula as F
-from apps.core.errors import Invalid, ServiceError
-from apps.web.render import flash_toast, go, is_htmx, render, service_error_page, toast_response
+from apps.core.errors import Invalid
+from apps.web.render import flash_toast, go, is_htmx, render, toast_response
 from apps.web.render import id_arg
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
-from apps.sheets import bp, service
+from apps.sheets import service
+from apps.sheets.blueprint import bp
 
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    if request.is_json or request.headers.get("Accept", "").startswith("application/json"):
-        return jsonify(error=e.message, field=getattr(e, "field", None)), e.status
-    return service_error_page(e, forbidden="You need access")
 
 
 add_list_routes(bp, service.SHEETS, title="Sheets", icon="table-cells", param="book_id", create=service.create)

@@ -11,20 +11,17 @@ from __future__ import annotations
 from flask import g, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from apps.core.errors import Invalid, ServiceError
+from apps.core.errors import Invalid
 from apps.core.ids import parse_int
-from apps.web.render import flash_toast, is_htmx, render, service_error_page, toast
+from apps.web.render import flash_toast, is_htmx, render, toast
 from apps.web.render import id_arg
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
-from apps.slides import bp, service
+from apps.slides import service
+from apps.slides.blueprint import bp
 from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES
 
 PLACEHOLDERS = {"title": "Click to add title", "subtitle": "Click to add subtitle"}
 
-
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, forbidden="You need access")
 
 
 # ---------------------------------------------------------------- rendering helpers

@@ -9,17 +9,19 @@ record forms re-fetch themselves on ``deskworld:refresh``.
 """
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import nh3
 from flask import abort, g, redirect, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from apps.core.errors import Invalid, NotFound, ServiceError
-from apps.web.render import flash_toast, go, render, service_error_page, toast
-from apps.tickets import bp
+from apps.core.errors import Invalid, NotFound
+from apps.core.store.db import parse_iso
+from apps.core.timefmt import ago
 from apps.tickets import service as S
+from apps.tickets.blueprint import bp
+from apps.web.render import flash_toast, go, render, toast
 
 LIST_KINDS = ("incident", "request", "change")
 PLURAL = {"incident": "Incidents", "request": "Requests", "change": "Change Requests"}
@@ -29,11 +31,6 @@ KB_TAGS = {"p", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "strong", "em", 
 
 
 # ---------------------------------------------------------------- helpers
-@bp.errorhandler(ServiceError)
-def _service_error(e: ServiceError):
-    return service_error_page(e, not_found="Record not found")
-
-
 def _kind(kind: str) -> str:
     if kind not in LIST_KINDS:
         abort(404)
@@ -78,7 +75,6 @@ def _tk_input_time(iso: str | None) -> str:
 
 @bp.app_template_filter("tk_ago")
 def _tk_ago(iso: str | None) -> str:
-    from apps.core.timefmt import ago
     return ago(g.store, iso) if iso else ""
 
 
@@ -94,7 +90,6 @@ def _tk_due(iso: str | None) -> str:
     """"in 3h 20m" / "4h 10m overdue" relative to world time."""
     if not iso:
         return ""
-    from apps.core.store.db import parse_iso
     secs = int((parse_iso(iso) - g.store.now()).total_seconds())
     mins = abs(secs) // 60
     d, h, m = mins // 1440, (mins % 1440) // 60, mins % 60
@@ -205,7 +200,6 @@ def bulk(kind: str):
 
 def _list_args_from(url: str, kind: str) -> dict:
     """Re-read a list's query from its URL (the list a bulk action came from)."""
-    from urllib.parse import parse_qs, urlparse
     u = urlparse(url or "")
     if not u.path.startswith(url_for("tickets.records", kind=kind)):
         return {"conditions": [], "quick": "", "q": "", "sort": "", "desc": None, "page": 1}

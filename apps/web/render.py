@@ -1,30 +1,46 @@
-"""One way to answer a request: the full page, or one block of it for htmx.
+"""One way to answer a request: the full page, or a fragment of it for htmx.
 
-``render(template, block=...)`` returns only ``block`` when the request
-came from htmx (and is not a boosted navigation), else the whole page, and
-sets ``Vary: HX-Request`` either way. Extra fragments (toasts, counters) are
-appended as out-of-band swaps with ``oob=[...]``.
+``render(template, block=...)`` returns only ``block`` when the request came from htmx (and is not
+a boosted navigation), else the whole page; ``render(template, partial=True)`` always returns a
+fragment (a dialog, a list's rows, a region that re-fetches itself). Extra fragments (toasts,
+counters) are appended to a fragment as out-of-band swaps with ``oob=[...]``. Every answer sets
+``Vary: HX-Request``.
+
+This module is the only reader of the ``HX-*`` request headers: views ask ``is_htmx()`` and
+``triggered_by(element_id)``.
 """
 from __future__ import annotations
 
-from flask import flash, g, make_response, render_template, request
+from urllib.parse import quote
+
+from flask import Response, current_app, flash, g, jsonify, make_response, redirect, render_template, request
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
+
+from apps.core.errors import Invalid, ServiceError
+from apps.core.ids import as_id, parse_int
 
 
 def is_htmx() -> bool:
     return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
 
 
-def render(template: str, block: str | None = None, *, status: int = 200,
+def triggered_by(element_id: str) -> bool:
+    """The htmx request was made by the element ``element_id`` itself (a region re-fetching itself
+    on an event), not by a click elsewhere that targets it."""
+    return is_htmx() and request.htmx.trigger == element_id
+
+
+def render(template: str, block: str | None = None, *, partial: bool = False, status: int = 200,
            oob: list[str] | None = None, headers: dict | None = None, **ctx):
-    if block and is_htmx():
+    fragment = partial or bool(block and is_htmx())
+    if fragment:
         g.pop("_icons", None)                 # fragments inline their icons
-        html = render_block(template, block, **ctx)
+        html = render_block(template, block, **ctx) if block else render_template(template, **ctx)
     else:
         g._icons = set()                       # a whole page: one sprite at the end
         html = render_template(template, **ctx)
-    if oob and is_htmx():
+    if oob and (partial or is_htmx()):
         html = Markup(html) + Markup("".join(oob))
     resp = make_response(html, status)
     resp.vary.add("HX-Request")
@@ -63,20 +79,23 @@ def error_page(status: int, title: str, detail: str = ""):
 ERROR_TITLES = {404: "Not found", 403: "Not allowed", 422: "Check your input"}
 
 
-def service_error_page(e, **titles: str):
-    """The page (or toast) for a service-layer error; apps may rename a status's title
-    (``forbidden="You need access"``, ``not_found="Record not found"``)."""
-    names = {404: titles.get("not_found"), 403: titles.get("forbidden"), 422: titles.get("invalid")}
-    title = names.get(e.status) or ERROR_TITLES.get(e.status, "Something went wrong")
+def service_error_page(e: ServiceError):
+    """The answer to a service-layer error a view let through (``create_app`` registers it for
+    ``ServiceError``): the error page, or a toast for htmx, titled as the app the request is for
+    words it (``AppInfo.error_titles``, found by the request's blueprint); a JSON request to an app
+    with ``json_errors`` gets ``{"error", "field"}``."""
+    info = next((a for a in current_app.extensions.get("deskworld.apps", []) if a.name == request.blueprint), None)
+    if info is not None and info.json_errors and \
+            (request.is_json or request.headers.get("Accept", "").startswith("application/json")):
+        return jsonify(error=e.message, field=e.field), e.status
+    titles = info.error_titles if info is not None else {}
+    title = titles.get(e.status) or ERROR_TITLES.get(e.status, "Something went wrong")
     return error_page(e.status, title, e.message)
 
 
 def int_arg(name: str, default: int | None = None) -> int | None:
     """A non-negative integer request value (an id, a page); a malformed or
     out-of-range one (``abc``, ``-1``, ``2**63``) is a 422 naming the field."""
-    from flask import request
-
-    from apps.core.ids import parse_int
     v = request.values.get(name)
     if v is None or not v.strip():
         return default
@@ -86,19 +105,12 @@ def int_arg(name: str, default: int | None = None) -> int | None:
 def id_arg(name: str) -> int | None:
     """An optional id in the query string or form, for views that fall back when it is
     absent or not an id (``?tab=``, ``?slide=``): anything but an id is ``None``."""
-    from flask import request
-
-    from apps.core.ids import as_id
     return as_id(request.values.get(name))
 
 
 def id_list(name: str, what: str) -> list[int]:
     """Every id in the request's ``name`` values (each may be comma-separated); one
     that is not an id is a 422: “…” is not a ``what``."""
-    from flask import request
-
-    from apps.core.errors import Invalid
-    from apps.core.ids import as_id
     out = []
     for v in request.values.getlist(name):
         for part in v.split(","):
@@ -114,7 +126,6 @@ def id_list(name: str, what: str) -> list[int]:
 
 def go(url: str):
     """Navigate: an HX-Redirect for htmx, a plain redirect otherwise."""
-    from flask import redirect
     if is_htmx():
         return "", 204, {"HX-Redirect": url}
     return redirect(url)
@@ -122,9 +133,6 @@ def go(url: str):
 
 def attachment(data: bytes, mime: str, filename: str, *, inline: bool = False):
     """A download (``inline``: a file the browser shows), with the file name encoded for any characters (RFC 5987)."""
-    from urllib.parse import quote
-
-    from flask import Response
     resp = Response(data, mimetype=mime)
     resp.headers["Content-Disposition"] = f"{'inline' if inline else 'attachment'}; filename*=UTF-8''{quote(filename)}"
     return resp

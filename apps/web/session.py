@@ -8,14 +8,18 @@ generation) is refused with 409, so it can't touch the new episode.
 
 Each request holds the slot for its whole duration (``g.store``): requests to
 one slot run one at a time, which keeps episodes deterministic.
+
+Package assets — the workspace's static files (``/static/…``), each app's
+(``/<prefix>/static/…``) and the views marked ``public_asset`` (htmx, the fonts,
+the favicon) — are served without a session or the store, and cached.
 """
 from __future__ import annotations
 
 from flask import Flask, current_app, g, request, session
 
+from apps.core import people
 from apps.core.store.db import AGENT, Caller
-
-OPEN_PREFIXES = ("/static/", "/_vendor/", "/_fonts/", "/favicon.ico")
+from apps.web.render import error_page
 
 
 def session_cookie(app: Flask, user: str, generation: int) -> tuple[str, str]:
@@ -24,10 +28,31 @@ def session_cookie(app: Flask, user: str, generation: int) -> tuple[str, str]:
     return app.config["SESSION_COOKIE_NAME"], ser.dumps({"uid": user, "gen": generation})
 
 
+def public_asset(view):
+    """Mark a view as serving a package asset: answered without a session or the store, and cached
+    like the static files."""
+    view.deskworld_public_asset = True
+    return view
+
+
+def is_asset() -> bool:
+    """The request is for a package asset: a static file (anything under the workspace's
+    ``/static/``, or an app blueprint's, endpoint ``<app>.static``) or a view marked
+    ``public_asset``."""
+    if request.path.startswith(current_app.static_url_path + "/"):
+        return True
+    endpoint = request.endpoint
+    if endpoint is None:
+        return False
+    if endpoint.endswith(".static"):
+        return True
+    return getattr(current_app.view_functions.get(endpoint), "deskworld_public_asset", False)
+
+
 def init_app(app: Flask) -> None:
     @app.before_request
     def _open_store():
-        if request.path.startswith(OPEN_PREFIXES):
+        if is_asset():
             return None
         slot = current_app.config["SLOT"]
         cm = slot.store()
@@ -40,15 +65,14 @@ def init_app(app: Flask) -> None:
             session["uid"], session["gen"] = uid, slot.generation
             gen = slot.generation
         if uid is None:
-            return _refuse(401, "You're not signed in",
-                           "This workspace is opened by the deskworld harness, which signs you in.")
+            return error_page(401, "You're not signed in",
+                              "This workspace is opened by the deskworld harness, which signs you in.")
         if gen != slot.generation:
-            return _refuse(409, "This page has expired",
-                           "The workspace was reset since this page was opened. Reload to continue.")
-        from apps.core import people
+            return error_page(409, "This page has expired",
+                              "The workspace was reset since this page was opened. Reload to continue.")
         person = people.person(g.store, uid)
         if person is None:
-            return _refuse(401, "Unknown user", "The signed-in user is not in this world's directory.")
+            return error_page(401, "Unknown user", "The signed-in user is not in this world's directory.")
         g.user = person
         g.caller = Caller(user=uid, actor=AGENT)
         return None
@@ -60,28 +84,11 @@ def init_app(app: Flask) -> None:
             cm.__exit__(None, None, None)
 
     @app.after_request
-    def _tick(resp):
-        # ``deskworld serve``: a person at the keyboard; the world ticks after
-        # each request that may have written, and htmx hears about it. (In
-        # agent mode the harness ticks once per agent step instead.)
-        if current_app.config["TICK_ON_REQUEST"] and request.method != "GET" and "store" in g \
-                and "user" in g:
-            from apps.coworkers.engine import tick
-            if tick(g.store):
-                resp.headers["HX-Trigger"] = "deskworld:refresh"
-        return resp
-
-    @app.after_request
     def _headers(resp):
         # Pages and fragments are never cached (state changes under them);
         # package assets (htmx, fonts, css, js) are the same for every episode.
-        static = request.path.startswith(OPEN_PREFIXES)
-        resp.headers["Cache-Control"] = "public, max-age=3600" if static and resp.status_code == 200 else "no-store"
+        resp.headers["Cache-Control"] = "public, max-age=3600" if is_asset() and resp.status_code == 200 \
+            else "no-store"
         resp.headers["X-Frame-Options"] = "SAMEORIGIN"
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp
-
-
-def _refuse(status: int, title: str, detail: str):
-    from apps.web.render import error_page
-    return error_page(status, title, detail)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from flask import Flask, current_app, g, has_request_context
 from heroicons.jinja import heroicon_mini, heroicon_outline, heroicon_solid
@@ -50,7 +51,6 @@ def _inline(name: str, size: int, style: str) -> Markup:
 @functools.lru_cache(maxsize=512)
 def _parts(style: str, name: str) -> tuple[str, str, str]:
     """(presentation attributes of the <svg>, its viewBox, its inner markup)."""
-    import re
     svg = str(_inline(name, 24, style))
     open_tag, inner = svg.split(">", 1)
     inner = inner.rsplit("</svg>", 1)[0].strip()

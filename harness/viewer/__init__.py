@@ -28,7 +28,7 @@ from pathlib import Path
 
 from flask import Flask, abort, g, request, send_from_directory
 
-from apps.web.shell import HTMX_DIR
+from apps.shell.vendor import HTMX_DIR
 from harness.runs import layout
 from harness.servers.netguard import UNSAFE, Guard, Policy
 from harness.viewer.episodes import RUN_ENDPOINTS, register_run_pages

@@ -59,7 +59,7 @@ def _read_names(source: str) -> set[str]:
 def route_param_names() -> set[str]:
     """Every request parameter name the route modules read (over-inclusive: harmless)."""
     names: set[str] = set()
-    for p in [*APPS_DIR.glob("*/routes*.py"), APPS_DIR / "common" / "shell.py", APPS_DIR / "common" / "render.py"]:
+    for p in [*APPS_DIR.glob("*/routes*.py"), *APPS_DIR.glob("*/views.py"), APPS_DIR / "web" / "render.py"]:
         names |= _read_names(p.read_text())
     return names
 
@@ -240,7 +240,7 @@ def test_int_converter_is_the_id_converter(app):
     """Every ``<int:…>`` in every blueprint goes through the range-checked converter."""
     from werkzeug.routing import IntegerConverter
 
-    from apps.core.ids import IdConverter
+    from apps.web.routing import IdConverter
     convs = [c for r in app.url_map.iter_rules() for c in r._converters.values() if isinstance(c, IntegerConverter)]
     assert len(convs) > 80 and all(isinstance(c, IdConverter) for c in convs)
 

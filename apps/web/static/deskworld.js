@@ -1,6 +1,16 @@
-/* deskworld page behaviour shared by every app: dialogs drawn in the page,
-   menus, keyboard shortcuts, recipient chips, row selection, context menus.
-   Nothing here reads the clock or runs on a timer of its own. */
+/* deskworld page behaviour shared by the shell and several apps: dialogs drawn in the page,
+   menus, keyboard shortcuts, a keyboard cursor over list rows, selection checkboxes, suggestion
+   lists, recipient chips, file rows (Drive and the editors' home lists), context menus, the
+   compose shortcut, in-page drop-downs. Mail's and Drive's own behaviour is in their packages
+   (mail.js, drive.js), each app's in its own script. Nothing here reads the clock or runs on a
+   timer of its own.
+
+   What the apps' scripts use of it is window.deskworld:
+   - listbox(e, list, options): the keyboard over a suggestion list (see below);
+   - selectRow(row, e): select a file row as a click would; "deskworld:selection" is dispatched
+     on the document whenever the file rows' selection changes;
+   - syncSelection(root): bring the selection checkboxes' state (rows, "select all") up to date;
+   - removeContextMenu(), typing(element), visible(element): the helpers of the same names. */
 (function () {
   "use strict";
 
@@ -139,21 +149,34 @@
     if (t.matches("input.check")) syncSelection(document);
     if (t.matches(".picker-row input")) t.closest(".picker-row").classList.toggle("checked", t.checked);
   });
-  document.addEventListener("click", (e) => {
-    const pick = e.target.closest("[data-select]");
-    if (!pick) return;
-    const scope = pick.closest("[data-selection-scope]");
-    const mode = pick.dataset.select;
-    $$("tr[data-cursor-row]", scope).forEach((row) => {
-      const c = $("input.check", row);
-      if (!c) return;
-      c.checked = mode === "all" ? true : mode === "none" ? false :
-        mode === "read" ? !row.classList.contains("unread") : mode === "unread" ? row.classList.contains("unread") :
-        mode === "starred" ? !!$(".star-btn[aria-pressed='true']", row) : mode === "unstarred" ? !$(".star-btn[aria-pressed='true']", row) : c.checked;
-    });
-    const d = pick.closest("details"); if (d) d.removeAttribute("open");
-    syncSelection(document);
-  });
+  /* ---------------------------------------------------------------- suggestion lists */
+  /* The keyboard over a suggestion list under a text box (people, @mentions, lookups, references):
+     the [role=option] items of `list`. ArrowDown/ArrowUp move the selected option (aria-selected,
+     kept inside the list; `scroll` keeps it in view); Enter — and Tab with `tab` — picks the
+     selected option (the first one when none is and `first`; with Shift too unless `shift` is
+     false); Escape calls `close` when there is one. pick(option) and close(event) are the
+     caller's. Returns true when it handled the key. */
+  function listbox(e, list, { pick, close = null, tab = false, first = false, scroll = false, shift = true }) {
+    const opts = list ? $$("[role=option]", list) : [];
+    if (!opts.length) return false;
+    let i = opts.findIndex((o) => o.getAttribute("aria-selected") === "true");
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      i = e.key === "ArrowDown" ? Math.min(opts.length - 1, i + 1) : Math.max(0, i - 1);
+      opts.forEach((o, j) => o.setAttribute("aria-selected", j === i ? "true" : "false"));
+      if (scroll) opts[i].scrollIntoView({ block: "nearest" });
+      return true;
+    }
+    if ((e.key === "Enter" || (tab && e.key === "Tab")) && (shift || !e.shiftKey)) {
+      const opt = i >= 0 ? opts[i] : first ? opts[0] : null;
+      if (!opt) return false;
+      e.preventDefault();
+      pick(opt);
+      return true;
+    }
+    if (e.key === "Escape" && close) { close(e); return true; }
+    return false;
+  }
 
   /* ---------------------------------------------------------------- recipient chips */
   function addChip(box, email, name) {
@@ -189,22 +212,8 @@
   document.addEventListener("keydown", (e) => {
     const entry = e.target;
     if (!entry.matches || !entry.matches("input.chip-entry")) return;
-    const field = entry.closest(".cfield");
-    const opts = $$("ul.listbox [role=option]", field);
-    let sel = opts.findIndex((o) => o.getAttribute("aria-selected") === "true");
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      if (!opts.length) return;
-      e.preventDefault();
-      sel = e.key === "ArrowDown" ? Math.min(opts.length - 1, sel + 1) : Math.max(0, sel - 1);
-      opts.forEach((o, j) => o.setAttribute("aria-selected", j === sel ? "true" : "false"));
-      return;
-    }
+    if (listbox(e, $("ul.listbox", entry.closest(".cfield")), { pick: pickOption, tab: true })) return;
     if (e.key === "Enter" || e.key === "Tab" || e.key === "," || e.key === ";") {
-      if (sel >= 0 && (e.key === "Enter" || e.key === "Tab")) {
-        e.preventDefault();
-        pickOption(opts[sel]);
-        return;
-      }
       if (entry.value.trim()) { e.preventDefault(); commitEntry(entry); }
       else if (e.key === "Enter") e.preventDefault();
       return;
@@ -244,30 +253,10 @@
     if (reveal) { const el = document.getElementById(reveal.dataset.reveal); if (el) { el.hidden = false; const i = $("input.chip-entry", el); if (i) i.focus(); } reveal.remove(); }
   });
 
-  /* ---------------------------------------------------------------- Drive rows: select, open, context menu */
+  /* ---------------------------------------------------------------- file rows (tr.frow): select, open */
   let anchor = null;
   function rowsOf(table) { return $$("tr.frow", table); }
-  function selectedIds() { return $$("tr.frow[aria-selected='true']").map((r) => r.dataset.id); }
-  function updateSelectionBar() {
-    const ids = selectedIds();
-    const bar = $("#selection-bar");
-    if (bar) {
-      bar.hidden = ids.length === 0;
-      const c = $(".count", bar); if (c) c.textContent = ids.length + " selected";
-      const single = ids.length === 1 ? $(`tr.frow[data-id='${ids[0]}']`) : null;
-      $$("[data-single]", bar).forEach((el) => { el.hidden = !single; });
-      $$("[data-needs-edit]", bar).forEach((el) => { el.hidden = $$("tr.frow[aria-selected='true']").some((r) => r.dataset.canEdit !== "1"); });
-      $$("[data-id-template]", bar).forEach((el) => {
-        if (single) { for (const attr of ["hx-get", "hx-post", "href"]) { const t = el.getAttribute("data-" + attr + "-template"); if (t) el.setAttribute(attr, t.replace("__ID__", ids[0])); } if (window.htmx) htmx.process(el); }
-      });
-    }
-    $$("input[data-selected-ids]").forEach((holder) => {
-      const form = holder.closest("form");
-      $$("input[name='ids'][data-generated]", form).forEach((i) => i.remove());
-      ids.forEach((id) => { const i = document.createElement("input"); i.type = "hidden"; i.name = "ids"; i.value = id; i.dataset.generated = ""; form.appendChild(i); });
-    });
-    const head = $("#drive-head-default"); if (head) head.hidden = ids.length > 0;
-  }
+  function selectionChanged() { document.dispatchEvent(new CustomEvent("deskworld:selection")); }
   function selectRow(row, e) {
     const table = row.closest("table");
     const rows = rowsOf(table);
@@ -281,29 +270,15 @@
       rows.forEach((r) => r.setAttribute("aria-selected", r === row ? "true" : "false"));
       anchor = row;
     }
-    updateSelectionBar();
+    selectionChanged();
   }
   document.addEventListener("click", (e) => {
-    if (e.target.closest("[data-clear-selection]")) {
-      $$("tr.frow[aria-selected='true']").forEach((r) => r.setAttribute("aria-selected", "false"));
-      updateSelectionBar();
-      return;
-    }
-    const opener = e.target.closest("[data-ctx-open]");
-    if (opener) {
-      e.preventDefault();
-      const row = opener.closest("tr.frow");
-      if (row && row.getAttribute("aria-selected") !== "true") selectRow(row, null);
-      const r = opener.getBoundingClientRect();
-      showContextMenu(opener.dataset.ctxOpen, r.left, r.bottom);
-      return;
-    }
     const row = e.target.closest("tr.frow");
     if (!row) {
       if (e.target.closest(".ftable, #selection-bar, dialog, .ctx-menu, .popover, .toast")) return;
       if (e.target.closest(".main") && !e.target.closest("button, a, input")) {
         $$("tr.frow[aria-selected='true']").forEach((r) => r.setAttribute("aria-selected", "false"));
-        updateSelectionBar();
+        selectionChanged();
       }
       return;
     }
@@ -324,33 +299,20 @@
     const sel = $$("tr.frow[aria-selected='true']");
     if (!sel.length) return;
     if (e.key === "Enter" && sel.length === 1) { e.preventDefault(); location.assign(sel[0].dataset.open); }
-    if (e.key === "Delete" || e.key === "Backspace") { const b = $("#selection-bar [data-action='trash']"); if (b && visible(b)) { e.preventDefault(); b.click(); } }
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       const rows = rowsOf(sel[0].closest("table"));
       const i = rows.indexOf(sel[sel.length - 1]) + (e.key === "ArrowDown" ? 1 : -1);
       if (rows[i]) { e.preventDefault(); selectRow(rows[i], e.shiftKey ? e : null); rows[i].scrollIntoView({ block: "nearest" }); }
     }
   });
+  /* ---------------------------------------------------------------- context menus (.ctx-menu) */
   function removeContextMenu() { $$(".ctx-menu").forEach((m) => m.remove()); }
   document.addEventListener("contextmenu", (e) => {
     const row = e.target.closest("tr.frow");
     if (!row) return;
     e.preventDefault();
     if (row.getAttribute("aria-selected") !== "true") selectRow(row, null);
-    showContextMenu(row.dataset.id, e.clientX, e.clientY);
   });
-  function showContextMenu(id, x, y) {
-    removeContextMenu();
-    const tpl = document.getElementById("ctx-" + id);
-    if (!tpl) return;
-    const menu = tpl.content.firstElementChild.cloneNode(true);
-    document.body.appendChild(menu);
-    const w = menu.offsetWidth, h = menu.offsetHeight;
-    menu.style.left = Math.max(8, Math.min(x, innerWidth - w - 8)) + "px";
-    menu.style.top = Math.max(8, Math.min(y, innerHeight - h - 8)) + "px";
-    if (window.htmx) htmx.process(menu);
-    const first = menu.querySelector("button, a"); if (first) first.focus();
-  }
   // A chosen item hides the menu; it stays in the document until the request it made is answered.
   document.addEventListener("click", (e) => {
     const item = e.target.closest(".ctx-menu button, .ctx-menu a");
@@ -359,37 +321,6 @@
   document.addEventListener("htmx:afterRequest", (e) => {
     const menu = e.target.closest && e.target.closest(".ctx-menu[hidden]");
     if (menu) menu.remove();
-  });
-
-  /* ---------------------------------------------------------------- drag to move (Drive) */
-  document.addEventListener("dragstart", (e) => {
-    const row = e.target.closest && e.target.closest("tr.frow[data-can-edit='1']");
-    if (!row) return;
-    if (row.getAttribute("aria-selected") !== "true") selectRow(row, null);
-    e.dataTransfer.setData("text/plain", selectedIds().join(","));
-    e.dataTransfer.effectAllowed = "move";
-  });
-  document.addEventListener("dragover", (e) => {
-    const target = e.target.closest && e.target.closest("[data-drop-folder]");
-    if (target) { e.preventDefault(); target.classList.add("drop"); }
-  });
-  document.addEventListener("dragleave", (e) => {
-    const target = e.target.closest && e.target.closest("[data-drop-folder]");
-    if (target) target.classList.remove("drop");
-  });
-  document.addEventListener("drop", (e) => {
-    const target = e.target.closest && e.target.closest("[data-drop-folder]");
-    if (!target) return;
-    e.preventDefault();
-    target.classList.remove("drop");
-    const ids = (e.dataTransfer.getData("text/plain") || "").split(",").filter(Boolean);
-    if (!ids.length || ids.includes(target.dataset.dropFolder)) return;
-    const form = document.getElementById("drop-move-form");
-    if (!form) return;
-    $$("input[name='ids']", form).forEach((i) => i.remove());
-    ids.forEach((id) => { const i = document.createElement("input"); i.type = "hidden"; i.name = "ids"; i.value = id; form.appendChild(i); });
-    $("input[name='target']", form).value = target.dataset.dropFolder;
-    form.requestSubmit();
   });
 
   /* ---------------------------------------------------------------- compose: Ctrl+Enter sends; Enter in a field never submits */
@@ -418,48 +349,9 @@
     }
   });
 
-  /* ---------------------------------------------------------------- Mail: the row buttons follow the pointer */
-  document.addEventListener("mouseover", (e) => {
-    const row = e.target.closest && e.target.closest("tr.mrow[data-thread]");
-    const bar = document.getElementById("row-actions");
-    if (!row || !bar || bar.parentElement === row.querySelector(".c-date")) return;
-    const unread = row.classList.contains("unread");
-    $$("[data-when]", bar).forEach((b) => {
-      const w = b.dataset.when;
-      b.hidden = (w === "unread" && !unread) || (w === "read" && unread) || (w === "inbox" && row.dataset.inbox !== "1");
-    });
-    row.querySelector(".c-date").appendChild(bar);
-  });
-  document.addEventListener("click", (e) => {
-    const b = e.target.closest("#row-actions [data-act]");
-    if (!b) return;
-    e.preventDefault();
-    const bar = b.closest("#row-actions");
-    const row = b.closest("tr.mrow");
-    const url = bar.dataset.url.replace("/ID/", "/" + row.dataset.thread + "/").replace("ACTION", b.dataset.act)
-      + "?v=" + encodeURIComponent(bar.dataset.view);
-    htmx.ajax("POST", url, { target: "#threads", swap: "outerHTML" });
-  });
-
-  // A row about to be replaced gives the row buttons back first.
-  document.addEventListener("htmx:beforeSwap", (e) => {
-    const bar = document.getElementById("row-actions");
-    const target = e.detail.target;
-    if (bar && target && target.contains(bar) && target.matches("tr")) {
-      const table = bar.closest("table");
-      if (table) table.before(bar);
-    }
-  });
-  // Stars: one delegated handler instead of htmx attributes on every row.
-  document.addEventListener("click", (e) => {
-    const b = e.target.closest("[data-star-url]");
-    if (!b) return;
-    e.preventDefault();
-    htmx.ajax("POST", b.dataset.starUrl, { target: b.closest("tr"), swap: "outerHTML" });
-  });
-
   /* ---------------------------------------------------------------- htmx glue */
   document.addEventListener("htmx:load", (e) => { openDialogs(e.target); syncSelection(document); });
-  document.addEventListener("htmx:afterSwap", () => { updateSelectionBar(); });
-  document.addEventListener("DOMContentLoaded", () => { openDialogs(document); syncSelection(document); updateSelectionBar(); });
+  document.addEventListener("DOMContentLoaded", () => { openDialogs(document); syncSelection(document); });
+
+  window.deskworld = { listbox, selectRow, syncSelection, removeContextMenu, typing, visible };
 })();

@@ -259,3 +259,17 @@ def test_new_messages_line_at_the_read_marker(client, room, slot):
     html = client.get(f"/chat/c/{room['id']}").data.decode()
     assert re.search(r'id="new-messages".*Something new\.', html, re.S)
     assert 'id="new-messages"' not in client.get(f"/chat/c/{room['id']}").data.decode()
+
+
+def test_the_open_thread_pane_refreshes_itself_without_taking_the_focus(client, room):
+    """A click opens a thread with the focus in its reply box; the open pane re-fetching itself
+    (its own request: ``HX-Trigger: thread-pane``) leaves the focus alone, and closes when the
+    thread is gone."""
+    url = f"/chat/m/{room['parent']}/thread"
+    clicked = client.get(url, headers={"HX-Request": "true", "HX-Trigger": "reply-link"})
+    assert clicked.status_code == 200 and b"data-focus" in clicked.data
+    refreshed = client.get(url, headers={"HX-Request": "true", "HX-Trigger": "thread-pane"})
+    assert refreshed.status_code == 200 and b'id="thread-pane"' in refreshed.data and b"data-focus" not in refreshed.data
+    gone = client.get("/chat/m/99999/thread", headers={"HX-Request": "true", "HX-Trigger": "thread-pane"})
+    assert gone.status_code == 200 and gone.get_data(as_text=True) == '<aside id="thread-pane" class="thread-pane" hidden></aside>'
+    assert client.get("/chat/m/99999/thread", headers={"HX-Request": "true"}).status_code == 404

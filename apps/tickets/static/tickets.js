@@ -139,16 +139,7 @@
     const input = e.target;
     if (!input.closest || !input.closest("[data-ref]") || input.type !== "text") return;
     const list = $(".tk-ref-list", input.closest("[data-ref]"));
-    const opts = $$("li[data-id]", list);
-    if (!opts.length) return;
-    let i = opts.findIndex((o) => o.getAttribute("aria-selected") === "true");
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      i = e.key === "ArrowDown" ? Math.min(opts.length - 1, i + 1) : Math.max(0, i - 1);
-      opts.forEach((o, j) => o.setAttribute("aria-selected", j === i ? "true" : "false"));
-    } else if (e.key === "Enter" && i >= 0) {
-      e.preventDefault(); pick(opts[i]);
-    } else if (e.key === "Escape") { list.innerHTML = ""; }
+    deskworld.listbox(e, list, { pick, close: () => { list.innerHTML = ""; } });
   });
   document.addEventListener("focusout", (e) => {
     const box = e.target.closest && e.target.closest("[data-ref]");

@@ -28,19 +28,7 @@
   document.addEventListener("keydown", (e) => {
     if (!e.target.matches || !e.target.matches(".lk-input")) return;
     const list = $(".lk-list", e.target.closest("[data-lookup]"));
-    const opts = $$("li[data-id]", list);
-    if (!opts.length) return;
-    let i = opts.findIndex((o) => o.getAttribute("aria-selected") === "true");
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      i = e.key === "ArrowDown" ? Math.min(opts.length - 1, i + 1) : Math.max(0, i - 1);
-      opts.forEach((o, j) => o.setAttribute("aria-selected", j === i ? "true" : "false"));
-    } else if (e.key === "Enter") {
-      e.preventDefault();
-      pick(opts[Math.max(0, i)]);
-    } else if (e.key === "Escape") {
-      list.innerHTML = "";
-    }
+    deskworld.listbox(e, list, { pick, first: true, close: () => { list.innerHTML = ""; } });
   });
   document.addEventListener("focusout", (e) => {
     if (!e.target.matches || !e.target.matches(".lk-input")) return;

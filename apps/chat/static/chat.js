@@ -86,14 +86,6 @@
     closeList(form);
     sync(form);
   }
-  function move(form, delta) {
-    const opts = $$("[role=option]", listOf(form));
-    if (!opts.length) return;
-    let i = opts.findIndex((o) => o.getAttribute("aria-selected") === "true");
-    i = Math.max(0, Math.min(opts.length - 1, i + delta));
-    opts.forEach((o, j) => o.setAttribute("aria-selected", j === i ? "true" : "false"));
-    opts[i].scrollIntoView({ block: "nearest" });
-  }
 
   document.addEventListener("keydown", (e) => {
     const ta = e.target;
@@ -102,13 +94,10 @@
       const form = ta.closest("form[data-composer]");
       const list = listOf(form);
       const open = list && !list.hidden && list.children.length;
-      if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) { e.preventDefault(); move(form, e.key === "ArrowDown" ? 1 : -1); return; }
-      if (open && (e.key === "Enter" || e.key === "Tab") && !e.shiftKey) {
-        e.preventDefault();
-        pick(form, $("[role=option][aria-selected=true]", list) || list.firstElementChild);
-        return;
-      }
-      if (open && e.key === "Escape") { e.preventDefault(); e.stopPropagation(); closeList(form); return; }
+      if (open && deskworld.listbox(e, list, {
+        pick: (li) => pick(form, li), tab: true, first: true, scroll: true, shift: false,
+        close: (ev) => { ev.preventDefault(); ev.stopPropagation(); closeList(form); },
+      })) return;
       if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !e.isComposing) {
         e.preventDefault();
         if (hasContent(form) && !form.classList.contains("sending")) form.requestSubmit();

@@ -1,24 +1,20 @@
-"""The workspace shell: home, cross-app search, the local-file picker,
-directory suggestions, and the static assets that come from packages."""
+"""The shell's views: the home page, the vendored files, cross-app search, directory suggestions and
+the "Open file" dialog over the user's computer."""
 from __future__ import annotations
 
+import importlib
 import os
-from pathlib import Path
 
-import font_roboto
-import js_lib_htmx
-from flask import Blueprint, abort, g, redirect, request, send_from_directory, url_for
+from flask import abort, current_app, g, redirect, request, send_from_directory, url_for
 
-from apps.core import local_files
+from apps.core import addresses, local_files
+from apps.drive import service as drive
+from apps.mail import service as mail
+from apps.mail.search import SearchError
+from apps.shell.blueprint import bp
+from apps.shell.vendor import FONT_DIR, FONTS, HTMX_DIR
 from apps.web.render import render
-from apps.core import addresses
-
-bp = Blueprint("shell", __name__)
-
-HTMX_DIR = Path(js_lib_htmx.__file__).parent / "static" / "htmx"
-FONT_DIR = Path(font_roboto.__file__).parent / "files"
-FONTS = {"Roboto-Regular.ttf", "Roboto-Medium.ttf", "Roboto-Bold.ttf", "Roboto-Italic.ttf",
-         "Roboto-Light.ttf"}
+from apps.web.session import public_asset
 
 
 @bp.get("/")
@@ -27,6 +23,7 @@ def home():
 
 
 @bp.get("/favicon.ico")
+@public_asset
 def favicon():
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" '
            'fill="#1a73e8"/><path d="M8 11h16v10H8z" fill="none" stroke="#fff" stroke-width="2"/></svg>')
@@ -34,11 +31,13 @@ def favicon():
 
 
 @bp.get("/_vendor/htmx.min.js")
+@public_asset
 def htmx_js():
     return send_from_directory(HTMX_DIR, "htmx.min.js", mimetype="text/javascript", max_age=0)
 
 
 @bp.get("/_fonts/<name>")
+@public_asset
 def font(name: str):
     if name not in FONTS:
         abort(404)
@@ -47,9 +46,6 @@ def font(name: str):
 
 def search_all(q: str, limit: int = 5) -> dict:
     """Matches across apps, for the search page and the suggestions under the box."""
-    from apps.drive import service as drive
-    from apps.mail import service as mail
-    from apps.mail.search import SearchError
     store, user = g.store, g.caller.user
     results = {"q": q, "mail": [], "mail_total": 0, "drive": [], "people": [], "records": [], "error": None}
     if not q.strip():
@@ -65,14 +61,12 @@ def search_all(q: str, limit: int = 5) -> dict:
     return results
 
 
-# Apps whose records the workspace search lists: each has ``service.search(store, user, q, limit)``
-# returning ``[{title, subtitle, url, kind}]``.
+# Apps whose records the workspace search lists, when the workspace has them: each has
+# ``service.search(store, user, q, limit)`` returning ``[{title, subtitle, url, kind}]``.
 RECORD_APPS = (("crm", "CRM", "briefcase"), ("tickets", "Service Desk", "lifebuoy"))
 
 
 def record_hits(store, user: str, q: str, limit: int) -> list[dict]:
-    import importlib
-    from flask import current_app
     out = []
     names = {a.name for a in current_app.extensions.get("deskworld.apps", [])}
     for name, title, icon_name in RECORD_APPS:
@@ -87,13 +81,13 @@ def record_hits(store, user: str, q: str, limit: int) -> list[dict]:
 @bp.get("/search")
 def search():
     q = request.args.get("q", "")
-    return render("search.html", "results", results=search_all(q, limit=20), q=q)
+    return render("shell/search.html", "results", results=search_all(q, limit=20), q=q)
 
 
 @bp.get("/search/suggest")
 def suggest():
     q = request.args.get("q", "")
-    return render("_suggest.html", results=search_all(q, limit=4), q=q)
+    return render("shell/_suggest.html", results=search_all(q, limit=4), q=q)
 
 
 @bp.get("/people/suggest")

@@ -1,0 +1,12 @@
+"""Drive's blueprint and its place in the workspace (the app switcher, error titles).
+
+The views are registered on ``bp`` by the app's ``routes*.py`` modules, which ``apps.create_app``
+imports; its pages load their own scripts and styles from ``static/`` (``url_for("drive.static", ...)``).
+"""
+from flask import Blueprint
+
+from apps.core.appinfo import AppInfo
+
+APP = AppInfo(name="drive", title="Drive", prefix="/drive", icon="folder", home="drive.index",
+              error_titles={403: "You need access"})
+bp = Blueprint("drive", __name__, template_folder="templates", static_folder="static")

@@ -1,0 +1,11 @@
+"""Mail's blueprint and its place in the workspace (the app switcher, error titles).
+
+The views are registered on ``bp`` by the app's ``routes*.py`` modules, which ``apps.create_app``
+imports; its pages load their own scripts and styles from ``static/`` (``url_for("mail.static", ...)``).
+"""
+from flask import Blueprint
+
+from apps.core.appinfo import AppInfo
+
+APP = AppInfo(name="mail", title="Mail", prefix="/mail", icon="envelope", home="mail.index")
+bp = Blueprint("mail", __name__, template_folder="templates", static_folder="static")
