@@ -1,1 +1,1 @@
-"""Servers: the env server, its remote clients, the MCP server and the policy every local server applies."""
+"""Servers: the env server, its wire format and remote clients, and the policy every local server applies."""

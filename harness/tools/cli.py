@@ -285,7 +285,7 @@ def mcp(app_name: str, world: str | None, user: str | None, state: str | None, t
         port: int) -> None:
     """Serve an app's tools (or all apps': APP=all) to MCP clients, acting as the world's user."""
     try:
-        from harness.servers.mcp import serve
+        from harness.tools.mcp import serve
     except ImportError:
         raise click.ClickException("the MCP server needs the mcp package: pip install 'deskworld[mcp]'") from None
     from apps.core.world import WorldError

@@ -75,7 +75,7 @@ class EpisodeMCP:
 
         import uvicorn
 
-        from harness.servers.mcp import build_server, http_app
+        from harness.tools.mcp import build_server, http_app
         self.tools = EpisodeTools(env)
         server = build_server(self.tools, registry(), name="deskworld-episode")
         sock = socket.socket()
