@@ -436,7 +436,7 @@ def mcp_url():
     import uvicorn
 
     from harness.tools import registry
-    from harness.servers.mcp import build_server, http_app
+    from harness.tools.mcp import build_server, http_app
     from harness.tools.session import open_session
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

@@ -14,7 +14,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from harness.tools import registry
-from harness.servers.mcp import build_server, http_app
+from harness.tools.mcp import build_server, http_app
 from harness.tools.session import open_session
 from tests.tools.conftest import run_async
 
