@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 
 import apps.sheets.formula as F
 from apps.core.errors import Invalid
@@ -113,6 +114,7 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
     """The whole spreadsheet as .xlsx: formulas, cached values, number formats, bold, widths."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
+    from openpyxl.writer.excel import ExcelWriter
     book = get(store, user, book_id)
     wbk = Workbook()
     wbk.remove(wbk.active)
@@ -144,7 +146,9 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
     stamp = store.now().replace(tzinfo=None)                     # world time: byte-stable downloads
     wbk.properties.created = wbk.properties.modified = stamp
     buf = io.BytesIO()
-    wbk.save(buf)
+    # ExcelWriter, not wbk.save(): save() overwrites ``modified`` with the wall clock.
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        ExcelWriter(wbk, archive).save()
     return stamped_zip(buf.getvalue(), stamp)
 
 

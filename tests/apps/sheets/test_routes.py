@@ -167,3 +167,19 @@ def test_viewer_cannot_edit(app, slot):
     assert page.status_code == 200 and b'data-editable="0"' in page.data and b"View only" in page.data
     r = henry.post(f"/sheets/s/{b}/cells", json={"tab": t, "edits": {"A1": "x"}})
     assert r.status_code == 403 and "edit access" in r.get_json()["error"]
+
+
+def test_xlsx_download_is_dated_by_world_time_alone(client, slot):
+    """The workbook's own dates (docProps/core.xml) are the world's clock, not the machine's:
+    the same spreadsheet downloads byte for byte the same whenever it is asked for."""
+    import io
+    import re
+    import zipfile
+    d, _ = ids(slot)
+    data = client.get(f"/sheets/s/{d}/download?format=xlsx").data
+    with slot.store() as st:
+        now = st.now().strftime("%Y-%m-%dT%H:%M:%S")
+    core = zipfile.ZipFile(io.BytesIO(data)).read("docProps/core.xml").decode()
+    assert re.findall(r"<dcterms:(created|modified)[^>]*>([^<]+)<", core) == [("created", now + "Z"),
+                                                                              ("modified", now + "Z")], core
+    assert client.get(f"/sheets/s/{d}/download?format=xlsx").data == data
