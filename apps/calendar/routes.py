@@ -12,6 +12,7 @@ from datetime import date
 from flask import abort, g, redirect, request, url_for
 
 from apps.calendar import service
+from apps.core.errors import Forbidden
 from apps.calendar.blueprint import bp
 from apps.calendar.views import (BACK, VIEWS, after_change, back_view, fragment, mini_ctx, parse_day, side_ctx,
                                  template_ctx, view_ctx, view_fragment, view_url)
@@ -111,7 +112,7 @@ def move(event_id: int):
     start = request.form.get("start", "")
     service.local_dt(g.store, start)                 # a bad start is a 422 before anything else
     if not ev["can_edit"]:
-        raise service.Forbidden(f"Only the organizer ({ev['organizer_name']}) can move “{ev['display_title']}”.")
+        raise Forbidden(f"Only the organizer ({ev['organizer_name']}) can move “{ev['display_title']}”.")
     scope = request.form.get("scope")
     if ev["recurring"] and not scope and is_htmx():
         return fragment("calendar/_scope.html", headers={"HX-Retarget": "#modal", "HX-Reswap": "innerHTML"},

@@ -14,7 +14,7 @@ from apps.calendar.blueprint import bp
 from apps.calendar.views import (BACK, HOUR_PX, PX_PER_MIN, after_change, back_view, fmt_clock, fmt_range, fragment,
                                  template_ctx, view_url, when_text)
 from apps.core import people as directory
-from apps.core.errors import Invalid
+from apps.core.errors import Forbidden, Invalid
 from apps.web.render import flash_toast, go, id_arg, is_htmx, render
 
 
@@ -140,7 +140,7 @@ def _guest_view(v: dict, organizer: str, event_id: int | None, ev: dict | None) 
         a = _service_args(v)
         if a["all_day"]:
             raise Invalid("", "start")
-        s, e = service._times(store, a["start"], a["end"], False)
+        s, e = service.clean_times(store, a["start"], a["end"], False)
         busy = service.busy(store, people, s, e, exclude=event_id)
     except Invalid:
         busy = {}
@@ -221,7 +221,7 @@ def _quick(v: dict, error: str | None, back: str, status: int = 200, headers: di
     """The quick-create pop-over (title, time, "More options") for the time range in ``v``."""
     try:
         a = _service_args(v)
-        s, e = service._times(g.store, a["start"], a["end"], a["all_day"])
+        s, e = service.clean_times(g.store, a["start"], a["end"], a["all_day"])
         when = when_text({"start": s, "end": e, "all_day": a["all_day"]})
     except Invalid:
         when = ""
@@ -233,7 +233,7 @@ def edit(event_id: int):
     occ = request.args.get("occ") or None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     if not ev["can_edit"]:
-        raise service.Forbidden(f"Only the organizer ({ev['organizer_name']}) can change this event.")
+        raise Forbidden(f"Only the organizer ({ev['organizer_name']}) can change this event.")
     return _form_page({**_form_from_event(ev), "occ": occ}, event=ev)
 
 
@@ -283,7 +283,7 @@ def findtime():
         d = service.today(store)
     try:
         a = _service_args(v)
-        s, e = service._times(store, a["start"], a["end"], a["all_day"])
+        s, e = service.clean_times(store, a["start"], a["end"], a["all_day"])
         minutes = max(15, int((e - s).total_seconds() // 60)) if not a["all_day"] else 60
         proposal = None if a["all_day"] else {"top": (s.hour * 60 + s.minute) * PX_PER_MIN,
                                               "height": (e - s).total_seconds() / 60 * PX_PER_MIN,

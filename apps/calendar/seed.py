@@ -89,7 +89,7 @@ def seed(store: Store, world: World) -> None:
         if not all_day and ev.end is None:
             raise WorldError(f"{where}.end: required for an event with a time")
         try:
-            s, e = service._times(store, ev.start, ev.end, all_day)
+            s, e = service.clean_times(store, ev.start, ev.end, all_day)
         except Invalid as err:
             field = "end" if err.field == "end" else "start"
             raise WorldError(f"{where}.{field}: {err.message}") from None
@@ -99,7 +99,7 @@ def seed(store: Store, world: World) -> None:
         except Invalid as err:
             raise WorldError(f"{where}.recurrence: {err.message}") from None
         try:
-            fields = service._fields(store, title=ev.title, location=ev.location, description=ev.description,
+            fields = service.clean_fields(store, title=ev.title, location=ev.location, description=ev.description,
                                      visibility=ev.visibility, color=ev.color)
         except Invalid as err:
             raise WorldError(f"{where}.{err.field}: {err.message}") from None

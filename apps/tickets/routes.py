@@ -425,17 +425,17 @@ def ref_suggest(what: str):
         for p in g.store.select("people", order="name"):
             if not q or q in p["name"].lower() or q in p["email"].lower() or q in p["slug"]:
                 out.append({"id": p["slug"], "name": p["name"], "sub": p["email"]})
-        if S._has_table(g.store, "crm_contacts"):
+        if S.has_table(g.store, "crm_contacts"):
             people = {o["id"] for o in out}
             for c in g.store.select("crm_contacts", order="last_name, first_name"):
-                name = S._contact_name(c)
+                name = S.contact_name(c)
                 if c["slug"] in people:
                     continue
                 if not q or q in name.lower() or q in (c.get("email") or "").lower() or q in c["slug"]:
                     out.append({"id": c["slug"], "name": name, "sub": f"{c.get('email') or ''} · CRM contact"})
         out.sort(key=lambda o: (not o["name"].lower().startswith(q), o["name"]))
     elif what == "account":
-        if S._has_table(g.store, "crm_accounts"):
+        if S.has_table(g.store, "crm_accounts"):
             for a in g.store.select("crm_accounts", order="name"):
                 if not q or q in a["name"].lower() or q in a["slug"]:
                     out.append({"id": a["slug"], "name": a["name"], "sub": a.get("industry") or ""})

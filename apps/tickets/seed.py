@@ -200,8 +200,8 @@ class _Ctx:
     def __init__(self, store: Store, world: World):
         self.store, self.world = store, world
         self.clock = world.start
-        self.has_contacts = S._has_table(store, "crm_contacts")
-        self.has_accounts = S._has_table(store, "crm_accounts")
+        self.has_contacts = S.has_table(store, "crm_contacts")
+        self.has_accounts = S.has_table(store, "crm_accounts")
 
     def time(self, value, where: str) -> str:
         if isinstance(value, date) and not isinstance(value, datetime):
@@ -356,7 +356,7 @@ def _seed_record(ctx: _Ctx, kind: str, where: str, rec, group_ids, kb_ids, items
         except Invalid as e:
             raise WorldError(f"{where}.variables.{e.field}: {e.message}") from None
         try:
-            state = S._choice(rec.state, S.REQUEST_STATES, "state", S.REQUEST_ALIASES)
+            state = S.clean_choice(rec.state, S.REQUEST_STATES, "state", S.REQUEST_ALIASES)
         except Invalid as e:
             raise WorldError(f"{where}.state: {e.message}") from None
         closed = None

@@ -757,11 +757,11 @@ def q2_renewals_view(ctx):
             found.append(f"a view on {view['object']}")
             continue
         got = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
-                     if all(crm._match(clock, "jordan.blake", "opportunities", o, f) for f in view["filters"]))
+                     if all(crm.matches_filter(clock, "jordan.blake", "opportunities", o, f) for f in view["filters"]))
         # "only Renewal opportunities": a filter on Type that keeps Renewal and no other type (a Name
         # that contains "renewal" happens to give the same list today, and stops being right tomorrow).
         by_type = [f for f in view["filters"] if f.get("field") == "type"]
-        kept = {t for t in types if by_type and all(crm._match(clock, "jordan.blake", "opportunities", {"type": t}, f)
+        kept = {t for t in types if by_type and all(crm.matches_filter(clock, "jordan.blake", "opportunities", {"type": t}, f)
                                                     for f in by_type)}
         found.append(f"a view keeping {len(got)} opportunities" + ("" if kept == {"Renewal"} else
                                                                     f", its Type filter keeping {sorted(kept) or 'no type'}"))

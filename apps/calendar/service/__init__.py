@@ -28,13 +28,10 @@ from apps.calendar.service.reading import (busy, calendars, events_between, find
 from apps.calendar.service.recurrence import (clean_recurrence, occurrence_dates, occurrences, recurrence_text,
                                               recurrence_text_for)
 from apps.calendar.service.writing import create_event, delete_event, move_event, respond, update_event
-
-# Also reached through ``service``: the seeder and the routes clean times and fields as the writers do,
-# and the routes raise Forbidden.
-from apps.calendar.service.writing import _fields, _times  # noqa: F401
-from apps.core.errors import Forbidden  # noqa: F401
+from apps.calendar.service.writing import clean_fields, clean_times
 
 __all__ = [
+    "clean_fields", "clean_times",
     "DAY_NAMES", "DAYS", "EVENT_COLORS", "FREQS", "MAX_COUNT", "MAX_NOTE", "MAX_TEXT", "MAX_TITLE", "MY_COLOR",
     "NO_TITLE", "OTHER_COLORS", "RESPONSE_NAMES", "RESPONSES", "RSVP", "VISIBILITIES", "add_calendar",
     "busy", "calendars", "clean_recurrence", "create_event", "delete_event", "events_between", "find_times",

@@ -19,7 +19,7 @@ def _as_day(store: Store, value: object, field: str) -> date:
     return local_day(value, field)
 
 
-def _times(store: Store, start: object, end: object, all_day: bool) -> tuple[datetime, datetime]:
+def clean_times(store: Store, start: object, end: object, all_day: bool) -> tuple[datetime, datetime]:
     """(start, end) as stored, validated: timed end after start; all-day ``end`` is the last day (inclusive)."""
     if all_day:
         d0 = _as_day(store, start, "start")
@@ -47,7 +47,7 @@ def _guest_list(store: Store, guests, organizer: str) -> list[str]:
     return out
 
 
-def _fields(store: Store, *, title, location, description, visibility, color) -> dict:
+def clean_fields(store: Store, *, title, location, description, visibility, color) -> dict:
     if visibility not in VISIBILITIES:
         raise Invalid("Visibility is “default” or “private”.", "visibility")
     color = color or ""
@@ -65,9 +65,9 @@ def create_event(store: Store, caller: Caller, *, title: str, start: object, end
     """A new event on the caller's calendar (the caller organises it and has accepted); guests are
     invited (``needs_action``). Returns its id. Nothing is written when the input is bad."""
     organizer = person_id(store, caller.user, "organizer")
-    fields = _fields(store, title=title, location=location, description=description,
+    fields = clean_fields(store, title=title, location=location, description=description,
                      visibility=visibility, color=color)
-    s, e = _times(store, start, end, bool(all_day))
+    s, e = clean_times(store, start, end, bool(all_day))
     rec = clean_recurrence(recurrence, s.date())
     people = _guest_list(store, guests, organizer)
     now = store.now_iso()
@@ -129,7 +129,7 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
            "visibility": row["visibility"], "color": row["color"]}
     given = {"title": title, "location": location, "description": description, "visibility": visibility,
              "color": color}
-    fields = _fields(store, **{k: (cur[k] if v is _KEEP else v) for k, v in given.items()})
+    fields = clean_fields(store, **{k: (cur[k] if v is _KEEP else v) for k, v in given.items()})
     is_all_day = ev["all_day"] if all_day is _KEEP else bool(all_day)
     occ_s, occ_e = ev["start"], ev["end"]
     if start is _KEEP and end is _KEEP and is_all_day == ev["all_day"]:
@@ -144,7 +144,7 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
             e_in = None if end is _KEEP and ev["all_day"] else (occ_e if end is _KEEP else end)
             if end is _KEEP and not ev["all_day"] and start is not _KEEP:
                 e_in = local_dt(store, start) + (occ_e - occ_s)      # moving the start keeps the length
-        new_s, new_e = _times(store, s_in, e_in, is_all_day)
+        new_s, new_e = clean_times(store, s_in, e_in, is_all_day)
     people = None if guests is _KEEP else _guest_list(store, guests, row["organizer"])
     base_s, base_e = store.local(row["start"]), store.local(row["end"])
     if scope == "this":

@@ -35,11 +35,10 @@ from apps.crm.service.values import (date_range, money, money_short, month_range
                                      parse_local_dt, quarter_range, slugify, today)
 from apps.crm.service.views import (BUILTIN_VIEWS, clean_filters, delete_view, describe_filter, get_view, list_records,
                                     list_views, save_view)
-
-# Also reached through ``service``: a world's checks match records against a filter as list views do.
-from apps.crm.service.views import _match  # noqa: F401
+from apps.crm.service.views import matches_filter
 
 __all__ = [
+    "matches_filter",
     "ACCOUNT_TYPES", "ACTIVITY_KINDS", "BUILTIN_VIEWS", "CLOSED_STAGES", "COLUMNS", "DATE_RANGES", "EMAIL_RE",
     "EXTRA_FIELDS", "FIELDS", "HIGHLIGHTS", "INDUSTRIES", "LABEL", "LABEL_PLURAL", "LEAD_SOURCES", "LEAD_STATUSES",
     "LOSS_REASONS", "MAX_LONG", "MAX_TEXT", "NOT_FOUND", "OBJECTS", "OPEN_STAGES", "OPP_TYPES", "OPS", "PLURAL",

@@ -129,7 +129,7 @@ def _cmp_value(obj: str, r: dict, fname: str):
     return v.lower() if isinstance(v, str) else v
 
 
-def _match(store: Store, user: str, obj: str, r: dict, flt: dict) -> bool:
+def matches_filter(store: Store, user: str, obj: str, r: dict, flt: dict) -> bool:
     f = field(obj, flt["field"])
     op, value = flt["op"], flt["value"]
     v = _cmp_value(obj, r, flt["field"])
@@ -176,7 +176,7 @@ def list_records(store: Store, user: str, obj: str, *, view: str | None = None, 
     extra = clean_filters(store, user, obj, filters or [])
     allf = list(v["filters"]) + extra
     rows = _all(store, obj)
-    rows = [r for r in rows if all(_match(store, user, obj, r, f) for f in allf)]
+    rows = [r for r in rows if all(matches_filter(store, user, obj, r, f) for f in allf)]
     q = " ".join((q or "").lower().split())
     if q:
         rows = [r for r in rows if all(w in _search_text(obj, r) for w in q.split())]

@@ -188,7 +188,7 @@ def _text(value: object, field: str, limit: int = MAX_TEXT, one_line: bool = Fal
     return bounded(tidy(str(value), one_line=one_line), limit, field, LABELS.get(field, field))
 
 
-def _choice(value: object, choices, field: str, aliases: dict | None = None) -> str:
+def clean_choice(value: object, choices, field: str, aliases: dict | None = None) -> str:
     raw = str(value or "").strip()
     for c in choices:
         if raw.lower() == c.lower():

@@ -7,7 +7,7 @@ from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.tickets.service.base import (CATEGORIES, CHANGE_TYPES, CLOSE_CODES, EDITABLE, FINAL_STATES, KINDS, LABELS,
                                        LEVEL_LABELS, LEVELS, MAX_LINE, ON_HOLD_REASONS, PRIORITY_LABELS,
-                                       REQUEST_ALIASES, RESOLUTION_CODES, RISKS, STATES, _choice, _journal, _now,
+                                       REQUEST_ALIASES, RESOLUTION_CODES, RISKS, STATES, clean_choice, _journal, _now,
                                        _staff, _text, _time, _visible, get, next_number, priority_of, requirements,
                                        sla_due, transition_error)
 from apps.tickets.service.people import (account_name, group_by, group_name, members, person_name, resolve_account,
@@ -56,18 +56,18 @@ def _clean(store: Store, kind: str, old: dict, fields: dict) -> dict:
     attempt("subcategory", line("subcategory"))
     attempt("caller_id", lambda v: resolve_caller(store, v))
     attempt("account", lambda v: resolve_account(store, v))
-    attempt("category", lambda v: _choice(v or "Other", CATEGORIES, "category"))
+    attempt("category", lambda v: clean_choice(v or "Other", CATEGORIES, "category"))
     if kind == "incident":
-        attempt("impact", lambda v: _choice(v, LEVELS, "impact"))
-        attempt("urgency", lambda v: _choice(v, LEVELS, "urgency"))
+        attempt("impact", lambda v: clean_choice(v, LEVELS, "impact"))
+        attempt("urgency", lambda v: clean_choice(v, LEVELS, "urgency"))
     else:
-        attempt("impact", lambda v: _choice(v, LEVELS, "impact"))
-    attempt("state", lambda v: _choice(v, STATES[kind], "state", REQUEST_ALIASES if kind == "request" else None))
-    attempt("on_hold_reason", lambda v: _choice(v, ON_HOLD_REASONS, "on_hold_reason") if v else "")
-    attempt("resolution_code", lambda v: _choice(v, RESOLUTION_CODES, "resolution_code") if v else "")
-    attempt("type", lambda v: _choice(v, CHANGE_TYPES, "type"))
-    attempt("risk", lambda v: _choice(v, RISKS, "risk"))
-    attempt("close_code", lambda v: _choice(v, CLOSE_CODES, "close_code") if v else "")
+        attempt("impact", lambda v: clean_choice(v, LEVELS, "impact"))
+    attempt("state", lambda v: clean_choice(v, STATES[kind], "state", REQUEST_ALIASES if kind == "request" else None))
+    attempt("on_hold_reason", lambda v: clean_choice(v, ON_HOLD_REASONS, "on_hold_reason") if v else "")
+    attempt("resolution_code", lambda v: clean_choice(v, RESOLUTION_CODES, "resolution_code") if v else "")
+    attempt("type", lambda v: clean_choice(v, CHANGE_TYPES, "type"))
+    attempt("risk", lambda v: clean_choice(v, RISKS, "risk"))
+    attempt("close_code", lambda v: clean_choice(v, CLOSE_CODES, "close_code") if v else "")
     attempt("assignment_group", lambda v: group_by(store, v))
     attempt("assigned_to", lambda v: resolve_person(store, v, "assigned_to"))
     attempt("requested_for", lambda v: resolve_person(store, v, "requested_for"))

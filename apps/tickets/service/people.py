@@ -16,25 +16,25 @@ def is_staff(store: Store, user: str) -> bool:
     return bool(me and home and me["org"] == home["org"])
 
 
-def _has_table(store: Store, name: str, column: str = "slug") -> bool:
+def has_table(store: Store, name: str, column: str = "slug") -> bool:
     if name not in store.tables:
         return False
     return column in store.tables[name].by_name
 
 
 def crm_contact(store: Store, slug: str) -> dict | None:
-    if not slug or not _has_table(store, "crm_contacts"):
+    if not slug or not has_table(store, "crm_contacts"):
         return None
     return store.decode("crm_contacts", store.one("SELECT * FROM crm_contacts WHERE slug=?", (slug,)))
 
 
 def crm_account(store: Store, slug: str) -> dict | None:
-    if not slug or not _has_table(store, "crm_accounts"):
+    if not slug or not has_table(store, "crm_accounts"):
         return None
     return store.decode("crm_accounts", store.one("SELECT * FROM crm_accounts WHERE slug=?", (slug,)))
 
 
-def _contact_name(c: dict) -> str:
+def contact_name(c: dict) -> str:
     if c.get("name"):
         return c["name"]
     return " ".join(x for x in (c.get("first_name"), c.get("last_name")) if x) or c.get("slug", "")
@@ -47,7 +47,7 @@ def person_name(store: Store, slug: str) -> str:
     if p:
         return p["name"]
     c = crm_contact(store, slug)
-    return _contact_name(c) if c else slug
+    return contact_name(c) if c else slug
 
 
 def caller_info(store: Store, slug: str) -> dict:
@@ -57,13 +57,13 @@ def caller_info(store: Store, slug: str) -> dict:
         return {"id": slug, "name": p["name"], "email": p["email"], "title": p.get("title") or "", "crm": False}
     c = crm_contact(store, slug)
     if c:
-        return {"id": slug, "name": _contact_name(c), "email": c.get("email") or "", "title": c.get("title") or "",
+        return {"id": slug, "name": contact_name(c), "email": c.get("email") or "", "title": c.get("title") or "",
                 "crm": True, "account": _account_slug(store, c.get("account"))}
     return {"id": slug, "name": slug, "email": "", "title": "", "crm": False}
 
 
 def _account_slug(store: Store, value: object) -> str:
-    if isinstance(value, int) and _has_table(store, "crm_accounts"):
+    if isinstance(value, int) and has_table(store, "crm_accounts"):
         row = store.one("SELECT slug FROM crm_accounts WHERE id=?", (value,))
         return row[0] if row else ""
     return str(value or "")
@@ -101,11 +101,11 @@ def resolve_caller(store: Store, who: str, field: str = "caller_id") -> str:
         return resolve_person(store, raw, field)
     except Invalid:
         pass
-    if _has_table(store, "crm_contacts"):
+    if has_table(store, "crm_contacts"):
         if crm_contact(store, raw):
             return raw
         for c in store.select("crm_contacts"):
-            if raw.lower() in ((c.get("email") or "").lower(), _contact_name(c).lower()):
+            if raw.lower() in ((c.get("email") or "").lower(), contact_name(c).lower()):
                 return c["slug"]
     raise Invalid(f"“{raw}” is not a person in the directory or a CRM contact.", field)
 
@@ -114,7 +114,7 @@ def resolve_account(store: Store, value: str, field: str = "account") -> str:
     raw = (value or "").strip()
     if not raw:
         return ""
-    if _has_table(store, "crm_accounts"):
+    if has_table(store, "crm_accounts"):
         if crm_account(store, raw):
             return raw
         row = store.one("SELECT slug FROM crm_accounts WHERE lower(name)=?", (raw.lower(),))
