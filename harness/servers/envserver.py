@@ -112,7 +112,7 @@ def wire_observation(env, obs: dict) -> dict:
     # The env keeps the PNG the browser sent for the observation it returned last
     # (also after an environment error, which repeats that observation); only a blank
     # observation (an error before any screenshot) has none and is encoded here.
-    png = env.last_png()
+    png = env.unwrapped.session.last_png()
     out["screenshot"] = base64.b64encode(png).decode("ascii") if png is not None else png_b64(obs["screenshot"])
     if "som" in obs:
         out["som"] = {"image": png_b64(obs["som"]["image"]), "elements": obs["som"]["elements"]}
@@ -171,7 +171,7 @@ class Session:
                 self.touch()
 
     def state(self, details: bool = False) -> dict:
-        s = self.env.episode_state()
+        s = self.env.unwrapped.episode_state()
         if not details and "result" in s:
             s["result"] = public_result(s["result"])
         return {"episode_id": self.episode_id, "step_count": s.pop("step_count"), "session_id": self.id,
@@ -206,8 +206,8 @@ class EnvServer:
 
     # ------------------------------------------------------------ session pool
     def make_env(self):
-        from harness.env import DeskEnv
-        return DeskEnv(tasks=self.tasks, axtree=self.axtree, som=self.som)
+        from harness.env import make_env
+        return make_env(tasks=self.tasks, axtree=self.axtree, som=self.som)
 
     def open(self, transport: str) -> Session:
         """A new session with an id the server makes up (its browser starts on its first reset);
@@ -369,7 +369,7 @@ class EnvServer:
                 "observation": {"axtree": self.axtree, "som": self.som}, "tasks": sorted(self.by_id)}
 
     def schema(self) -> dict:
-        from harness.env.actions import _ADAPTER
+        from harness.env.actions import json_schema
         text = {"type": "string"}
         obs = {"screenshot": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
                "url": text, "goal": text, "last_action_error": text}
@@ -379,7 +379,7 @@ class EnvServer:
             obs["som"] = {"type": "object", "properties": {"image": obs["screenshot"], "elements": text}}
         state = {k: {} for k in ("episode_id", "step_count", "session_id", "task", "done", "status", "url",
                                  "result")}
-        return {"action": _ADAPTER.json_schema(), "observation": {"type": "object", "properties": obs},
+        return {"action": json_schema(), "observation": {"type": "object", "properties": obs},
                 "state": {"type": "object", "properties": state}}
 
     # ------------------------------------------------------------ HTTP and WebSocket

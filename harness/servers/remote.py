@@ -98,7 +98,6 @@ class HTTPTransport:
         if self.session_id is None and kind != "reset":
             if kind == "close":
                 return {}                           # nothing opened yet: nothing to close
-            from harness.env import ResetNeeded
             raise ResetNeeded("call reset() first: the server opens the session on the first reset")
         method, path, body = {"reset": ("POST", "/reset", data or {}), "step": ("POST", "/step", {"action": data}),
                               "state": ("GET", "/state", None), "close": ("POST", "/close", {})}[kind]
