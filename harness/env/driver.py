@@ -104,7 +104,7 @@ class Driver:
         self.current: WorldSlot | None = None
         self.settle_timeouts = 0
         self.refreshes = 0                      # ticks that changed the page's world
-        self.tool_result: str | None = None     # the last tool_call's result (JSON text)
+        self.tool_result: str | None = None     # this step's tool_call result (JSON text)
         self.last_good: str | None = None       # the last main-frame URL on the origin
         self._deadline: float | None = None     # the current step's deadline (monotonic)
         self.start_path = "/"

@@ -22,6 +22,8 @@ import urllib.error
 import urllib.request
 
 import gymnasium as gym
+from simple_websocket import Client, ConnectionClosed
+from simple_websocket import ConnectionError as Refused
 
 from harness.env import ResetNeeded, observation_space
 from harness.env.observe import to_array
@@ -129,8 +131,6 @@ class WSTransport:
         self.ws = None
 
     def request(self, kind: str, data=None) -> dict:
-        from simple_websocket import Client, ConnectionClosed
-        from simple_websocket import ConnectionError as Refused
         if self.ws is None:
             try:
                 self.ws = Client.connect(self.url, receive_bytes=1 << 16, headers=auth_headers(self.token))
