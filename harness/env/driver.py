@@ -32,11 +32,13 @@ from apps.coworkers.engine import set_scenario, tick
 from harness.env.appserver import AppServer
 from harness.env.browser import context_args
 from harness.env.containment import Fence
-from harness.env.execute import ACT_DEADLINE_S, REFRESH_JS, STEP_DEADLINE_S, execute
+from harness.env.execute import ACT_DEADLINE_S, STEP_DEADLINE_S, execute
 from harness.env.observe import screenshot_png
 from harness.env.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
 
 PUBLIC_ORIGIN = "http://desk.local"
+REFRESH_JS = ("() => document.body && document.body.dispatchEvent("
+              "new CustomEvent('deskworld:refresh', {bubbles: true}))")
 STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
              f" s.textContent = {STABLE_CSS!r}; document.head.appendChild(s); }});")
 
@@ -286,8 +288,13 @@ class Driver:
         self._set_clock(self.page, now)
         if wrote:
             self.refreshes += 1
-            self.page.evaluate(REFRESH_JS)
+            self.refresh()
             self._settle()
+
+    def refresh(self) -> None:
+        """The page hears ``deskworld:refresh`` and reloads what it shows of the world (after a
+        co-worker or a tool wrote to it)."""
+        self.page.evaluate(REFRESH_JS)
 
     def _set_clock(self, page, now) -> None:
         """Pin page time. The clock is the context's: it is also set in a pop-up the containment

@@ -28,8 +28,6 @@ from harness.tools.registry import ToolError, call_tool, get_tool, to_json
 ACT_DEADLINE_S = 20.0         # an action's own work stops here
 STEP_DEADLINE_S = 30.0        # and the whole step (the action, the settle, a return to the workspace) here
 TYPE_CHUNK = 200              # typing is checked against the deadline every this many characters
-REFRESH_JS = ("() => document.body && document.body.dispatchEvent("
-              "new CustomEvent('deskworld:refresh', {bubbles: true}))")
 
 
 def execute(driver, action, deadline: float) -> str | None:
@@ -157,7 +155,7 @@ def _tool_call(driver, a: A.ToolCall, deadline: float) -> str | None:
         return f"tool {a.tool}: {e.message}"
     driver.tool_result = json.dumps(to_json(out), ensure_ascii=False, default=str)
     if tool.write:
-        driver.page.evaluate(REFRESH_JS)
+        driver.refresh()
     return None
 
 

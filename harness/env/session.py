@@ -207,6 +207,10 @@ class Session:
         """This step's ``tool_call`` result (JSON text), or None."""
         return self._driver.tool_result if self._driver is not None else None
 
+    def refresh_page(self) -> None:
+        """The page hears ``deskworld:refresh`` (``Driver.refresh``): after a write it did not make."""
+        self.call(lambda: self._driver.refresh())
+
     def initial_state(self, world: str | None = None) -> dict:
         """The start state (an export) of the current episode's world, or of ``world``."""
         return self.call(lambda: (self._driver.world_slot(world) if world else self._driver.current).initial_state())

@@ -16,7 +16,6 @@ import socket
 import threading
 import time
 
-from harness.env.execute import REFRESH_JS
 from harness.tools.registry import ToolError, call_tool, get_tool, registry, to_json
 
 MAX_LOGGED_RESULT = 20_000
@@ -51,7 +50,7 @@ class EpisodeTools:
         text = str(to_json(out))
         entry["result"] = to_json(out) if len(text) <= MAX_LOGGED_RESULT else text[:MAX_LOGGED_RESULT] + "…"
         if tool.write:
-            session.page_call(lambda page: page.evaluate(REFRESH_JS))
+            session.refresh_page()
         return out
 
     def describe(self) -> str:
