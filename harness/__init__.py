@@ -1,7 +1,8 @@
 """deskworld harness: browser launch, the Gymnasium env, tasks, verifiers, agents, runner and CLI.
 
 Importing ``harness`` registers ``deskworld/Desk-v0``: pass ``task=`` (one task) or
-``tasks=`` (a list or a pattern to draw from) to ``gym.make`` or ``gym.make_vec``.
+``tasks=`` (a list or a pattern to draw from) to ``gym.make`` or ``gym.make_vec``, and
+``tools=``, ``axtree=``, ``som=``, ``obs_mode=`` for the wrappers (``harness.env.make``).
 Vector envs and the env server: ``harness.env.DeskEnv``, ``harness/README-envserver.md``.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ def _register() -> None:
         return
     # Deterministic: same task, seed and actions give the same observations
     # (pinned world time, fixed fonts and viewport, settled pages).
-    gym.register(id=ENV_ID, entry_point="harness.env:DeskEnv", nondeterministic=False)
+    gym.register(id=ENV_ID, entry_point="harness.env.make:make_env", nondeterministic=False)
 
 
 _register()

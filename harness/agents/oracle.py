@@ -125,7 +125,7 @@ class OracleAgent:
 
     # ------------------------------------------------------------------ aiming
     def _locate(self, loc: Locator, step: OracleStep) -> tuple[int, int, dict] | None:
-        info = self.env.unwrapped.page_call(lambda page: _where(page, loc))
+        info = self.env.unwrapped.session.page_call(lambda page: _where(page, loc))
         box = info["box"]
         if "scroller" in info:
             sx, sy, sw, sh = info["scroller"]
@@ -185,15 +185,15 @@ class OracleAgent:
             return [{"type": "scroll", "x": int(step.scroll.get("x", 760)), "y": int(step.scroll.get("y", 420)),
                      "dx": 0, "dy": int(step.scroll.get("dy", 400))}]
         if kind == "expect":
-            self.env.unwrapped.page_call(lambda page: _where(page, step.expect))
+            self.env.unwrapped.session.page_call(lambda page: _where(page, step.expect))
             return []
         if kind == "expect_url":
             pattern = re.compile(step.expect_url)
             deadline = time.monotonic() + EXPECT_TIMEOUT_S
-            while not pattern.search(self.env.unwrapped.page_call(lambda page: page.url)):
+            while not pattern.search(self.env.unwrapped.session.page_call(lambda page: page.url)):
                 if time.monotonic() > deadline:
                     raise OracleFailed(f"the address never matched {step.expect_url!r}")
-                self.env.unwrapped.page_call(lambda page: page.wait_for_timeout(50))
+                self.env.unwrapped.session.page_call(lambda page: page.wait_for_timeout(50))
             return []
         if kind == "done":
             d = step.done or {}

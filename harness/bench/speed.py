@@ -21,6 +21,19 @@ import statistics
 import time
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+from rich.console import Console
+from rich.table import Table
+
+from apps import create_app
+from apps.core.store.compile import template_for
+from apps.core.store.slot import Slot
+from harness.env import DeskEnv
+from harness.env.appserver import AppServer
+from harness.env.browser import context_args, launch_args
+from harness.env.driver import Driver
+from harness.tasks.registry import load_task
+
 TASK = "meridian/send-survey-to-pryce"
 
 
@@ -44,13 +57,7 @@ def _bare_settle(page, inflight: set) -> None:
 
 class _Bare:
     def __init__(self):
-        from playwright.sync_api import sync_playwright
 
-        from apps import create_app
-        from apps.core.store.compile import template_for
-        from apps.core.store.slot import Slot
-        from harness.env.browser import context_args, launch_args
-        from harness.env.appserver import AppServer
         self.pw = sync_playwright().start()
         self.browser = self.pw.chromium.launch(**launch_args())
         self.slot = Slot(template_for("meridian"))
@@ -89,8 +96,6 @@ EDITS = [(6480000, "$122,755,000.00"), (6840000, "$123,115,000.00")]   # D3 -> t
 
 
 def _book_id() -> int:
-    from apps.core.store.compile import template_for
-    from apps.core.store.slot import Slot
     slot = Slot(template_for("meridian"))
     try:
         with slot.store() as st:
@@ -111,11 +116,10 @@ def _center(page, role, name, exact=True):
 
 # ---------------------------------------------------------------- the operations, both ways
 def measure_latencies(n: int) -> dict:
-    from harness.env import DeskEnv
     out: dict[str, dict] = {}
     env = DeskEnv(TASK)
     env.reset()
-    u = env.unwrapped
+    session = env.unwrapped.session
     resets = []
     for _ in range(n):
         t0 = time.perf_counter()
@@ -132,8 +136,8 @@ def measure_latencies(n: int) -> dict:
     drive_env.close()
     out["reset (Drive start)"] = {"deskworld": _median(d_resets)}
 
-    starred = u.page_call(lambda p: _center(p, "link", "Starred", exact=False))
-    inbox = u.page_call(lambda p: _center(p, "link", "Inbox", exact=False))
+    starred = session.page_call(lambda p: _center(p, "link", "Starred", exact=False))
+    inbox = session.page_call(lambda p: _center(p, "link", "Inbox", exact=False))
     nav = []
     for i in range(n):
         x, y = starred if i % 2 == 0 else inbox
@@ -141,7 +145,7 @@ def measure_latencies(n: int) -> dict:
         env.step({"type": "click", "x": x, "y": y})
         nav.append((time.perf_counter() - t0) * 1000)
     env.reset()
-    row_star = u.page_call(lambda p: p.locator("tr.mrow .star-btn").nth(1).bounding_box())
+    row_star = session.page_call(lambda p: p.locator("tr.mrow .star-btn").nth(1).bounding_box())
     sx, sy = int(row_star["x"] + row_star["width"] / 2), int(row_star["y"] + row_star["height"] / 2)
     hx = []
     for _ in range(n):
@@ -151,7 +155,7 @@ def measure_latencies(n: int) -> dict:
     # Typing into a plain field (the New label dialog), and into the search box,
     # whose suggestions are debounced (150 ms) — settling waits for them.
     env.reset()
-    btn = u.page_call(lambda p: _center(p, "button", "Create new label"))
+    btn = session.page_call(lambda p: _center(p, "button", "Create new label"))
     env.step({"type": "click", "x": btn[0], "y": btn[1]})
     typing = []
     for _ in range(n):
@@ -160,7 +164,7 @@ def measure_latencies(n: int) -> dict:
         typing.append((time.perf_counter() - t0) * 1000)
         env.step({"type": "key", "keys": "ctrl+a"})
     env.reset()
-    q = u.page_call(lambda p: _center(p, "textbox", "Search mail"))
+    q = session.page_call(lambda p: _center(p, "textbox", "Search mail"))
     env.step({"type": "click", "x": q[0], "y": q[1]})
     typing_search = []
     for _ in range(n):
@@ -174,10 +178,10 @@ def measure_latencies(n: int) -> dict:
     # recomputed totals on screen (checked each time, so the figure is not for a half-done step).
     sheet_env = DeskEnv("meridian/damages-fix-port-calder")
     sheet_env.reset()
-    su = sheet_env.unwrapped
+    sheet_session = sheet_env.unwrapped.session
     book = _book_id()
     sheet_env.step({"type": "navigate", "url": f"/sheets/s/{book}"})
-    d3 = su.page_call(lambda p: _center(p, "gridcell", "$6,840,000.00"))
+    d3 = sheet_session.page_call(lambda p: _center(p, "gridcell", "$6,840,000.00"))
     sheet_edit = []
     for i in range(n):
         value, total = EDITS[i % 2]
@@ -185,7 +189,7 @@ def measure_latencies(n: int) -> dict:
         t0 = time.perf_counter()
         sheet_env.step({"type": "type", "text": f"{value}\n"})
         sheet_edit.append((time.perf_counter() - t0) * 1000)
-        _assert_total(su.page_call(lambda p: p.content()), total)
+        _assert_total(sheet_session.page_call(lambda p: p.content()), total)
     sheet_env.close()
 
     bare = _Bare()
@@ -224,7 +228,6 @@ def measure_latencies(n: int) -> dict:
             t0 = time.perf_counter()
             bare.ctx.close()
             bare.slot.restore()
-            from harness.env.browser import context_args
             bare.ctx = bare.browser.new_context(**context_args(), base_url=bare.server.url)
             bare.ctx.add_cookies([bare.server.cookie("alex.chen")])
             bare.page = bare.ctx.new_page()
@@ -250,11 +253,10 @@ def measure_latencies(n: int) -> dict:
 def _throughput_worker(kind: str, steps: int, q) -> None:
     try:
         if kind == "deskworld":
-            from harness.env import DeskEnv
             env = DeskEnv(TASK)
             env.reset()
-            a = env.unwrapped.page_call(lambda p: _center(p, "link", "Starred", exact=False))
-            b = env.unwrapped.page_call(lambda p: _center(p, "link", "Inbox", exact=False))
+            a = env.unwrapped.session.page_call(lambda p: _center(p, "link", "Starred", exact=False))
+            b = env.unwrapped.session.page_call(lambda p: _center(p, "link", "Inbox", exact=False))
             t0 = time.perf_counter()
             for i in range(steps):
                 x, y = a if i % 2 == 0 else b
@@ -320,22 +322,20 @@ def _tree(pid: int) -> list[int]:
 
 def measure_memory(slots: int = 4) -> float:
     """MB of PSS per extra episode slot (store + app server + browser context + page)."""
-    from harness.env import DeskEnv
-    from harness.env.driver import EpisodeRunner
-    from harness.tasks.registry import load_task
     env = DeskEnv(TASK)
     env.reset()
     task = load_task(TASK)
     total = lambda: sum(_pss_kb(p) for p in _tree(os.getpid()))   # noqa: E731
     before = total()
     runners = []
+    session = env.unwrapped.session
     for _ in range(slots):
-        r = env.unwrapped._call(lambda: EpisodeRunner(env.unwrapped._worker.browser))
-        env.unwrapped._call(lambda r=r: r.reset(task))
+        r = session.call(lambda: Driver(session.browser))
+        session.call(lambda r=r: r.reset(task))
         runners.append(r)
     after = total()
     for r in runners:
-        env.unwrapped._call(r.close)
+        session.call(r.close)
     env.close()
     return (after - before) / slots / 1024
 
@@ -350,8 +350,6 @@ def run(n: int = 20, throughput_steps: int = 40, workers=(1, 2, 4)) -> dict:
 
 
 def print_table(res: dict) -> None:
-    from rich.console import Console
-    from rich.table import Table
     t = Table(title=f"deskworld bench ({res['cpus']} CPUs) — medians, ms")
     for col in ("operation", "deskworld", "bare Playwright", "ratio", "target"):
         t.add_column(col, justify="left" if col == "operation" else "right")

@@ -1,9 +1,13 @@
-"""Computer-use actions: typed, validated, never ``exec``'d.
+"""Computer-use actions: typed, validated, never ``exec``'d — and the one action table.
 
-An action is a JSON object with a ``type`` (see ``ACTION_TYPES``). ``parse``
-turns a dict or a JSON string into a pydantic model or raises ``ActionError``
-with a message an agent can act on; ``describe()`` is the action-space text
-shown to models, generated from the schemas.
+An action is a JSON object with a ``type``. ``ACTIONS`` is the table of action
+types: each row is a pydantic model (its fields, limits and description: the
+docstring) with an example. Everything else is derived from it: ``ACTION_TYPES``,
+the parser (``parse`` turns a dict or a JSON string into a model or raises
+``ActionError`` with a message an agent can act on), the JSON schema
+(``json_schema()``, served by the env server), ``describe()`` (the action-space text
+shown to models), ``example()``, and the executor's dispatch
+(``harness.env.execute.HANDLERS``, one handler per model).
 
 Coordinates are screenshot pixels of the fixed 1280×800 viewport. Keys accept
 xdotool names (``Return``, ``ctrl+a``, ``shift+Tab``, ``Page_Down``) and
@@ -11,10 +15,12 @@ Playwright names (``Enter``, ``Control+A``) alike.
 """
 from __future__ import annotations
 
+import copy
 import json
-from typing import Annotated, Literal, Union
+from dataclasses import dataclass
+from typing import Annotated, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from harness.env.browser import VIEWPORT
 
@@ -34,6 +40,9 @@ class ActionError(ValueError):
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    def check(self) -> None:
+        """Checks past the schema, raising ``ActionError`` with a message for the agent (none here)."""
 
 
 class _Point(_Action):
@@ -124,6 +133,18 @@ class Key(_Action):
     type: Literal["key"] = "key"
     keys: str = Field(min_length=1, max_length=2000)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _key_alias(cls, data):
+        """``{"type": "key", "key": "Enter"}`` is read as ``keys``."""
+        if isinstance(data, dict):
+            data = {**data, "keys": data.get("keys", data.get("key"))}
+            data.pop("key", None)
+        return data
+
+    def check(self) -> None:
+        normalize_keys(self.keys)           # raises ActionError for unknown keys
+
 
 class Wait(_Action):
     """Wait, up to 10 s."""
@@ -158,14 +179,51 @@ class ToolCall(_Action):
     arguments: dict = {}
 
 
-ActionModel = Annotated[
-    Union[Click, DoubleClick, TripleClick, Move, MouseDown, MouseUp, Drag, Scroll, Type, Key, Wait,
-          Navigate, Back, Done, ToolCall],
-    Field(discriminator="type"),
-]
-ACTION_TYPES = ("click", "double_click", "triple_click", "move", "mouse_down", "mouse_up", "drag", "scroll",
-                "type", "key", "wait", "navigate", "back", "done", "tool_call")
+# ---------------------------------------------------------------- the action table
+@dataclass(frozen=True)
+class ActionType:
+    """One row of the action table: the model (fields, limits, description) and an example."""
+    model: type[_Action]
+    example: dict
+    hybrid: bool = False            # only in hybrid episodes (tools=True): describe() leaves it out otherwise
+
+    @property
+    def name(self) -> str:
+        return self.model.model_fields["type"].default
+
+
+ACTIONS: tuple[ActionType, ...] = (
+    ActionType(Click, {"type": "click", "x": 640, "y": 400}),
+    ActionType(DoubleClick, {"type": "double_click", "x": 640, "y": 400}),
+    ActionType(TripleClick, {"type": "triple_click", "x": 640, "y": 400}),
+    ActionType(Move, {"type": "move", "x": 640, "y": 400}),
+    ActionType(MouseDown, {"type": "mouse_down", "x": 100, "y": 200}),
+    ActionType(MouseUp, {"type": "mouse_up", "x": 300, "y": 200}),
+    ActionType(Drag, {"type": "drag", "path": [{"x": 100, "y": 200}, {"x": 300, "y": 200}]}),
+    ActionType(Scroll, {"type": "scroll", "x": 640, "y": 400, "dy": 300}),
+    ActionType(Type, {"type": "type", "text": "hello"}),
+    ActionType(Key, {"type": "key", "keys": "ctrl+a"}),
+    ActionType(Wait, {"type": "wait", "ms": 500}),
+    ActionType(Navigate, {"type": "navigate", "url": "/mail/inbox"}),
+    ActionType(Back, {"type": "back"}),
+    ActionType(Done, {"type": "done", "status": "complete", "answer": "42"}),
+    ActionType(ToolCall, {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}},
+               hybrid=True),
+)
+BY_TYPE: dict[str, ActionType] = {a.name: a for a in ACTIONS}
+ACTION_TYPES: tuple[str, ...] = tuple(BY_TYPE)
+ActionModel = Annotated[Union[tuple(a.model for a in ACTIONS)], Field(discriminator="type")]
 _ADAPTER = TypeAdapter(ActionModel)
+
+
+def json_schema() -> dict:
+    """The JSON schema of an action (one of the table's models, told apart by ``type``)."""
+    return _ADAPTER.json_schema()
+
+
+def example(kind: str) -> dict:
+    """A valid action of type ``kind`` (a fresh copy)."""
+    return copy.deepcopy(BY_TYPE[kind].example)
 
 
 def parse(action: dict | str | BaseModel) -> BaseModel:
@@ -182,11 +240,8 @@ def parse(action: dict | str | BaseModel) -> BaseModel:
     if not isinstance(action, dict):
         raise ActionError(f"an action is a JSON object with a 'type', not {type(action).__name__}")
     kind = action.get("type")
-    if kind not in ACTION_TYPES:
+    if kind not in BY_TYPE:
         raise ActionError(f"unknown action type {kind!r}; use one of: {', '.join(ACTION_TYPES)}")
-    if kind == "key":
-        action = {**action, "keys": action.get("keys", action.get("key"))}
-        action.pop("key", None)
     try:
         model = _ADAPTER.validate_python(action)
     except ValidationError as e:
@@ -196,8 +251,7 @@ def parse(action: dict | str | BaseModel) -> BaseModel:
             msg = err["msg"].removeprefix("Value error, ")
             parts.append(f"{loc}: {msg}")
         raise ActionError(f"invalid {kind} action: " + "; ".join(parts)) from None
-    if isinstance(model, Key):
-        normalize_keys(model.keys)          # raises ActionError for unknown keys
+    model.check()
     return model
 
 
@@ -268,7 +322,6 @@ PW_MODIFIERS = {"shift": "Shift", "ctrl": "Control", "alt": "Alt", "meta": "Meta
 
 def _type_name(ann) -> str:
     """``Literal['left', 'right']`` → ``"left"|"right"``; ``list[Literal[…]]`` → ``list of "shift"|…``."""
-    from typing import get_args, get_origin
     origin = get_origin(ann)
     if origin is Literal:
         return "|".join(json.dumps(a) for a in get_args(ann))
@@ -283,33 +336,19 @@ def _type_name(ann) -> str:
 
 
 def describe(*, tools: bool = False) -> str:
-    """The action space in words, generated from the schemas (for model prompts); ``tools`` adds
-    ``tool_call`` (hybrid episodes)."""
+    """The action space in words, generated from the table (for model prompts); ``tools`` adds
+    the hybrid actions (``tool_call``)."""
     lines = ["Send one action per step as a JSON object with a \"type\":"]
-    for model in (Click, DoubleClick, TripleClick, Move, MouseDown, MouseUp, Drag, Scroll, Type, Key, Wait,
-                  Navigate, Back, Done) + ((ToolCall,) if tools else ()):
+    for row in ACTIONS:
+        if row.hybrid and not tools:
+            continue
         fields = []
-        for name, f in model.model_fields.items():
+        for name, f in row.model.model_fields.items():
             if name == "type":
                 continue
             t = _type_name(f.annotation)
             req = "" if f.is_required() else f" = {json.dumps(f.default) if f.default is not None else 'null'}"
             fields.append(f"{name}: {t}{req}")
-        kind = model.model_fields["type"].default
-        lines.append(f"- {kind}({', '.join(fields)}) — {model.__doc__.strip()}")
+        lines.append(f"- {row.name}({', '.join(fields)}) — {row.model.__doc__.strip()}")
     lines.append(f"The screen is {VIEWPORT['width']}×{VIEWPORT['height']} pixels; x grows to the right, y downwards.")
     return "\n".join(lines)
-
-
-def example(kind: str) -> dict:
-    return {
-        "click": {"type": "click", "x": 640, "y": 400}, "double_click": {"type": "double_click", "x": 640, "y": 400},
-        "triple_click": {"type": "triple_click", "x": 640, "y": 400}, "move": {"type": "move", "x": 640, "y": 400},
-        "mouse_down": {"type": "mouse_down", "x": 100, "y": 200}, "mouse_up": {"type": "mouse_up", "x": 300, "y": 200},
-        "drag": {"type": "drag", "path": [{"x": 100, "y": 200}, {"x": 300, "y": 200}]},
-        "scroll": {"type": "scroll", "x": 640, "y": 400, "dy": 300}, "type": {"type": "type", "text": "hello"},
-        "key": {"type": "key", "keys": "ctrl+a"}, "wait": {"type": "wait", "ms": 500},
-        "navigate": {"type": "navigate", "url": "/mail/inbox"}, "back": {"type": "back"},
-        "done": {"type": "done", "status": "complete", "answer": "42"},
-        "tool_call": {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}},
-    }[kind]

@@ -14,11 +14,13 @@ own pages pass.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 
 from werkzeug.serving import make_server
 
+from apps.web.session import session_cookie
 from harness.servers.netguard import Guard, Policy
 
 MAX_BODY = 32 * 1024 * 1024         # above the apps' MAX_CONTENT_LENGTH (30 MB: 25 MB attachments + form)
@@ -32,7 +34,6 @@ class AppServer:
     port: int = 0
 
     def start(self) -> "AppServer":
-        import logging
         logging.getLogger("werkzeug").setLevel(logging.WARNING)     # no line per request
         self._server = make_server(self.host, self.port, Guard(self.app, POLICY), threaded=True)
         self.port = self._server.server_port
@@ -47,7 +48,6 @@ class AppServer:
 
     def cookie(self, user: str) -> dict:
         """A Playwright cookie signing ``user`` in for the slot's current generation."""
-        from apps.web.session import session_cookie
         slot = self.app.config["SLOT"]
         name, value = session_cookie(self.app, user, slot.generation)
         return {"name": name, "value": value, "domain": self.host, "path": "/", "httpOnly": True,

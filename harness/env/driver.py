@@ -1,11 +1,16 @@
-"""An episode slot: a world's store slot + its app server on a loopback port +
-one reused browser context, and the reset sequence of DESIGN.md.
+"""The driver: the browser side of an episode, and the reset sequence of DESIGN.md.
 
-``EpisodeRunner`` is not thread-safe: the env calls it from its own thread.
-Per reset: close the page, restore the slot (the generation bump refuses
-late requests of the old page), clear the origin's cookies and storage,
-inject the task user's session, open a new page with ``Date.now()`` pinned
-to world time, open the start page and wait until it is settled.
+Where a click reaches the browser: ``DeskEnv.step`` → the session's browser thread
+(``session.py``) → ``Driver.act`` here → the executor (``execute.py``: the action as
+Playwright calls) → the settle (``settle.py``) and the containment (``containment.py``)
+→ world time moves on → the env observes (``observe.py``).
+
+A ``Driver`` holds one ``WorldSlot`` per world it has run: the world's store slot, its
+app server on a loopback port, and one browser context reused across episodes. It is
+not thread-safe: the session calls it from its own thread. Per reset: close the page,
+restore the slot (the generation bump refuses late requests of the old page), clear the
+origin's cookies and storage, inject the task user's session, open a new page with
+``Date.now()`` pinned to world time, open the start page and wait until it is settled.
 """
 from __future__ import annotations
 
@@ -13,25 +18,27 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
+from flask import got_request_exception
+from playwright.sync_api import Error as PlaywrightError
+
+import harness.env.actions as A
 from apps import create_app
 from apps.core.store.compile import template_for
 from apps.core.store.export import diff as state_diff
 from apps.core.store.export import export
 from apps.core.store.slot import Slot
 from apps.core.world import load_world
-from playwright.sync_api import Error as PlaywrightError
-from harness.env import actions as A
+from apps.coworkers.engine import set_scenario, tick
+from harness.env.appserver import AppServer
 from harness.env.browser import context_args
 from harness.env.containment import Fence
+from harness.env.execute import ACT_DEADLINE_S, STEP_DEADLINE_S, execute
 from harness.env.observe import screenshot_png
-from harness.env.appserver import AppServer
-from apps.coworkers.engine import set_scenario
 from harness.env.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
 
 PUBLIC_ORIGIN = "http://desk.local"
-ACT_DEADLINE_S = 20.0         # an action's own work (key presses, typing, drag moves, a navigation) stops here
-STEP_DEADLINE_S = 30.0        # and the whole step (the action, the settle, a return to the workspace) here
-TYPE_CHUNK = 200              # typing is checked against the deadline every this many characters
+REFRESH_JS = ("() => document.body && document.body.dispatchEvent("
+              "new CustomEvent('deskworld:refresh', {bubbles: true}))")
 STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
              f" s.textContent = {STABLE_CSS!r}; document.head.appendChild(s); }});")
 
@@ -55,7 +62,6 @@ class Desk:
 
     @classmethod
     def open(cls, name: str) -> "Desk":
-        from flask import got_request_exception
         world = load_world(name)
         slot = Slot(template_for(world))
         app = create_app({"SLOT": slot, "SECRET_KEY": secrets.token_hex(32)})
@@ -88,7 +94,9 @@ class WorldSlot(Desk):
     net: NetworkWatch | None = None
 
 
-class EpisodeRunner:
+class Driver:
+    """The episode's browser side: its world slots, the page, the clock; ``act`` is one step."""
+
     def __init__(self, browser, *, trace: bool = False):
         self.browser = browser
         self.trace = trace
@@ -98,7 +106,7 @@ class EpisodeRunner:
         self.current: WorldSlot | None = None
         self.settle_timeouts = 0
         self.refreshes = 0                      # ticks that changed the page's world
-        self.tool_result: str | None = None     # the last tool_call's result (JSON text)
+        self.tool_result: str | None = None     # this step's tool_call result (JSON text)
         self.last_good: str | None = None       # the last main-frame URL on the origin
         self._deadline: float | None = None     # the current step's deadline (monotonic)
         self.start_path = "/"
@@ -120,9 +128,6 @@ class EpisodeRunner:
         ws = WorldSlot(world, desk.slot, desk.app, server, desk.errors, context=ctx, fence=fence)
         self.worlds[name] = ws
         return ws
-
-    def initial_state(self, ws: WorldSlot) -> dict:
-        return ws.initial_state()
 
     # ------------------------------------------------------------------ reset
     def _open_page(self, ws: WorldSlot, now) -> None:
@@ -165,7 +170,7 @@ class EpisodeRunner:
         self.user = task.user or ws.world.spec.user
         self.tool_result = None
         ws.slot.restore()                        # new generation: the old page's late requests get 409
-        self.initial_state(ws)                   # the start state, exported once per world
+        ws.initial_state()                       # the start state, exported once per world
         ws.errors.clear()
         with ws.slot.store() as st:
             now = st.now()
@@ -195,26 +200,27 @@ class EpisodeRunner:
         self.check_health()
 
     # ------------------------------------------------------------------ acting
-    def execute(self, action) -> str | None:
-        """Carry out one parsed action; return an agent-facing error or None.
+    def act(self, action) -> str | None:
+        """One agent step: carry ``action`` out (None: nothing to carry out, it did not parse),
+        then world time moves on; a ``done`` ends the episode, so nothing happens and the
+        clock stays. Returns the agent-facing error, or None; a page or browser that died
+        raises ``EnvironmentBroken``."""
+        self.tool_result = None
+        if isinstance(action, A.Done):
+            return None
+        error = self._carry_out(action) if action is not None else None
+        self.advance_clock()
+        return error
 
-        Whatever one action causes in the page is the agent's: a Playwright error (a
-        download started, a navigation that failed, a key the page refused) comes back
-        as the action's error; only a page or browser that died raises
-        ``EnvironmentBroken``. Every step is bounded: the action's own work stops at
-        ``ACT_DEADLINE_S``, the whole step (settle and any return to the workspace included) at
-        ``STEP_DEADLINE_S``."""
+    def _carry_out(self, action) -> str | None:
+        """The action (the executor), the settle, the containment, the health check. Every step is
+        bounded: the action's own work stops at ``ACT_DEADLINE_S``, the whole step (settle and any
+        return to the workspace included) at ``STEP_DEADLINE_S``."""
         page = self.page
         start = time.monotonic()
         self._deadline = start + STEP_DEADLINE_S
-        error = None
-        try:
-            error = self._act(action, page, start + ACT_DEADLINE_S)
-        except PlaywrightError as e:
-            self._raise_if_dead(e)
-            error = self.current.fence.public_text(_action_failure(e))
-        if not isinstance(action, A.Done):
-            self._settle()
+        error = execute(self, action, start + ACT_DEADLINE_S)
+        self._settle()
         self.current.fence.close_strays(self.current.context)
         blocked = self.current.fence.take()
         left = not self.current.fence.on_origin(page.url)
@@ -233,78 +239,10 @@ class EpisodeRunner:
         self.check_health()
         return error
 
-    def _act(self, action, page, deadline: float) -> str | None:
-        mouse, kb = page.mouse, page.keyboard
-        mods = [A.PW_MODIFIERS[m] for m in getattr(action, "modifiers", [])]
-        late = (lambda done, total, what:
-                f"stopped at the step deadline ({ACT_DEADLINE_S:.0f} s) after {done} of {total} {what}")
-        left_ms = lambda: max(1000.0, (deadline - time.monotonic()) * 1000)   # noqa: E731
-        try:
-            for m in mods:
-                kb.down(m)
-            if isinstance(action, A.Click):
-                mouse.click(action.x, action.y, button=action.button)
-            elif isinstance(action, A.DoubleClick):
-                mouse.dblclick(action.x, action.y)
-            elif isinstance(action, A.TripleClick):
-                mouse.click(action.x, action.y, click_count=3)
-            elif isinstance(action, A.Move):
-                mouse.move(action.x, action.y)
-            elif isinstance(action, (A.MouseDown, A.MouseUp)):
-                if action.x is not None and action.y is not None:
-                    mouse.move(action.x, action.y)
-                (mouse.down if isinstance(action, A.MouseDown) else mouse.up)(button=action.button)
-            elif isinstance(action, A.Drag):
-                first, *rest = action.path
-                steps = max(1, min(8, A.MAX_DRAG_MOVES // len(rest)))
-                mouse.move(first.x, first.y)
-                mouse.down()
-                try:
-                    for i, p in enumerate(rest):
-                        if time.monotonic() > deadline:
-                            return late(i, len(rest), "moves")
-                        mouse.move(p.x, p.y, steps=steps)
-                finally:
-                    mouse.up()
-            elif isinstance(action, A.Scroll):
-                mouse.move(action.x, action.y)
-                mouse.wheel(action.dx, action.dy)
-            elif isinstance(action, A.Type):
-                text = action.text
-                for i in range(0, len(text), TYPE_CHUNK):
-                    if time.monotonic() > deadline:
-                        return late(i, len(text), "characters")
-                    kb.type(text[i:i + TYPE_CHUNK])
-            elif isinstance(action, A.Key):
-                presses = A.normalize_keys(action.keys)
-                for i, press in enumerate(presses):
-                    if time.monotonic() > deadline:
-                        return late(i, len(presses), "key presses")
-                    kb.press(press)
-            elif isinstance(action, A.Wait):
-                page.wait_for_timeout(action.ms)
-            elif isinstance(action, A.Navigate):
-                try:
-                    url = self.current.fence.resolve(action.url)
-                except ValueError as e:
-                    return str(e)
-                page.goto(url, wait_until="commit", timeout=left_ms())
-            elif isinstance(action, A.Back):
-                page.go_back(wait_until="commit", timeout=left_ms())
-            elif isinstance(action, A.ToolCall):
-                return self._tool_call(action)
-        finally:
-            for m in reversed(mods):
-                try:
-                    kb.up(m)
-                except Exception:
-                    pass
-        return None
-
     def _dead(self, page) -> bool:
         return not self.browser.is_connected() or page.is_closed()
 
-    def _raise_if_dead(self, exc: BaseException) -> None:
+    def raise_if_dead(self, exc: BaseException) -> None:
         """A page or browser that died is the environment's failure, not the agent's."""
         if self._dead(self.page):
             raise EnvironmentBroken(f"the browser failed: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
@@ -323,33 +261,12 @@ class EpisodeRunner:
                 else:
                     page.goto(self.current.server.url + self.start_path, **wait)
             except Exception as e:
-                self._raise_if_dead(e)
+                self.raise_if_dead(e)
             self._settle()
             fence.take()
             if fence.on_origin(page.url):
                 return
         raise EnvironmentBroken(f"the page could not be brought back to the workspace from {page.url[:200]}")
-
-    def clear_tool_result(self) -> None:
-        self.tool_result = None
-
-    def _tool_call(self, action) -> str | None:
-        """A hybrid episode's tool call, on the episode's slot as the task's user (actor ``agent``);
-        after a write the page hears ``deskworld:refresh`` so the screen shows what changed."""
-        import json
-
-        from harness.tools.registry import ToolError, call_tool, get_tool, to_json
-        self.tool_result = None
-        try:
-            tool = get_tool(action.tool)
-            out = call_tool(self.current.slot, tool, action.arguments, self.user)
-        except ToolError as e:
-            return f"tool {action.tool}: {e.message}"
-        self.tool_result = json.dumps(to_json(out), ensure_ascii=False, default=str)
-        if tool.write:
-            self.page.evaluate("() => document.body && document.body.dispatchEvent("
-                               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
-        return None
 
     def _settle(self) -> None:
         """Wait until the page is settled, within the step's deadline (a reset has none)."""
@@ -364,7 +281,6 @@ class EpisodeRunner:
         then the world ticks (co-workers act on what the agent did). When a
         co-worker wrote, the page hears ``deskworld:refresh`` and settles again,
         so the next screenshot shows it; nothing polls."""
-        from apps.coworkers.engine import tick
         with self.current.slot.store() as st:
             st.advance(self.step_seconds)
             now = st.now()
@@ -372,9 +288,13 @@ class EpisodeRunner:
         self._set_clock(self.page, now)
         if wrote:
             self.refreshes += 1
-            self.page.evaluate("() => document.body && document.body.dispatchEvent("
-                               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
+            self.refresh()
             self._settle()
+
+    def refresh(self) -> None:
+        """The page hears ``deskworld:refresh`` and reloads what it shows of the world (after a
+        co-worker or a tool wrote to it)."""
+        self.page.evaluate(REFRESH_JS)
 
     def _set_clock(self, page, now) -> None:
         """Pin page time. The clock is the context's: it is also set in a pop-up the containment
@@ -403,7 +323,7 @@ class EpisodeRunner:
 
     def final_state(self) -> tuple[dict, dict, dict]:
         ws = self.current
-        initial = self.initial_state(ws)
+        initial = ws.initial_state()
         with ws.slot.store() as st:
             final = export(st)
         return initial, final, state_diff(initial, final)
@@ -422,14 +342,3 @@ class EpisodeRunner:
         self.worlds.clear()
         self.page = None
 
-
-
-
-def _action_failure(exc: BaseException) -> str:
-    """What a Playwright error caused by the agent's action says, for ``last_action_error``."""
-    msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "Download is starting" in msg:
-        return "that address is a file download, not a page: the file was downloaded and the page stayed where it was"
-    if "Unknown key" in msg:
-        return f"{msg.split(': ', 1)[-1]} is not a key; use the type action for text"
-    return f"the action failed: {msg[:300]}"

@@ -2,6 +2,7 @@
 set-of-marks (numbered boxes over the interactive elements, with a list)."""
 from __future__ import annotations
 
+import base64
 import io
 import json
 
@@ -52,7 +53,6 @@ def screenshot_png(page, cdp=None) -> bytes:
     rasterized differently (partial raster, see harness/env/settle.py), so a
     comparison would only have cost a capture per step."""
     if cdp is not None:
-        import base64
         data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
                                                    "captureBeyondViewport": False})["data"]
         return base64.b64decode(data)

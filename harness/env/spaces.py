@@ -1,4 +1,4 @@
-"""Gymnasium spaces for deskworld: text of any Unicode, and the action space.
+"""Gymnasium spaces for deskworld: the screen, text of any Unicode, and the action space.
 
 ``spaces.Text`` only accepts characters of its charset; observations carry
 URLs, mail subjects and prompts with any character, so ``AnyText`` accepts
@@ -28,6 +28,12 @@ from gymnasium.vector.utils import shared_memory as _shm
 from harness.env.browser import VIEWPORT
 
 CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
+SCREEN_SHAPE = (VIEWPORT["height"], VIEWPORT["width"], 3)
+
+
+def screen_space() -> spaces.Box:
+    """A screenshot: (800, 1280, 3) uint8."""
+    return spaces.Box(0, 255, SCREEN_SHAPE, dtype=np.uint8)
 
 
 class AnyText(spaces.Text):
@@ -45,7 +51,9 @@ SAMPLE_WORDS = ("survey", "Pryce", "fund", "limit", "hello", "17,950", "from:sof
 
 class ActionSpace(AnyText):
     """Actions as JSON text. ``sample()`` draws click, move, scroll, key, type
-    and wait actions uniformly over the screen from the space's seeded RNG."""
+    and wait actions uniformly over the screen from the space's seeded RNG
+    (action types of ``harness.env.actions.ACTIONS``, in a fixed mix: a sampling
+    policy, not a second action table)."""
 
     def __init__(self, seed=None):
         super().__init__(max_length=20_000, min_length=2, charset=CHARSET, seed=seed)

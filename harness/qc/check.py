@@ -9,11 +9,22 @@ counterexamples), and every scenario trigger a task names exists.
 """
 from __future__ import annotations
 
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from apps.core.store.compile import template_for
+from apps.core.store.slot import Slot
+from apps.core.world import load_world
+from apps.coworkers import engine
+from apps.coworkers.seed import load
 from harness.agents import make
+from harness.env import DeskEnv
+from harness.qc.adversaries.suite import Catalogue, run_task
+from harness.qc.adversaries.workbench import Ending, Workbench
 from harness.runs.episode import run_episode
-from harness.verify import verify
+from harness.tasks.registry import all_tasks, load_task
+from harness.verify import expected_answer, verify
 
 MAX_INFEASIBLE = 0.10
 
@@ -50,20 +61,17 @@ def junk_answers(task, expected) -> list[str]:
 
 def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
     """One task's QC; with a workbench (``harness.qc.adversaries``) its adversaries too."""
-    from harness.qc.adversaries.workbench import Ending
-    from harness.verify import expected_answer
     rep = TaskReport(task.id)
     oracle = make("oracle", env=env)
     row = run_episode(env, oracle, task)
     rep.oracle_steps = row["steps"]
     rep.oracle_score = row["score"]
-    res = env.unwrapped.result
+    episode, session = env.unwrapped.episode, env.unwrapped.session
+    res = episode.result
     rep.lines = res.lines if res else []
     snapshot = None
     if bench is not None and row["status"] != "error":
-        runner = env.unwrapped._runner
-        snapshot = (env.unwrapped._call(lambda: runner.current.slot.serialize()),
-                    Ending(env.unwrapped.answer, res.done_status or "complete" if res else "complete"))
+        snapshot = (session.snapshot(), Ending(episode.answer, res.done_status or "complete" if res else "complete"))
     if row["status"] == "error" or not row["passed"] or row["score"] != 1.0:
         detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
         rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
@@ -73,31 +81,29 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
         rep.problems.append(f"do-nothing run errored: {noop.get('error')}")
     elif noop["passed"] or noop["score"] != 0:
         rep.problems.append(f"doing nothing scores {noop['score']} (passed={noop['passed']})")
-    runner = env.unwrapped._runner
-    ws = runner.world_slot(task.world)
-    initial = env.unwrapped._call(lambda: runner.initial_state(ws))
+    initial = session.initial_state(task.world)
+    world_root = session.desk(task.world).world.root
     empty = {"tables": {}}
     if task.answer is not None:
-        exp = expected_answer(task, initial, ws.world.root)
+        exp = expected_answer(task, initial, world_root)
         for junk in junk_answers(task, exp):
-            r = verify(task, initial, initial, empty, answer=junk, done_status="complete", world_root=ws.world.root)
+            r = verify(task, initial, initial, empty, answer=junk, done_status="complete", world_root=world_root)
             if r.passed or r.score > 0:
                 rep.problems.append(f"junk answer {junk!r} scores {r.score}")
     if task.infeasible:
         # Giving up with the oracle's explanation scores 1 (and without one, when none is asked for).
         said = (task.oracle[-1].done or {}).get("answer") if task.explain else None
-        r = verify(task, initial, initial, empty, answer=said, done_status="infeasible", world_root=ws.world.root)
+        r = verify(task, initial, initial, empty, answer=said, done_status="infeasible", world_root=world_root)
         if not r.passed or r.score != 1:
             rep.problems.append("done(status=infeasible) with the oracle's explanation does not score 1")
         if task.explain:
-            r = verify(task, initial, initial, empty, answer=None, done_status="infeasible", world_root=ws.world.root)
+            r = verify(task, initial, initial, empty, answer=None, done_status="infeasible", world_root=world_root)
             if r.passed or r.score != 0:
                 rep.problems.append("done(status=infeasible) without the explanation the task asks for scores above 0")
-        r = verify(task, initial, initial, empty, answer=None, done_status="complete", world_root=ws.world.root)
+        r = verify(task, initial, initial, empty, answer=None, done_status="complete", world_root=world_root)
         if r.passed or r.score != 0:
             rep.problems.append("done(status=complete) scores above 0 on an infeasible task")
     if bench is not None:
-        from harness.qc.adversaries.suite import run_task
         rep.adversaries = run_task(task, bench, catalogue, oracle=snapshot)
     return rep
 
@@ -105,11 +111,6 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
 def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
     """Problems with a world's co-workers (phrasings, references) and the tasks'
     scenario triggers; plus a one-line summary."""
-    from apps.core.store.compile import template_for
-    from apps.core.store.slot import Slot
-    from apps.core.world import load_world
-    from apps.coworkers import engine
-    from apps.coworkers.seed import load
     world = load_world(world_name)
     spec = load(world)
     slot = Slot(template_for(world))
@@ -147,8 +148,6 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
     mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
     if workers <= 1 or len(tasks) < 2:
         return _check_all(tasks, progress, mode), overall
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
     chunks = [[t.id for t in tasks[i::workers]] for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
         done = list(pool.map(_check_ids, chunks, [mode] * len(chunks)))
@@ -160,30 +159,24 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
 
 
 def _check_ids(ids: list[str], mode: str = "plain") -> list[TaskReport]:
-    from harness.tasks.registry import load_task
     return _check_all([load_task(i) for i in ids], None, mode)
 
 
 def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
     benches, catalogue = {}, None
     if mode != "plain":
-        from harness.qc.adversaries.suite import Catalogue
-        from harness.qc.adversaries.workbench import Workbench
-        from harness.tasks.registry import all_tasks
         benches = {w: Workbench(w) for w in sorted({t.world for t in tasks})}
         catalogue = Catalogue([t for t in all_tasks() if t.world in benches], benches)
     env = None
     reports = []
     try:
         if mode != "tools":
-            from harness.env import DeskEnv
             env = DeskEnv(tasks[0])
         for t in tasks:
             if progress:
                 progress(t)
             try:
                 if mode == "tools":
-                    from harness.qc.adversaries.suite import run_task
                     reports.append(TaskReport(t.id, adversaries=run_task(t, benches[t.world], catalogue)))
                 else:
                     reports.append(check_task(env, t, benches.get(t.world), catalogue))

@@ -57,7 +57,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
         obs, info = env.reset(options={"task": task})
         agent.reset(task)
         if recorder:
-            recorder.screen(0, env.unwrapped.last_png())
+            recorder.screen(0, env.unwrapped.session.last_png())
         ended = False
         while not ended:
             t_act = time.perf_counter()
@@ -72,7 +72,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
                 t_env = time.perf_counter()
                 obs, reward, terminated, truncated, info = env.step(a)
                 steps += 1
-                shot = recorder.screen(steps, env.unwrapped.last_png()) if recorder else None
+                shot = recorder.screen(steps, env.unwrapped.session.last_png()) if recorder else None
                 if recorder:
                     recorder.step({"step": steps, "action": _action_record(a), "url": obs["url"],
                                    "error": obs["last_action_error"], "screenshot": shot,
@@ -87,27 +87,27 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
         status_override, error = Status.ERROR, f"{type(e).__name__}: {e}".splitlines()[0]
     usage = agent.episode_usage() if hasattr(agent, "episode_usage") else None
     env_u = env.unwrapped
-    result = env_u.result.to_dict() if env_u.result is not None else None
+    result = env_u.episode.result.to_dict() if env_u.episode.result is not None else None
     if status_override == Status.ERROR or result is None:
         result = error_result(error or "the episode ended without a result").to_dict()
     diff = None
     if result["status"] != Status.ERROR:
         try:
-            diff = env_u.final_diff()
+            diff = env_u.session.final_diff()
         except Exception:
             diff = None
     if trace and recorder:
         try:
-            env_u.save_trace(recorder.trace_path())
+            env_u.session.save_trace(recorder.trace_path())
         except Exception:
             pass
     seconds = time.perf_counter() - t0
     result.update({"task": task.id, "revision": task.revision, "sample": sample, "steps": steps,
-                   "answer": env_u.answer, "seconds": round(seconds, 2)})
+                   "answer": env_u.episode.answer, "seconds": round(seconds, 2)})
     if usage is not None:
         result["usage"] = usage
     if recorder:
-        recorder.finish(result, diff, states=getattr(env_u, "end_states", None) if result["status"] != Status.ERROR else None)
+        recorder.finish(result, diff, states=env_u.episode.end_states if result["status"] != Status.ERROR else None)
     return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
             "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
             "status": result["status"], **({"error": result.get("error")} if result.get("error") else {}),

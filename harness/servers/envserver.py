@@ -108,7 +108,7 @@ class Session:
                 self.touch()
 
     def state(self, details: bool = False) -> dict:
-        s = self.env.episode_state()
+        s = self.env.unwrapped.episode_state()
         if not details and "result" in s:
             s["result"] = public_result(s["result"])
         return {"episode_id": self.episode_id, "step_count": s.pop("step_count"), "session_id": self.id,
@@ -144,8 +144,8 @@ class EnvServer:
 
     # ------------------------------------------------------------ session pool
     def make_env(self):
-        from harness.env import DeskEnv
-        return DeskEnv(tasks=self.tasks, axtree=self.axtree, som=self.som)
+        from harness.env import make_env
+        return make_env(tasks=self.tasks, axtree=self.axtree, som=self.som)
 
     def open(self, transport: str) -> Session:
         """A new session with an id the server makes up (its browser starts on its first reset);
@@ -307,7 +307,7 @@ class EnvServer:
                 "observation": {"axtree": self.axtree, "som": self.som}, "tasks": sorted(self.by_id)}
 
     def schema(self) -> dict:
-        from harness.env.actions import _ADAPTER
+        from harness.env.actions import json_schema
         text = {"type": "string"}
         obs = {"screenshot": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
                "url": text, "goal": text, "last_action_error": text}
@@ -317,7 +317,7 @@ class EnvServer:
             obs["som"] = {"type": "object", "properties": {"image": obs["screenshot"], "elements": text}}
         state = {k: {} for k in ("episode_id", "step_count", "session_id", "task", "done", "status", "url",
                                  "result")}
-        return {"action": _ADAPTER.json_schema(), "observation": {"type": "object", "properties": obs},
+        return {"action": json_schema(), "observation": {"type": "object", "properties": obs},
                 "state": {"type": "object", "properties": state}}
 
     # ------------------------------------------------------------ lifecycle

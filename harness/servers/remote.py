@@ -22,6 +22,8 @@ import urllib.error
 import urllib.request
 
 import gymnasium as gym
+from simple_websocket import Client, ConnectionClosed
+from simple_websocket import ConnectionError as Refused
 
 from harness.env import ResetNeeded, observation_space
 from harness.env.observe import to_array
@@ -98,7 +100,6 @@ class HTTPTransport:
         if self.session_id is None and kind != "reset":
             if kind == "close":
                 return {}                           # nothing opened yet: nothing to close
-            from harness.env import ResetNeeded
             raise ResetNeeded("call reset() first: the server opens the session on the first reset")
         method, path, body = {"reset": ("POST", "/reset", data or {}), "step": ("POST", "/step", {"action": data}),
                               "state": ("GET", "/state", None), "close": ("POST", "/close", {})}[kind]
@@ -130,8 +131,6 @@ class WSTransport:
         self.ws = None
 
     def request(self, kind: str, data=None) -> dict:
-        from simple_websocket import Client, ConnectionClosed
-        from simple_websocket import ConnectionError as Refused
         if self.ws is None:
             try:
                 self.ws = Client.connect(self.url, receive_bytes=1 << 16, headers=auth_headers(self.token))

@@ -51,7 +51,7 @@ def wire_observation(env, obs: dict) -> dict:
     # The env keeps the PNG the browser sent for the observation it returned last
     # (also after an environment error, which repeats that observation); only a blank
     # observation (an error before any screenshot) has none and is encoded here.
-    png = env.last_png()
+    png = env.unwrapped.session.last_png()
     out["screenshot"] = base64.b64encode(png).decode("ascii") if png is not None else png_b64(obs["screenshot"])
     if "som" in obs:
         out["som"] = {"image": png_b64(obs["som"]["image"]), "elements": obs["som"]["elements"]}

@@ -1,7 +1,8 @@
 """Hybrid episodes: the apps' tools over MCP next to the GUI of a live episode.
 
-``DeskEnv(tools=True).mcp_url()`` starts a streamable-HTTP MCP server (in a
-thread of the env's process) whose tools act in the env's current episode:
+``HybridTools.mcp_url()`` (``harness.env.wrappers.tools``: ``make_env(task, tools=True)``)
+starts a streamable-HTTP MCP server (in a thread of the env's process) whose tools act
+in the env's current episode:
 its slot, as the task's user, with actor ``agent`` — so the verifier, the
 diff and the collateral-damage guard see tool work exactly like GUI work.
 Every call is logged and handed to the next ``env.step()`` as
@@ -11,6 +12,7 @@ so the next screenshot shows what changed.
 """
 from __future__ import annotations
 
+import socket
 import threading
 import time
 
@@ -20,27 +22,24 @@ MAX_LOGGED_RESULT = 20_000
 
 
 class EpisodeTools:
-    """The ``Session`` interface the MCP server calls, bound to a live env."""
+    """The ``Session`` interface (``harness.tools.mcp``) the MCP server calls, bound to a
+    live ``DeskEnv`` (``env``: the unwrapped env; it acts through ``env.session``)."""
 
     def __init__(self, env):
         self.env = env
         self._log: list[dict] = []
         self._lock = threading.Lock()
 
-    @property
-    def _runner(self):
-        runner = self.env._runner
-        if runner is None or runner.current is None:
-            raise ToolError("No episode is running: reset the env first.")
-        return runner
-
     def call(self, tool, args=None):
-        runner = self._runner
+        session = self.env.session
+        desk = session.desk()
+        if desk is None:
+            raise ToolError("No episode is running: reset the env first.")
         tool = tool if not isinstance(tool, str) else get_tool(tool)
         t0 = time.perf_counter()
         entry = {"tool": tool.name, "arguments": dict(args or {})}
         try:
-            out = call_tool(runner.current.slot, tool, args, runner.user)
+            out = call_tool(desk.slot, tool, args, session.user)
         except ToolError as e:
             entry["error"] = e.message
             raise
@@ -51,9 +50,7 @@ class EpisodeTools:
         text = str(to_json(out))
         entry["result"] = to_json(out) if len(text) <= MAX_LOGGED_RESULT else text[:MAX_LOGGED_RESULT] + "…"
         if tool.write:
-            self.env.page_call(lambda page: page.evaluate(
-                "() => document.body && document.body.dispatchEvent(new CustomEvent('deskworld:refresh', "
-                "{bubbles: true}))"))
+            session.refresh_page()
         return out
 
     def describe(self) -> str:
@@ -71,11 +68,9 @@ class EpisodeMCP:
     """A streamable-HTTP MCP server over ``EpisodeTools``, on a daemon thread."""
 
     def __init__(self, env, *, host: str = "127.0.0.1", port: int = 0):
-        import socket
+        import uvicorn                                        # the mcp extra
 
-        import uvicorn
-
-        from harness.tools.mcp import build_server, http_app
+        from harness.tools.mcp import build_server, http_app   # (it imports mcp)
         self.tools = EpisodeTools(env)
         server = build_server(self.tools, registry(), name="deskworld-episode")
         sock = socket.socket()

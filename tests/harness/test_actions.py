@@ -99,3 +99,25 @@ def test_openai_adapter():
         A.parse(a)
     with pytest.raises(A.ActionError):
         from_openai({"type": "teleport"})
+
+
+def test_the_action_table_is_the_one_source():
+    """Every type in the table has a parser path (its example parses to its model), a schema entry,
+    a line in describe() (the hybrid ones with tools=True), and an executor handler; the action
+    space samples only types of the table."""
+    from harness.env.execute import HANDLERS
+    from harness.env.spaces import ActionSpace
+    schema = A.json_schema()
+    mapping = schema["discriminator"]["mapping"]
+    assert A.ACTION_TYPES == tuple(row.name for row in A.ACTIONS) and len(set(A.ACTION_TYPES)) == len(A.ACTIONS)
+    assert set(mapping) == set(A.ACTION_TYPES) and len(schema["oneOf"]) == len(A.ACTIONS)
+    for row in A.ACTIONS:
+        assert type(A.parse(A.example(row.name))) is row.model
+        assert mapping[row.name] == f"#/$defs/{row.model.__name__}"
+        assert (f"- {row.name}(" in A.describe()) == (not row.hybrid)
+        assert f"- {row.name}(" in A.describe(tools=True)
+    assert set(HANDLERS) == {row.model for row in A.ACTIONS}
+    assert A.example("click") is not A.example("click")                  # a copy: callers may change it
+    space = ActionSpace(seed=0)
+    for _ in range(500):
+        assert A.parse(space.sample()).type in A.ACTION_TYPES

@@ -1,5 +1,5 @@
 """Containment, tried the way a hostile agent would (issue 15): through ``env.step``, and through
-script a page could run (``page_call`` stands in for a page that got script to run).
+script a page could run (``session.page_call`` stands in for a page that got script to run).
 
 A stand-in for a local server the agent must not reach (``deskworld view`` showing the expected
 answer, the env server, another slot) listens on loopback and counts every request it receives:
@@ -67,7 +67,7 @@ def _pages(env) -> int:
     the containment closes it as soon as Chromium announces it)."""
     deadline = time.monotonic() + 10
     while True:
-        n = env.page_call(lambda p: (p.evaluate("1"), len(p.context.pages))[1])
+        n = env.session.page_call(lambda p: (p.evaluate("1"), len(p.context.pages))[1])
         if n == 1 or time.monotonic() > deadline:
             return n
 
@@ -91,18 +91,18 @@ def test_navigate_refuses_every_scheme_but_the_workspace(env, bait):
 
 def test_a_page_that_leaves_is_brought_back_and_stays_back(env, bait):
     env.reset()
-    start = env._last_obs["url"]
+    start = env.episode_state()["url"]
     # A page that got off the workspace and keeps navigating (what an SVG's script did).
     chain = ("data:text/html,<script>setTimeout(() => location.href = 'about:blank', 30);"
              "setTimeout(() => location.href = '" + bait.url + "', 60)</script>")
-    env.page_call(lambda p: p.goto(chain, wait_until="commit"))
+    env.session.page_call(lambda p: p.goto(chain, wait_until="commit"))
     obs, *_ = env.step({"type": "wait", "ms": 200})
     assert "outside the workspace" in obs["last_action_error"] and _on_workspace(obs)
     for _ in range(3):                         # nothing left running brings it off again
         obs, *_ = env.step({"type": "wait", "ms": 100})
         assert obs["url"] == start and obs["last_action_error"] == ""
     for js in (f"location.href = '{bait.url}'", "location.href = 'about:blank'", "history.pushState({}, '', '/x')"):
-        env.page_call(lambda p, js=js: p.evaluate(f"() => {{ {js} }}"))
+        env.session.page_call(lambda p, js=js: p.evaluate(f"() => {{ {js} }}"))
         obs, *_ = env.step({"type": "wait", "ms": 50})
         assert _on_workspace(obs), js
     assert bait.hits == []
@@ -110,7 +110,7 @@ def test_a_page_that_leaves_is_brought_back_and_stays_back(env, bait):
 
 def test_no_request_from_any_page_reaches_another_local_server(env, bait):
     env.reset()
-    out = env.page_call(lambda p: p.evaluate("""async (u) => {
+    out = env.session.page_call(lambda p: p.evaluate("""async (u) => {
         const r = [];
         r.push(await fetch(u).then(x => 'read ' + x.status).catch(() => 'refused'));
         r.push(await fetch(u, {method: 'POST', mode: 'no-cors', headers: {'Content-Type': 'text/plain'},
@@ -128,19 +128,19 @@ def test_no_request_from_any_page_reaches_another_local_server(env, bait):
     assert _on_workspace(obs)
     assert bait.hits == []
     # A WebSocket to anywhere is closed.
-    env.page_call(lambda p: p.evaluate("(u) => { new WebSocket(u.replace('http', 'ws')); }", bait.url))
+    env.session.page_call(lambda p: p.evaluate("(u) => { new WebSocket(u.replace('http', 'ws')); }", bait.url))
     obs, *_ = env.step({"type": "wait", "ms": 100})
     assert "blocked" in obs["last_action_error"]
 
 
 def test_popups_and_tabs_are_closed_as_they_open_and_never_survive_reset(env, bait):
     env.reset()
-    env.page_call(lambda p: p.evaluate("(u) => { window.open('/mail/inbox'); window.open(u); }", bait.url))
+    env.session.page_call(lambda p: p.evaluate("(u) => { window.open('/mail/inbox'); window.open(u); }", bait.url))
     # Reported by the step during which Chromium announces the window (on a loaded machine, the next).
     said = [env.step({"type": "wait", "ms": 100})[0]["last_action_error"] for _ in range(3)]
     assert any("new window" in e for e in said) and _pages(env) == 1, said
     # Clicks that open tabs: ctrl-, shift- and middle-click on a link.
-    box = env.page_call(lambda p: p.locator("a[href^='/']:visible").first.bounding_box())
+    box = env.session.page_call(lambda p: p.locator("a[href^='/']:visible").first.bounding_box())
     x, y = int(box["x"] + box["width"] / 2), int(box["y"] + box["height"] / 2)
     for action in ({"type": "click", "x": x, "y": y, "modifiers": ["ctrl"]},
                    {"type": "click", "x": x, "y": y, "modifiers": ["shift"]},
@@ -149,7 +149,7 @@ def test_popups_and_tabs_are_closed_as_they_open_and_never_survive_reset(env, ba
         assert info["status"] == "ok", (action, info.get("error"))
         assert _pages(env) == 1, action
     # A pop-up opened just before reset is gone after it.
-    env.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
+    env.session.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
     env.reset()
     assert _pages(env) == 1
     assert bait.hits == []
@@ -160,7 +160,7 @@ def test_keys_a_page_refuses_and_a_download_are_the_agents_errors(env):
     for keys in ("\x00", "😀", "é", "ctrl+é", "\t"):
         obs, r, term, trunc, info = env.step({"type": "key", "keys": keys})
         assert obs["last_action_error"] and info["status"] == "ok" and not trunc, keys
-    with env._runner.current.slot.store() as st:
+    with env.session.store() as st:
         item = st.one("SELECT id FROM drive_items WHERE kind = 'file' AND owner = 'alex.chen' AND trashed = 0 ORDER BY id LIMIT 1")["id"]
     obs, r, term, trunc, info = env.step({"type": "navigate", "url": f"/drive/file/{item}/download"})
     assert "download" in obs["last_action_error"] and info["status"] == "ok" and _on_workspace(obs)
@@ -185,27 +185,27 @@ def test_huge_key_and_drag_actions_are_refused_and_every_step_is_bounded(env):
 
 def test_no_webrtc_and_no_button_or_key_held_across_reset(env):
     env.reset()
-    assert env.page_call(lambda p: p.evaluate(
+    assert env.session.page_call(lambda p: p.evaluate(
         "() => [typeof RTCPeerConnection, typeof webkitRTCPeerConnection, typeof RTCDataChannel]")) == \
         ["undefined"] * 3
-    env.page_call(lambda p: p.evaluate("""() => { window.__buttons = [];
+    env.session.page_call(lambda p: p.evaluate("""() => { window.__buttons = [];
         document.addEventListener('mousedown', e => window.__buttons.push(e.buttons), true); }"""))
     env.step({"type": "mouse_down", "x": 640, "y": 700, "button": "middle"})
-    env.page_call(lambda p: p.keyboard.down("Shift"))
+    env.session.page_call(lambda p: p.keyboard.down("Shift"))
     env.reset()
-    env.page_call(lambda p: p.evaluate("""() => { window.__seen = [];
+    env.session.page_call(lambda p: p.evaluate("""() => { window.__seen = [];
         document.addEventListener('mousedown', e => window.__seen.push([e.buttons, e.shiftKey]), true); }"""))
     env.step({"type": "click", "x": 640, "y": 700})
-    assert env.page_call(lambda p: p.evaluate("() => window.__seen")) == [[1, False]]
+    assert env.session.page_call(lambda p: p.evaluate("() => window.__seen")) == [[1, False]]
 
 
 def test_errors_name_the_public_origin_only(env):
     env.reset()
-    real = env._runner.current.server.url
+    real = env.session.desk().server.url
     obs, *_ = env.step({"type": "navigate", "url": "/" + "x" * 8000})
     obs2, *_ = env.step({"type": "navigate", "url": "/" + "x" * 9000})
     assert "at most 8192 characters" in obs2["last_action_error"]
-    env.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
+    env.session.page_call(lambda p: p.evaluate("() => { window.open('/drive/my-drive'); }"))
     later = [env.step({"type": "wait", "ms": 50})[0] for _ in range(3)]
     for o in (obs, obs2, *later):
         assert real not in o["last_action_error"] and real not in o["url"]

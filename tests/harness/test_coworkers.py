@@ -20,8 +20,7 @@ TASK = "meridian/answer-laura-deductible"
 
 
 def _final(env) -> bytes:
-    runner = env.unwrapped._runner
-    initial, final, diff = env.unwrapped._call(runner.final_state)
+    initial, final, diff = env.unwrapped.session.final_state()
     return json.dumps({"final": final, "diff": diff}, sort_keys=True, ensure_ascii=False).encode()
 
 
@@ -33,8 +32,9 @@ def test_an_oracle_episode_with_a_coworker_replays_byte_for_byte():
         a = _final(env)
         second = run_episode(env, make("oracle", env=env), task)
         b = _final(env)
-        refreshes = env.unwrapped._runner.refreshes
-        shot = env.unwrapped._call(env.unwrapped._runner.screenshot)
+        session = env.unwrapped.session
+        refreshes = session.driver.refreshes
+        shot = session.call(session.driver.screenshot)
     finally:
         env.close()
     assert first["passed"] and second["passed"]
@@ -52,8 +52,8 @@ def test_doing_nothing_wakes_nobody():
         env.reset()
         for _ in range(3):
             env.step({"type": "scroll", "x": 600, "y": 400, "dx": 0, "dy": 200})
-        initial, final, diff = env.unwrapped._call(env.unwrapped._runner.final_state)
-        refreshes = env.unwrapped._runner.refreshes
+        initial, final, diff = env.unwrapped.session.final_state()
+        refreshes = env.unwrapped.session.driver.refreshes
     finally:
         env.close()
     assert "chat_messages" not in diff["tables"] and refreshes == 0

@@ -75,13 +75,13 @@ def run_episodes(_worker: int) -> list[tuple[str, str, bytes]]:
         try:
             name = task.split("/")[1]
             obs, _ = env.reset(seed=0)
-            shots.append((f"{name} reset", obs["url"], env.unwrapped._last_png))
+            shots.append((f"{name} reset", obs["url"], env.unwrapped.session.last_png()))
             for i, action in enumerate(actions, 1):
                 obs, *_ = env.step(action)
                 assert not obs["last_action_error"], (task, action, obs["last_action_error"])
-                shots.append((f"{name} step {i} {action['type']}", obs["url"], env.unwrapped._last_png))
+                shots.append((f"{name} step {i} {action['type']}", obs["url"], env.unwrapped.session.last_png()))
             obs, _ = env.reset(seed=0)
-            shots.append((f"{name} second reset", obs["url"], env.unwrapped._last_png))
+            shots.append((f"{name} second reset", obs["url"], env.unwrapped.session.last_png()))
         finally:
             env.close()
     return shots

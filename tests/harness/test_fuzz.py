@@ -125,7 +125,7 @@ def test_fuzzed_episodes_end_ok(task):
     rng = random.Random(f"fuzz:{task}")
     with DeskEnv(task, max_steps=10_000) as env:
         env.reset(seed=0)
-        routes = _routes(env._runner.current.app)
+        routes = _routes(env.session.desk().app)
         assert len(routes) > 40
         done_at = sorted(rng.sample(range(1, steps), 3))
         n = errors = 0
@@ -141,4 +141,4 @@ def test_fuzzed_episodes_end_ok(task):
                 assert info["result"]["status"] in ("passed", "failed"), info["result"]
                 env.reset()
         assert 0 < errors < n                             # refusals came back as errors; most steps ran
-        assert env.page_call(lambda p: p.evaluate("() => window.__x")) is None
+        assert env.session.page_call(lambda p: p.evaluate("() => window.__x")) is None

@@ -57,6 +57,14 @@ class FakeEnv:
         return {"screenshot": np.zeros((3, 4, 3), "uint8"), "url": "http://desk.local/drive/my-drive",
                 "goal": "What deductible?", "last_action_error": ""}
 
+    @property
+    def unwrapped(self):
+        return self
+
+    @property
+    def session(self):                  # the privileged side the server reads: the last PNG
+        return self
+
     def last_png(self):
         return PNG
 

@@ -11,7 +11,7 @@ import pytest
 from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
 import harness
-from harness.env import DeskEnv
+from harness.env import DeskEnv, make_env
 from harness.env.spaces import AnyText
 
 CORVANE, PELAGIC = "meridian/corvane-deductible", "meridian/pelagic-hearing-date"
@@ -34,11 +34,11 @@ def test_a_task_pool_is_drawn_by_seed_and_the_env_pickles_without_its_browser():
     assert env._pick_task({"task": PELAGIC}).id == PELAGIC
     assert [t.id for t in DeskEnv(tasks="meridian/corvane-*").tasks] == [CORVANE]
     copy = pickle.loads(pickle.dumps(env))
-    assert copy._worker is None and draws(copy, 0) == draws(env, 0)
+    assert not copy.session.running and draws(copy, 0) == draws(env, 0)
     with pytest.raises(ValueError, match="either task= .* or tasks="):
         DeskEnv()
     with pytest.raises(ValueError, match="pixels"):
-        DeskEnv(CORVANE, obs_mode="pixels", axtree=True)
+        make_env(CORVANE, obs_mode="pixels", axtree=True)
 
 
 def test_text_goes_through_shared_memory_as_a_live_view():

@@ -302,13 +302,17 @@ class _Compat:
 
 
 class _PageEnv:
-    """Just enough of an env for ``OracleAgent``: it aims through ``page_call``."""
+    """Just enough of an env for ``OracleAgent``: it aims through ``env.unwrapped.session.page_call``."""
 
     def __init__(self, page):
         self.page = _Compat(page)
 
     @property
     def unwrapped(self):
+        return self
+
+    @property
+    def session(self):
         return self
 
     def page_call(self, fn):
@@ -455,7 +459,7 @@ class DeskworldTask(AbstractBrowserTask):
 
     def _contain(self) -> list[str]:
         """Requests off the workspace (the dead proxy refused them); a page that left it is
-        brought back, as ``EpisodeRunner.execute`` does."""
+        brought back, as ``Driver.act`` does (``harness.env.driver``)."""
         blocked = self.fence.take()
         if self.page is not None and not self.fence.on_origin(self.page.url):
             blocked = blocked or [self.page.url]
@@ -473,7 +477,7 @@ class DeskworldTask(AbstractBrowserTask):
             raise EnvironmentBroken(f"the app failed: {errs[0]}")
 
     def _advance_clock(self) -> None:
-        """After each step: world time moves one step and co-workers act (``EpisodeRunner.advance_clock``);
+        """After each step: world time moves one step and co-workers act (``Driver.advance_clock``);
         when one wrote, the page hears ``deskworld:refresh`` and settles again."""
         with self.desk.slot.store() as st:
             st.advance(self.step_seconds)
