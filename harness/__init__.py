@@ -3,7 +3,7 @@
 Importing ``harness`` registers ``deskworld/Desk-v0``: pass ``task=`` (one task) or
 ``tasks=`` (a list or a pattern to draw from) to ``gym.make`` or ``gym.make_vec``, and
 ``tools=``, ``axtree=``, ``som=``, ``obs_mode=`` for the wrappers (``harness.env.make``).
-Vector envs and the env server: ``harness.env.DeskEnv``, ``harness/README-envserver.md``.
+Vector envs: ``harness.env.DeskEnv``; the env server: ``harness.servers.envserver`` (README "Server mode").
 """
 from __future__ import annotations
 
