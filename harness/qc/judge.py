@@ -34,6 +34,9 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from harness.agents.model import Usage, call_usage, create, sdk_client
+from harness.runs import layout
+from harness.runs.regrade import rescored
+from harness.tasks.registry import TaskError, load_task
 
 PROMPT_VERSION = 1
 MAX_EVIDENCE_CHARS = 60_000
@@ -224,11 +227,8 @@ def _write_json(path: Path, data) -> None:
 def grade_run(run_dir: str | Path, judges: list[Judge], *, regrade: bool = False, progress=None) -> dict:
     """Grade every episode's pending ``judge`` criteria (all of them with ``regrade``); rewrite
     ``result.json``, the scores in ``results.jsonl`` and ``summary.json``. Returns a report."""
-    from harness.runs.metrics import summarize
-    from harness.runs.layout import read_results
-    from harness.tasks.registry import TaskError, load_task
     run_dir = Path(run_dir)
-    if not (run_dir / "results.jsonl").exists():
+    if not (run_dir / layout.RESULTS).exists():
         raise JudgeError(f"{run_dir} is not a run folder (no results.jsonl)")
     if not 1 <= len(judges) <= 2:
         raise JudgeError("give one judge, or two for a second vote")
@@ -236,8 +236,10 @@ def grade_run(run_dir: str | Path, judges: list[Judge], *, regrade: bool = False
     report = {"episodes": 0, "criteria": 0, "cached": 0, "errors": [], "usage": {}}
     scores: dict[tuple[str, int], float] = {}
     tasks = {}
-    for res_path in sorted(run_dir.glob("episodes/*/*/*/result.json")):
-        ep = res_path.parent
+    for ep in layout.episode_dirs(run_dir):
+        res_path = ep / layout.RESULT
+        if not res_path.exists():
+            continue
         result = json.loads(res_path.read_text(encoding="utf-8"))
         todo = [c for c in result.get("rubric") or [] if c.get("kind") == "judge"
                 and (regrade or c.get("passed") is None)]
@@ -250,7 +252,7 @@ def grade_run(run_dir: str | Path, judges: list[Judge], *, regrade: bool = False
             report["errors"].append(f"{tid}: {e}")
             continue
         tasks[tid] = task
-        diff = json.loads((ep / "diff.json").read_text(encoding="utf-8")) if (ep / "diff.json").exists() else {}
+        diff = json.loads((ep / layout.DIFF).read_text(encoding="utf-8")) if (ep / layout.DIFF).exists() else {}
         user = judge_input(task.prompt, todo, diff, result.get("answer"))
         names = [c["name"] for c in todo]
         votes: list[tuple[Judge, dict[str, Verdict]]] = []
@@ -289,22 +291,9 @@ def grade_run(run_dir: str | Path, judges: list[Judge], *, regrade: bool = False
         if progress:
             progress(tid)
     if scores:
-        rows = read_results(run_dir)
-        for r in rows:
-            key = (r["task"], r["sample"])
-            if key in scores:
-                r["score"] = scores[key]
-        tmp = run_dir / "results.jsonl.tmp"
-        tmp.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) + "\n" for r in rows),
-                       encoding="utf-8")
-        os.replace(tmp, run_dir / "results.jsonl")
-        run = json.loads((run_dir / "run.json").read_text()) if (run_dir / "run.json").exists() else {}
-        known = {}
-        for tid in {r["task"] for r in rows}:
-            try:
-                known[tid] = tasks.get(tid) or load_task(tid)
-            except TaskError:
-                pass
-        _write_json(run_dir / "summary.json", summarize(rows, int(run.get("k") or 1), known))
+        def update(r: dict) -> None:
+            if (r["task"], r["sample"]) in scores:
+                r["score"] = scores[(r["task"], r["sample"])]
+        rescored(run_dir, update, tasks)
     report["usage"] = {k: u.to_dict() for k, u in report["usage"].items()}
     return report

@@ -125,11 +125,20 @@ def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> Regra
 
 
 def _rewrite_results(run_dir: Path, new: dict, tasks: dict) -> None:
-    rows = layout.read_results(run_dir)
-    for r in rows:
+    def update(r: dict) -> None:
         got = new.get((r["task"], r["sample"]))
         if got is not None:
             r.update(score=got["score"], passed=got["passed"], status=str(got["status"]), revision=got["revision"])
+    rescored(run_dir, update, tasks)
+
+
+def rescored(run_dir: str | Path, update, tasks: dict) -> None:
+    """Rewrite ``results.jsonl`` with ``update(row)`` applied to each row, and ``summary.json`` from
+    the new rows (``deskworld regrade``, the rubric judges): ``tasks`` are the tasks already loaded."""
+    run_dir = Path(run_dir)
+    rows = layout.read_results(run_dir)
+    for r in rows:
+        update(r)
     layout.write_results(run_dir, rows)
     run = layout.read_run_json(run_dir) if (run_dir / layout.RUN_JSON).exists() else {}
     known = {}
@@ -138,5 +147,5 @@ def _rewrite_results(run_dir: Path, new: dict, tasks: dict) -> None:
             known[tid] = tasks.get(tid) or load_task(tid)
         except TaskError:
             pass
-    # As regrade has always written it: the layout's one-line JSON (``deskworld run`` indents it).
+    # As regrade and the judges have always written it: the layout's one-line JSON (``deskworld run`` indents it).
     layout.write_json(run_dir / layout.SUMMARY, summarize(rows, int(run.get("k") or 1), known))
