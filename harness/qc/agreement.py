@@ -38,7 +38,9 @@ from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 
-LABELS = "labels.json"
+from harness.runs import layout
+
+LABELS = layout.LABELS
 SCORE_GAP = 0.25
 
 
@@ -176,18 +178,12 @@ def _load_json(path: Path):
 
 def labelled_episodes(run_dir: Path) -> list[dict]:
     """Every episode folder with labels: task, sample, verifier verdict and score, labels."""
-    root = Path(run_dir) / "episodes"
     out = []
-    if not root.is_dir():
-        return out
-    for lab_path in sorted(root.glob(f"*/*/*/{LABELS}")):
-        ep = lab_path.parent
-        if not ep.name.isdigit():
-            continue
-        labels = read_labels(ep)
+    for ep in layout.episode_dirs(run_dir):
+        labels = read_labels(ep) if (ep / LABELS).exists() else None
         if not labels:
             continue
-        result = _load_json(ep / "result.json")
+        result = _load_json(ep / layout.RESULT)
         world, task = ep.parent.parent.name, ep.parent.name
         out.append({"task": f"{world}/{task}", "sample": int(ep.name), "labels": labels,
                     "result": result if isinstance(result, dict) else None})

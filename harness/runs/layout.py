@@ -35,6 +35,7 @@ RESULT = "result.json"
 DIFF = "diff.json"
 FINAL = "final.json.gz"
 TRACE = "trace.zip"
+LABELS = "labels.json"              # human grades (deskworld view, harness.qc.agreement)
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _MISSING = object()
