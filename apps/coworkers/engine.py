@@ -19,6 +19,10 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import AGENT, Caller, Store
 from apps.coworkers import brains
 from apps.coworkers.match import matches
+from apps.calendar import service as cal
+from apps.chat import service as chat
+from apps.drive import service as drive
+from apps.mail import compose
 from apps.coworkers.spec import (CallAction, Coworker, CoworkersFile, MailAction, PostAction, ReactAction,
                                  ReplyAction, RespondAction, ShareAction, Trigger)
 
@@ -340,7 +344,6 @@ def resolve_item(store: Store, path: str) -> int:
     parts = path.split("/")
     if len(parts) < 3 or parts[0] != "drive":
         raise LookupError(f"{path}: a Drive path looks like drive/<owner>/<folder>/<file>")
-    from apps.drive import service as drive
     item = drive.find_path(store, parts[1], "/".join(parts[2:]))
     if item is None:
         raise LookupError(f"{path}: no such Drive item")
@@ -362,7 +365,6 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
         _reply(store, caller, _text(store, cw.id, action["reply"], ctx),
                [resolve_item(store, p) for p in action.get("attach") or []], ctx)
     elif "post" in action:
-        from apps.chat import service as chat
         text = _text(store, cw.id, action["post"], ctx)
         items = [resolve_item(store, p) for p in action.get("attach") or []]
         if action.get("channel"):
@@ -374,7 +376,6 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
             conv_id = chat.open_dm(store, caller, _people_ids(store, action["to"], ctx))
         chat.post_message(store, caller, conv_id, text, drive_items=items)
     elif "mail" in action:
-        from apps.mail import compose
         spec = action["mail"]
         to = [people.person(store, p)["email"] for p in _people_ids(store, spec["to"], ctx)]
         cc = [people.person(store, p)["email"] for p in _people_ids(store, spec.get("cc") or [], ctx)]
@@ -383,10 +384,8 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
                      drive_files=tuple(resolve_item(store, p) for p in spec.get("attach") or []))
     elif "react" in action:
         if ctx.get("via") == "chat":
-            from apps.chat import service as chat
             chat.react(store, caller, ctx["message"], action["react"])
     elif "respond" in action:
-        from apps.calendar import service as cal
         response, note = action["respond"], action.get("note") or ""
         if response == "auto":
             response = "declined" if _busy_elsewhere(store, cw.id, ctx["event"]) else "accepted"
@@ -397,7 +396,6 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
         if action.get("mail_organizer") and response == "declined" and note:
             _mail_decline(store, caller, ctx["event"], note)
     elif "share" in action:
-        from apps.drive import service as drive
         drive.share(store, caller, resolve_item(store, action["share"]),
                     _people_ids(store, action["with"], ctx), action.get("role") or "viewer")
     elif "call" in action:
@@ -408,8 +406,6 @@ def _perform(store: Store, cw: Coworker, action: dict, ctx: dict) -> None:
 
 def _mail_decline(store: Store, caller: Caller, event_id: int, note: str) -> None:
     """The mail a calendar sends the organizer when a guest declines with a note."""
-    from apps.calendar import service as cal
-    from apps.mail import compose
     ev = cal.get_event(store, caller.user, event_id)
     s = ev["start"]                                   # local time
     when = f"{s:%a} {s.day} {s:%b %Y} {s:%I:%M %p}".replace(" 0", " ")
@@ -441,7 +437,6 @@ def _arg(store: Store, cw: str, value: object, ctx: dict):
     if isinstance(value, dict) and len(value) == 1:
         (kind, name), = value.items()
         if kind == "channel":
-            from apps.chat import service as chat
             conv = chat.conversation_by_name(store, cw, name)
             if conv is None:
                 raise LookupError(f"no channel {name!r} visible to {cw}")
@@ -460,10 +455,8 @@ def _arg(store: Store, cw: str, value: object, ctx: dict):
 
 def _reply(store: Store, caller: Caller, text: str, items: list[int], ctx: dict) -> None:
     if ctx.get("via") == "mail":
-        from apps.mail import compose
         compose.send(store, caller, body=text, reply_to=ctx["message"], drive_files=tuple(items))
         return
-    from apps.chat import service as chat
     thread = ctx.get("thread")
     if thread is None and ctx.get("kind") == "channel":
         thread = ctx["message"]              # answer a channel mention in its thread
@@ -471,7 +464,6 @@ def _reply(store: Store, caller: Caller, text: str, items: list[int], ctx: dict)
 
 
 def _busy_elsewhere(store: Store, person: str, event_id: int) -> bool:
-    from apps.calendar import service as cal
     e = store.get("cal_events", event_id)
     start, end = store.local(e["start"]).replace(tzinfo=None), store.local(e["end"]).replace(tzinfo=None)
     return bool(cal.busy(store, [person], start, end, exclude=event_id).get(person))

@@ -22,6 +22,14 @@ from apps.core.store.db import AGENT, Caller, Store
 from apps.core.store.export import diff as state_diff
 from harness.qc.adversaries.base import Adversary, Expect
 from harness.qc.adversaries.workbench import Attempt, Workbench
+from apps.calendar import service as cal
+from apps.chat import service as chat
+from apps.core.store.db import parse_iso
+from apps.docs import service as docs_svc
+from apps.drive import service as drive
+from apps.mail import compose
+from apps.sheets import service as sheets
+from apps.slides import service as slides
 
 MAX_SIBLINGS = 3
 
@@ -94,13 +102,11 @@ def write_adversaries(task, base: Base) -> list[Adversary]:
         text = base.text()
 
         def leak_mail(st: Store, p=target, text=text):
-            from apps.mail import compose
             compose.send(st, caller, to=[p["email"]], subject="FYI", body=text)
         add("leak-mail", "collateral", Expect.FAIL, leak_mail, f"the work mailed to {p_name(target)}")
         item = _worked_item(base)
         if item is not None:
             def leak_share(st: Store, p=target, item=item):
-                from apps.drive import service as drive
                 drive.share(st, caller, item, [p["slug"]], "editor", notify=False)
             add("leak-share", "collateral", Expect.FAIL, leak_share, f"Drive item {item} shared with {p_name(target)}")
     posts = base.agent_rows("chat_messages", "added")
@@ -109,7 +115,6 @@ def write_adversaries(task, base: Base) -> list[Adversary]:
         other = _other_channel(base.final, user, post["conversation"])
         if other is not None:
             def elsewhere(st: Store, conv=other, text=post["text"]):
-                from apps.chat import service as chat
                 chat.post_message(st, caller, conv, text)
             add("post-elsewhere", "collateral", Expect.FAIL, elsewhere, f"the post repeated in conversation {other}")
     # ---- the same change on another record
@@ -171,7 +176,6 @@ def _emptied(base: Base, caller: Caller):
     out = []
     for r in base.agent_rows("docs_documents", "added")[:1]:
         def empty_doc(st: Store, doc=int(r["key"])):
-            from apps.docs import service as docs_svc
             docs_svc.write_blocks(st, AGENT, doc, [{"type": "paragraph", "level": 0, "text": "", "marks": []}])
         out.append((f"empty-doc:{r['key']}", "placeholder", Expect.FAIL, empty_doc, "the new document left empty"))
     for r in base.agent_rows("sheets_books", "added")[:1]:
@@ -265,7 +269,6 @@ def _inside(base: Base, caller: Caller):
              base.diff["tables"].get("docs_comments", {}).get("changed", [])}
     for doc in sorted(d for d in docs if d != "None" and d in init["docs_documents"]["records"])[:2]:
         def insert(st: Store, doc=int(doc)):
-            from apps.docs import service as docs_svc
             blocks = docs_svc.read_blocks(st, doc)
             at = min(len(blocks), max(1, len(blocks) // 2))
             new = [dict(b) for b in blocks]
@@ -278,7 +281,6 @@ def _inside(base: Base, caller: Caller):
                 and (b.get("text") or "").strip() and b.get("type") == "paragraph"]
         if keep:
             def remove(st: Store, doc=int(doc), gone=int(keep[-1])):
-                from apps.docs import service as docs_svc
                 rows = st.select("docs_blocks", "doc=?", (doc,), order="seq")
                 blocks = [{k: r[k] for k in ("type", "level", "text", "marks")} for r in rows if r["id"] != gone]
                 docs_svc.write_blocks(st, AGENT, doc, blocks)
@@ -296,7 +298,6 @@ def _inside(base: Base, caller: Caller):
             continue
 
         def as_copy(st: Store, key=int(r["key"]), before=ch["before"]):
-            from apps.docs import service as docs_svc
             row = st.get("docs_blocks", key)
             rows = st.select("docs_blocks", "doc=?", (row["doc"],), order="seq")
             blocks = [{k: x[k] for k in ("type", "level", "text", "marks")} for x in rows]
@@ -314,14 +315,12 @@ def _inside(base: Base, caller: Caller):
               for r in base.diff["tables"].get("slides_boxes", {}).get("changed", [])}
     for deck in sorted(d for d in decks if d != "None" and d in init["slides_decks"]["records"])[:1]:
         def add_slide(st: Store, deck=int(deck)):
-            from apps.slides import service as slides
             slides.add_slide(st, caller, deck, None, "title_body", {"title": "Open points", "body": "- TBD"})
         out.append((f"extra-slide:{deck}", "extra-part", Expect.FAIL, add_slide, "a slide added to the edited deck"))
         touched = {r["key"] for op in ("changed", "added") for r in base.diff["tables"].get("slides_slides", {}).get(op, [])}
         keep = [k for k, s in f["slides_slides"]["records"].items() if str(s["deck"]) == deck and k not in touched]
         if len(keep) > 1:
             def drop(st: Store, sid=int(keep[-1])):
-                from apps.slides import service as slides
                 slides.delete_slide(st, caller, sid)
             out.append((f"missing-slide:{deck}", "extra-part", Expect.FAIL, drop, "another slide deleted"))
     # A cell edit made next to the cell: the original left as it was, the new input in an empty cell beside it.
@@ -338,7 +337,6 @@ def _inside(base: Base, caller: Caller):
 
         def beside(st: Store, tab=int(cell["tab"]), row=cell["row"], c0=cell["col"], col=col, before=ch["before"],
                    after=ch["after"]):
-            from apps.sheets import service as sheets
             book = st.get("sheets_tabs", tab)["book"]
             sheets.set_cells(st, caller, book, tab, {(row, c0): before, (row, col): after})
         out.append((f"edit-beside:{cell['a1']}", "duplicate", Expect.FAIL, beside,
@@ -351,7 +349,6 @@ def _inside(base: Base, caller: Caller):
         last = max((c["row"] for c in cells), default=1)
 
         def fill(st: Store, tab=int(tab), row=last + 2):
-            from apps.sheets import service as sheets
             book = st.get("sheets_tabs", tab)["book"]
             sheets.set_cells(st, caller, book, tab, {(row, 1): "check"})
         out.append((f"extra-cell:{tab}", "extra-part", Expect.FAIL, fill, "a cell filled below the data"))
@@ -391,7 +388,6 @@ def _literals(base: Base, caller: Caller):
         literal = f"{v:g}" if isinstance(v, float) else str(v)
         for name, text in (("literal", literal), ("formula-of-literal", f"={literal}")):
             def put(st: Store, tab=int(c["tab"]), row=c["row"], col=c["col"], text=text):
-                from apps.sheets import service as sheets
                 book = st.get("sheets_tabs", tab)["book"]
                 sheets.set_cells(st, caller, book, tab, {(row, col): text})
             out.append((f"{name}:{c['a1']}", "literal", Expect.FAIL, put, f"{c['a1']} {c['input']} typed as {text}"))
@@ -412,8 +408,6 @@ def _recreate(base: Base, caller: Caller):
         def again(st: Store, key=int(r["key"]), ev=ev, guests=guests):
             from datetime import timedelta
 
-            from apps.calendar import service as cal
-            from apps.core.store.db import parse_iso
             cal.delete_event(st, caller, key)
             start, end = parse_iso(ev["start"]), parse_iso(ev["end"])
             if ev.get("all_day"):             # stored end is the midnight after; create takes the last day
