@@ -34,9 +34,10 @@ from harness.env.browser import context_args
 from harness.env.containment import Fence
 from harness.env.execute import ACT_DEADLINE_S, STEP_DEADLINE_S, execute
 from harness.env.observe import screenshot_png
-from harness.env.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_settled
+from harness.env.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_quiet, wait_settled
 
 PUBLIC_ORIGIN = "http://desk.local"
+LEAVE_TIMEOUT_MS = 2000          # at reset: leaving the old page, and its saves on leaving landing
 REFRESH_JS = ("() => document.body && document.body.dispatchEvent("
               "new CustomEvent('deskworld:refresh', {bubbles: true}))")
 STABLE_JS = ("document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style');"
@@ -156,14 +157,18 @@ class Driver:
         if page is not None and (page.is_closed() or not self.browser.is_connected()):
             page = ws.page = None
         if page is not None:
-            # Leave the old episode: release the mouse, empty its tab's storage,
-            # stop whatever it was loading.
+            # Leave the old episode: release the mouse, empty its tab's storage, and leave its
+            # page while its own session still holds — Docs and Slides save a pending edit on
+            # leaving (beforeunload), and that save belongs to the old episode, which the restore
+            # below throws away; left for later, it would carry the new episode's cookie.
             try:
                 for button in ("left", "middle", "right"):
                     page.mouse.up(button=button)
                 for key in ("Shift", "Control", "Alt", "Meta"):
                     page.keyboard.up(key)
                 page.evaluate("() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} }")
+                page.goto("about:blank", wait_until="commit", timeout=LEAVE_TIMEOUT_MS)
+                wait_quiet(page, ws.net, LEAVE_TIMEOUT_MS / 1000)
             except Exception:
                 pass
         self.refreshes = 0

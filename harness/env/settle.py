@@ -131,6 +131,17 @@ class NetworkWatch:
         return not self.inflight and not self.nav_pending
 
 
+def wait_quiet(page, net: NetworkWatch, timeout_s: float) -> bool:
+    """Until none of the requests ``net`` saw the page make is in flight (Playwright delivers
+    their events while the page waits), at most ``timeout_s``; whether it got quiet."""
+    end = time.monotonic() + timeout_s
+    while net.inflight:
+        if time.monotonic() > end:
+            return False
+        page.wait_for_timeout(10)
+    return True
+
+
 def _busy(page, frames: bool) -> int | None:
     """Pending XHRs + short timers in the page (after two animation frames when
     ``frames``); None while the page can't answer (it is navigating)."""

@@ -140,6 +140,29 @@ def test_reset_leaves_nothing_behind(env):
     assert obs["url"] == "http://desk.local/mail/inbox"
 
 
+def test_an_edit_saved_on_leaving_the_page_stays_in_its_episode(env):
+    """Docs (and Slides) save a pending edit when the page is left (``beforeunload``). At reset
+    that save must land in the old episode, which the restore throws away — never in the new
+    one (it used to: the new session cookie was set before the old page was left, so the
+    save went through as the new episode's first write and failed it for collateral damage)."""
+    u = env.unwrapped
+    env.reset(options={"task": load_task(TASK)})
+    with u.session.store() as st:
+        doc = st.scalar("SELECT d.id FROM docs_documents d JOIN drive_items i ON i.id = d.item "
+                        "WHERE i.name LIKE 'Objection to Amount of Limitation Fund%'")   # Alex may edit it
+    env.step({"type": "navigate", "url": f"/docs/d/{doc}"})
+    para = u.session.page_call(lambda p: p.locator("#doc-content > *").first.bounding_box())
+    env.step({"type": "click", "x": int(para["x"] + 5), "y": int(para["y"] + para["height"] / 2)})
+    u.session.page_call(lambda p: p.keyboard.type("LEFT BEHIND"))   # typed: the 700 ms autosave is pending
+    env.reset(options={"task": load_task(TASK)})
+    # The page that saved on leaving has gone; wait until the new page has nothing in flight.
+    env.step({"type": "wait", "ms": 0})
+    with u.session.store() as st:
+        from apps.core.store.export import export
+        assert export(st)["writes"] == []                          # nothing written in this episode yet
+        assert not st.scalar("SELECT count(*) FROM docs_blocks WHERE text LIKE '%LEFT BEHIND%'")
+
+
 def test_off_origin_is_blocked_and_reported(env):
     env.reset(options={"task": load_task(TASK)})
     for url in ("https://example.com/", "file:///etc/passwd", "chrome://settings", "http://127.0.0.1:9/x",

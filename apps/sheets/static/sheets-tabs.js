@@ -1,11 +1,9 @@
 /* The spreadsheet's tab bar: the tab menu (rename, delete), double-click to rename, and the
-   rename dialog. Loaded after sheets.js, whose menus it opens (window.sheetMenus). */
+   rename dialog. Loaded after sheets.js, whose menus it opens (window.sheetApp). */
 (function () {
   "use strict";
-  const app = document.querySelector(".sheet-app");
-  if (!app) return;
-  const editable = app.dataset.editable === "1";
-  const base = app.dataset.base;
+  if (!window.sheetApp) return;
+  const { editable, base, openMenu, closeMenus } = window.sheetApp;
   const $ = (s, r) => (r || document).querySelector(s);
 
   document.addEventListener("click", (e) => {
@@ -14,12 +12,12 @@
       e.preventDefault(); e.stopPropagation();
       const r = btn.getBoundingClientRect();
       const menu = $("#tab-menu");
-      window.sheetMenus.open(menu, r.left, r.top - 90);
+      openMenu(menu, r.left, r.top - 90);
       return;
     }
     const item = e.target.closest("[data-tab-act]");
     if (!item) return;
-    window.sheetMenus.close();
+    closeMenus();
     const tab = $(`.stab[aria-selected="true"]`);
     if (item.dataset.tabAct === "rename") renameDialog(tab);
     else if (item.dataset.tabAct === "delete") {

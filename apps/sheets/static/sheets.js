@@ -533,7 +533,8 @@
     menu.style.top = Math.min(y, innerHeight - h - 8) + "px";
   }
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") $$(".ctx-menu").forEach((m) => { m.hidden = true; }); });
-  window.sheetMenus = { open: openMenu, close: closeMenus };     // for the tab bar (sheets-tabs.js)
+  // What the tab bar (sheets-tabs.js) needs of the grid.
+  window.sheetApp = { editable, base, openMenu, closeMenus };
 
   // Data → Sort range…: which column, which order, and whether the first row is a header.
   function sortDialog() {
