@@ -16,7 +16,22 @@ spaces), ``wrappers/`` (tools, axtree, set-of-marks, pixels-only), ``make.py``
 ``browser.py`` (finding and launching Chromium) and ``appserver.py`` (the apps on a
 loopback port).
 """
-from harness.env.desk import DeskEnv, ResetNeeded, resolve_tasks
-from harness.env.make import make_env, observation_space
+from __future__ import annotations
 
-__all__ = ["DeskEnv", "ResetNeeded", "make_env", "observation_space", "resolve_tasks"]
+import importlib
+
+# Loaded on first use (PEP 562), so ``python -m harness.env.browser`` and the light
+# submodules don't pull in Gymnasium, Playwright and the apps.
+_EXPORTS = {"DeskEnv": "desk", "ResetNeeded": "desk", "resolve_tasks": "desk",
+            "make_env": "make", "observation_space": "make"}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"harness.env.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'harness.env' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_EXPORTS])
