@@ -52,7 +52,7 @@ from harness.env.session import Session
 from harness.env.spaces import SCREEN_SHAPE, ActionSpace, AnyText, screen_space
 from harness.tasks.registry import TaskError, load_task, select
 from harness.tasks.schema import Task
-from harness.verify import Result, error_result, verify
+from harness.verify import Result, Status, error_result, verify
 
 
 class ResetNeeded(RuntimeError):
@@ -284,7 +284,7 @@ class DeskEnv(gym.Env[dict, dict]):
         the observation is the last one again (a blank one before any)."""
         ep = self.episode
         ep.ended = True
-        ep.status = "error"
+        ep.status = Status.ERROR
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
         ep.result = error_result(msg)
         obs = self._last_obs if self._last_obs is not None else {

@@ -24,7 +24,7 @@ from harness.qc.adversaries.suite import Catalogue, run_task
 from harness.qc.adversaries.workbench import Ending, Workbench
 from harness.runs.episode import run_episode
 from harness.tasks.registry import all_tasks, load_task
-from harness.verify import expected_answer, verify
+from harness.verify import Status, expected_answer, verify
 
 MAX_INFEASIBLE = 0.10
 
@@ -72,7 +72,7 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
     snapshot = None
     if bench is not None and row["status"] != "error":
         snapshot = (session.snapshot(), Ending(episode.answer, res.done_status or "complete" if res else "complete"))
-    if row["status"] == "error" or not row["passed"] or row["score"] != 1.0:
+    if row["status"] == Status.ERROR or not row["passed"] or row["score"] != 1.0:
         detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
         rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
     noop = run_episode(env, make("noop"), task)
