@@ -78,10 +78,16 @@ class WorldSpec(_Model):
 
 
 class World:
-    """A loaded world: its spec plus the folder it came from."""
+    """A loaded world: its spec plus the folder it came from.
 
-    def __init__(self, root: Path, spec: WorldSpec):
+    ``source`` is the world's own folder (``worlds/<w>``: its tasks, facts.yaml, checks); ``root``
+    the folder its files are read from — the source itself, or for a world with facts the
+    rendered files of ``variant`` (``apps.core.variants``)."""
+
+    def __init__(self, root: Path, spec: WorldSpec, source: Path | None = None, variant: int = 0):
         self.root = root
+        self.source = source or root
+        self.variant = variant
         self.spec = spec
         self.name = spec.name
         self.tz = ZoneInfo(spec.clock.timezone)
@@ -99,8 +105,33 @@ class World:
                 raise WorldError(f"{where}: not an ISO date-time: {value!r}") from None
         return value.replace(tzinfo=self.tz) if value.tzinfo is None else value
 
+    @property
+    def ref(self) -> str:
+        """``meridian`` for variant 0, ``meridian@17`` for another variant."""
+        return world_ref(self.name, self.variant)
+
+    def facts(self) -> dict:
+        """This variant's facts (empty for a world without facts.yaml)."""
+        from apps.core.facts import load_facts
+        fs = load_facts(self.source, self.name)
+        return fs.values(self.variant) if fs else {}
+
     def __repr__(self) -> str:
-        return f"World({self.name!r}, {self.root})"
+        return f"World({self.ref!r}, {self.root})"
+
+
+def world_ref(name: str, variant: int = 0) -> str:
+    return name if not variant else f"{name}@{variant}"
+
+
+def parse_ref(ref: str) -> tuple[str, int]:
+    """``meridian@17`` → ``("meridian", 17)``; ``meridian`` → ``("meridian", 0)``."""
+    name, at, v = str(ref).partition("@")
+    if not at:
+        return name, 0
+    if not v.isdigit():
+        raise WorldError(f"a world variant is a whole number: {ref!r} (e.g. meridian@17)")
+    return name, int(v)
 
 
 def worlds_root() -> Path:
@@ -142,19 +173,33 @@ def validation_message(path: Path, err: ValidationError) -> str:
     return "\n".join(lines)
 
 
-def load_world(name_or_path: str | Path) -> World:
+def load_world(name_or_path: str | Path, variant: int | None = None) -> World:
+    """A world by name (``meridian``), reference (``meridian@17``: variant 17) or folder."""
     p = Path(name_or_path)
-    root = p if (p / "world.yaml").is_file() else worlds_root() / str(name_or_path)
-    path = root / "world.yaml"
+    if (p / "world.yaml").is_file():
+        source, v = p, 0
+    else:
+        name, v = parse_ref(str(name_or_path))
+        source = worlds_root() / name
+    if variant is not None:
+        v = variant
+    path = source / "world.yaml"
     if not path.is_file():
         known = ", ".join(world_names()) if worlds_root().is_dir() else "none"
         raise WorldError(f"no world {str(name_or_path)!r} (no {path}); known worlds: {known}")
+    from apps.core.facts import FactsError
+    from apps.core.variants import variant_root
+    try:
+        root = variant_root(source, source.resolve().name, v)
+    except FactsError as e:
+        raise WorldError(str(e)) from None
+    path = root / "world.yaml"
     raw = load_yaml(path)
     try:
         spec = WorldSpec.model_validate(raw)
     except ValidationError as e:
         raise WorldError(validation_message(path, e)) from None
-    world = World(root, spec)
+    world = World(root, spec, source, v)
     if spec.user not in world.people:
         raise WorldError(f"{path}: user: {spec.user!r} is not a person in the world")
     orgs = {o.id for o in spec.orgs}

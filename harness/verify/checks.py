@@ -322,12 +322,13 @@ def world_yaml(path: Path):
 
 def world_module(world_root: Path, name: str):
     """A world's own module (``checks`` is ``worlds/<w>/checks.py``), loaded once while the file is
-    unchanged. A world module can use another this way: ``world_module(Path(__file__).parent, "checks")``."""
-    path = Path(world_root) / f"{name}.py"
-    key = (str(path.resolve()), path.stat().st_mtime)
+    unchanged, one for all of the world's variants: it reads a variant's data from ``ctx.world_root``,
+    never from its own folder. A world module can use another this way: ``world_module(Path(__file__).parent, "checks")``."""
+    path = (Path(world_root) / f"{name}.py").resolve()   # a variant's folder links to the world's own
+    key = (str(path), path.stat().st_mtime)
     mod = _WORLD_MODULES.get(key)
     if mod is None:
-        spec = importlib.util.spec_from_file_location(f"deskworld_world_{Path(world_root).name}_{name}", path)
+        spec = importlib.util.spec_from_file_location(f"deskworld_world_{path.parent.name}_{name}", path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         _WORLD_MODULES[key] = mod

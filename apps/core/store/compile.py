@@ -1,7 +1,8 @@
 """Compile a world's files into a template database, once per content hash.
 
 ``template_for(world)`` returns the path of the template for the world as it
-is on disk now, building it if the cache does not have it. The hash covers
+is on disk now (``meridian@17``: variant 17, see ``apps.core.variants``),
+building it if the cache does not have it. The hash covers
 every world file (tasks excepted) and the code that shapes the template, so
 editing either rebuilds; nothing else does.
 """
@@ -17,27 +18,18 @@ from pathlib import Path
 
 from apps.core.files import guess_mime, put_blob
 from apps.core.store.db import SYSTEM, Store, utc_iso
+from apps.core.variants import cache_base, source_files
 from apps.core.world import World, load_world
-
-SKIP_DIRS = {"tasks", "__pycache__"}
 
 
 def cache_dir() -> Path:
-    env = os.environ.get("DESKWORLD_CACHE")
-    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "deskworld"
-    path = base / "templates"
+    path = cache_base() / "templates"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 def world_files(world: World) -> list[Path]:
-    out = []
-    for dirpath, dirnames, filenames in os.walk(world.root):
-        rel = Path(dirpath).relative_to(world.root)
-        dirnames[:] = sorted(d for d in dirnames if not (rel == Path(".") and d in SKIP_DIRS)
-                             and not d.startswith("."))
-        out += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".")]
-    return out
+    return source_files(world.root)
 
 
 def world_hash(world: World) -> str:
@@ -55,7 +47,7 @@ def template_for(world: World | str, *, rebuild: bool = False) -> Path:
     if not isinstance(world, World):
         world = load_world(world)
     digest = world_hash(world)
-    path = cache_dir() / f"{world.name}-{digest[:16]}.sqlite"
+    path = cache_dir() / f"{world.name}{'-v%d' % world.variant if world.variant else ''}-{digest[:16]}.sqlite"
     if path.exists() and not rebuild:
         return path
     fd, tmp = tempfile.mkstemp(prefix=f".{world.name}-", suffix=".sqlite", dir=path.parent)
@@ -83,6 +75,7 @@ def build(world: World, out: Path, digest: str = "") -> None:
             "world": world.name, "title": spec.title, "timezone": spec.clock.timezone,
             "locale": spec.clock.locale, "step_seconds": str(spec.clock.step_seconds),
             "default_user": spec.user, "clock": utc_iso(world.start), "template_hash": digest,
+            "variant": str(world.variant),
         }.items():
             store.set_meta(key, value)
         seed_core(store, world)

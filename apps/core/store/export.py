@@ -47,6 +47,7 @@ def _top(store: Store) -> dict:
     return {
         "schema": SCHEMA_VERSION,
         "world": store.meta("world"),
+        "variant": int(store.meta("variant") or 0),
         "template": store.meta("template_hash"),
         "user": store.meta("default_user"),
         "timezone": store.meta("timezone"),
