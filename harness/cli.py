@@ -157,6 +157,10 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
 @click.option("--agent", "agent", required=True, help=agent_help())
 @click.option("--tasks", "pattern", default=None, help="Task ids or globs (meridian/*, a world name), comma-separated.")
 @click.option("-k", "k", default=1, show_default=True, type=int, help="Samples per task.")
+@click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]),
+              help="Run the instances of the --tasks families (default: all) in this split.")
+@click.option("--instances", "per_family", default=None, metavar="N|all",
+              help="Instances of each family: N drawn with --seed, or all (default with --split: all).")
 @click.option("--workers", default=1, show_default=True, type=int,
               help="Worker processes, or Ray actors with --backend ray (each owns a browser).")
 @click.option("--backend", default="local", show_default=True, type=click.Choice(["local", "ray"]),
@@ -185,8 +189,9 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
 @click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
 @click.option("--judge", "judges", multiple=True,
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
-def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, address: str | None, out: str | None,
-        resume: bool, trace: bool, seed: int, judges: tuple[str, ...], **model_opts) -> None:
+def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: str | None, workers: int,
+        backend: str, address: str | None, out: str | None, resume: bool, trace: bool, seed: int,
+        judges: tuple[str, ...], **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
 
     from datetime import datetime
@@ -196,9 +201,9 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     from harness.runs.metrics import summarize
     from harness.runs.report import print_summary, print_usage
     from harness.runs.runner import run as run_all
-    from harness.tasks.registry import TaskError, select
+    from harness.tasks.registry import TaskError
     try:
-        chosen = select(pattern)
+        chosen = chosen_tasks(pattern, split, per_family, seed)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     try:
@@ -240,6 +245,20 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     if summary.get("usage"):
         print_usage(summary["usage"])
     click.echo(f"Recorded in {out_dir}/  ·  view it: .venv/bin/deskworld view {out_dir}")
+
+
+def chosen_tasks(pattern: str | None, split: str | None, per_family: str | None, seed: int) -> list:
+    """The hand-made tasks matching ``pattern``; with ``split`` or ``per_family`` (``N`` or ``all``), the
+    instances of the matching families instead (N per family drawn with ``seed``), as tasks."""
+    from harness.tasks.registry import load_instance, sample_instances, select, select_instances
+    if per_family is not None and per_family != "all" and not (per_family.isdigit() and int(per_family) > 0):
+        raise click.BadParameter(f"a number of instances per family, or all — not {per_family!r}",
+                                 param_hint="--instances")
+    if split is None and per_family is None:
+        return select(pattern)
+    refs = select_instances(pattern, split=split)
+    refs = sample_instances(refs, None if per_family in (None, "all") else int(per_family), seed)
+    return [load_instance(r) for r in refs]
 
 
 @main.command()

@@ -42,6 +42,7 @@ oracle:
   - fill: {target: {role: textbox, name: "Search CRM records…"}, text: "Harrowgate"}
   - press: Enter
   - click: {role: link, name: "Harrowgate – FY27 Renewal", exact: true}
+  - expect: {text: "Close Date {{ close | date:%-m/%-d/%Y }}"}
   - done: {answer: "ANSWER: {{ close | date:%B %-d, %Y }}"}
 solution:
   - call: crm.get
@@ -175,3 +176,26 @@ def test_split_assignment_is_pinned():
 
 
 PINNED_MERIDIAN = ['train', 'dev', 'test', 'dev', 'dev', 'test', 'train', 'train', 'train', 'train', 'test', 'train']
+
+
+def test_the_env_draws_instances_of_a_split_and_their_oracles_pass(toy):
+    """DeskEnv(tasks=…, split=…) draws instances; one env serves several variants of the world in a
+    row (one app server, the slot retargeted), and each instance's GUI oracle scores 1 on its variant."""
+    from harness.agents import make
+    from harness.env import DeskEnv
+    from harness.runs.episode import run_episode
+    env = DeskEnv(tasks="lumen/toy-close-date", split="test")
+    try:
+        assert {r.split for r in env.tasks} == {"test"}
+        _, info = env.reset(seed=3)
+        first = env.unwrapped.task
+        assert first.split == "test" and first.variant != 0 and info["task"] == first.id
+        other = next(r for r in env.tasks if r.variant != first.variant)
+        for task in (first, load_task(other.id), load_task("lumen/toy-close-date")):
+            row = run_episode(env, make("oracle", env=env), task)
+            assert (row["passed"], row["score"]) == (True, 1.0), (task.id, row)
+            assert env.unwrapped.session.desk(task.world_ref).world.variant == task.variant
+    finally:
+        env.close()
+    with pytest.raises(ValueError, match="split= selects instances from a pool"):
+        DeskEnv("lumen/toy-close-date", split="test")
