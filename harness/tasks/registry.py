@@ -91,8 +91,10 @@ def _family(path: Path, world: str) -> Family:
 
 
 def _instance_task(fam: Family, variant: int, keys: tuple, check_refs: bool = True) -> Task:
+    """The instance's task: rendered and validated once per file version, a fresh copy each call
+    (a caller may change its copy)."""
     st = fam.path.stat()
-    return _instance_cached(str(fam.path), st.st_mtime_ns, fam.world, variant, keys, check_refs)
+    return _instance_cached(str(fam.path), st.st_mtime_ns, fam.world, variant, keys, check_refs).model_copy(deep=True)
 
 
 @lru_cache(maxsize=512)
