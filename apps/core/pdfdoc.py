@@ -7,12 +7,16 @@ on every machine; the creation date is fixed so the bytes are too.
 """
 from __future__ import annotations
 
+import copy
+from io import BytesIO
+from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 
 import font_roboto
+from fontTools import ttLib
 from fpdf import FPDF
-from fpdf.fonts import FontFace
+from fpdf.fonts import FontFace, PDFFontDescriptor, SubsetMap, TTFFont, get_color_font_object
 from markdown_it import MarkdownIt
 
 FONT_DIR = Path(font_roboto.__file__).parent / "files"
@@ -22,12 +26,65 @@ HEADING_PT = {1: 16, 2: 13, 3: 11.5, 4: 10.5, 5: 10.5, 6: 10.5}
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
+# Parsing a TrueType font's cmap and metrics is half of rendering a page; a world variant renders
+# dozens of documents, so each process parses each font once and later documents get a copy of it:
+# the parsed metrics shared (read only), a fresh lazily-read font file to subset and a fresh
+# descriptor (both changed by fpdf2 when it writes the document). The bytes are the same.
+_FONTS: dict[str, tuple[TTFFont, PDFFontDescriptor]] = {}
+
+
+def _add_font(pdf: FPDF, style: str, path: str) -> None:
+    key = f"roboto{style}"
+    proto = _FONTS.get(path)
+    if proto is None:
+        pdf.add_font("Roboto", style, path)
+        font = pdf.fonts[key]
+        _FONTS[path] = (font, copy.deepcopy(font.desc))
+        return
+    base, desc = proto
+    font = object.__new__(TTFFont)
+    for name in TTFFont.__slots__:
+        if hasattr(base, name):
+            setattr(font, name, getattr(base, name))
+    font.i = len(pdf.fonts) + 1
+    font.fontkey = key
+    font.ttfont = ttLib.TTFont(BytesIO(_trimmed(path)), recalcTimestamp=False, fontNumber=0, lazy=True)
+    font._hbfont = None
+    font.biggest_size_pt = 0
+    font.missing_glyphs = []
+    font.cw = defaultdict(base.cw.default_factory, base.cw)
+    font.desc = copy.deepcopy(desc)
+    font.subset = SubsetMap(font)
+    font.color_font = None if base.color_font is None else get_color_font_object(pdf, font, font.palette_index)
+    pdf.fonts[key] = font
+
+
+# fpdf2 drops these tables from every subset it embeds (fpdf/output.py, _add_fonts) — the layout
+# tables are most of the work of reading the font; a copy of the font file without them subsets to
+# the same bytes.
+_DROPPED = ("FFTM", "GDEF", "GPOS", "GSUB", "MATH", "hdmx", "meta", "sbix", "CBDT", "CBLC", "EBDT", "EBLC",
+            "EBSC", "SVG ", "CPAL", "COLR")
+_TRIMMED: dict[str, bytes] = {}
+
+
+def _trimmed(path: str) -> bytes:
+    if path not in _TRIMMED:
+        f = ttLib.TTFont(path, recalcTimestamp=False)
+        for tag in _DROPPED:
+            if tag in f:
+                del f[tag]
+        out = BytesIO()
+        f.save(out)
+        _TRIMMED[path] = out.getvalue()
+    return _TRIMMED[path]
+
+
 class _Doc(FPDF):
     def __init__(self, title: str):
         super().__init__(format="letter", unit="mm")
         self.doc_title = title
         for style, file in (("", "Regular"), ("B", "Bold"), ("I", "Italic"), ("BI", "BoldItalic")):
-            self.add_font("Roboto", style, str(FONT_DIR / f"Roboto-{file}.ttf"))
+            _add_font(self, style, str(FONT_DIR / f"Roboto-{file}.ttf"))
         self.set_margins(22, 20, 22)
         self.set_auto_page_break(True, margin=20)
         self.set_creation_date(EPOCH)
