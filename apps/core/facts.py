@@ -82,11 +82,14 @@ def parse_expr(text: str) -> ast.Expression:
     except SyntaxError as e:
         raise FactsError(f"not an expression: {text!r} ({e.msg})") from None
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Starred, ast.ListComp, ast.SetComp,
+        if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Starred, ast.SetComp,
                              ast.DictComp, ast.GeneratorExp, ast.Await, ast.Yield, ast.JoinedStr)):
             raise FactsError(f"{text!r}: {type(node).__name__} is not allowed in a fact expression")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise FactsError(f"{text!r}: no private attributes")
+        if isinstance(node, ast.ListComp) and (len(node.generators) != 1 or node.generators[0].is_async
+                                               or not isinstance(node.generators[0].target, ast.Name)):
+            raise FactsError(f"{text!r}: a list comprehension has one 'for name in …' (and any 'if's)")
     return tree
 
 
@@ -98,7 +101,8 @@ def names_in(text: str) -> set[str]:
 
 def evaluate(text: str, env: dict):
     """The value of ``text`` (arithmetic, comparisons, ``and``/``or``/``not``, ``x if c else y``,
-    indexing, ``a.b`` for a mapping's key, lists, the functions in ``FUNCTIONS``) over ``env``."""
+    indexing, ``a.b`` for a mapping's key, lists and ``[x for x in xs if …]``, the functions in
+    ``FUNCTIONS``) over ``env``."""
     return _eval(parse_expr(text).body, env, text)
 
 
@@ -149,6 +153,14 @@ def _eval(node, env, text):
         raise FactsError(f"{text!r}: {ast.unparse(node.value)} has no {node.attr!r}")
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_eval(e, env, text) for e in node.elts]
+    if isinstance(node, ast.ListComp):          # [c for c in claims if c.status != 'withdrawn']
+        gen = node.generators[0]
+        out = []
+        for item in _eval(gen.iter, env, text):
+            inner = {**env, gen.target.id: item}
+            if all(_eval(cond, inner, text) for cond in gen.ifs):
+                out.append(_eval(node.elt, inner, text))
+        return out
     if isinstance(node, ast.Dict):
         return {_eval(k, env, text): _eval(v, env, text) for k, v in zip(node.keys, node.values)}
     raise FactsError(f"{text!r}: {type(node).__name__} is not allowed in a fact expression")
@@ -344,7 +356,7 @@ def _solve(fs: FactSet, variant: int) -> dict:
                 except Exception as e:   # an arithmetic error in the world's own expression
                     raise FactsError(f"{fs.path}: facts.{f.name}.is: {f.is_}: {type(e).__name__}: {e}") from None
             elif variant == 0 or f.draw is None:
-                env[f.name] = _plain(f.value)
+                env[f.name] = f.value
             else:
                 rng = random.Random(f"{fs.world}/{fs.revision}/{variant}/{attempt}/{f.name}")
                 env[f.name] = _draw(f, rng)
@@ -364,7 +376,3 @@ def _holds(fs, c, env) -> bool:
         raise FactsError(f"{fs.path}: constraint {c!r}: {e}") from None
 
 
-def _plain(v):
-    if isinstance(v, dt.datetime) or isinstance(v, dt.date):
-        return v
-    return v

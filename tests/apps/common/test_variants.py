@@ -109,7 +109,7 @@ def test_bad_facts_are_named(tmp_path, text, message):
     ("{{ d + days(7) | date:%b %-d }}", "Apr 29"), ("{{ workdays(d, 3) | date:%a %-d }}", "Mon 27"),
     ("{{ name | upper }}", "PORT CALDER"), ("{{ name | slug }}", "port-calder"), ("{{ 12 | words }}", "twelve"),
     ("{{ n - f | usd }}", "$8,760,000"), ("{{ r | pct:1 }}", "12.5"), ("{{ rows[1].id }}", "b"),
-    ("{{ 'a|b' }}", "a|b"), ("no marks", "no marks"), ("{{ m / 4 | short }}", "2562.5"),
+    ("{{ 'a|b' }}", "a|b"), ("{{ [r.id for r in rows if r.id != 'a'] }}", "['b']"), ("no marks", "no marks"), ("{{ m / 4 | short }}", "2562.5"),
 ])
 def test_formats(expr, out):
     env = {"n": 160600000, "f": 151840000, "m": 10250, "d": dt.date(2026, 4, 22), "name": "Port Calder",
@@ -123,6 +123,7 @@ def test_formats(expr, out):
     ("{{ name | comma }}", "'Port Calder' is not a number"),
     ("{{ __import__('os') }}", "unknown fact '__import__'"),
     ("{{ (lambda: 1)() }}", "Lambda is not allowed"),
+    ("{{ [a for a in rows for b in rows] }}", "one 'for name in"),
 ])
 def test_render_errors_name_file_line_and_expression(expr, message):
     with pytest.raises(FactsError, match=message):
