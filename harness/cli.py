@@ -250,15 +250,21 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
 def chosen_tasks(pattern: str | None, split: str | None, per_family: str | None, seed: int) -> list:
     """The hand-made tasks matching ``pattern``; with ``split`` or ``per_family`` (``N`` or ``all``), the
     instances of the matching families instead (N per family drawn with ``seed``), as tasks."""
-    from harness.tasks.registry import load_instance, sample_instances, select, select_instances
+    from harness.tasks.registry import load_instance, select
+    if split is None and per_family is None:
+        return select(pattern)
+    return [load_instance(r) for r in chosen_instances(pattern, split, per_family, seed)]
+
+
+def chosen_instances(pattern: str | None, split: str | None, per_family: str | None, seed: int) -> list:
+    """The instances of the families matching ``pattern`` in ``split``: ``per_family`` of each
+    (``N`` drawn with ``seed``; ``all`` or None: every one)."""
+    from harness.tasks.registry import sample_instances, select_instances
     if per_family is not None and per_family != "all" and not (per_family.isdigit() and int(per_family) > 0):
         raise click.BadParameter(f"a number of instances per family, or all — not {per_family!r}",
                                  param_hint="--instances")
-    if split is None and per_family is None:
-        return select(pattern)
     refs = select_instances(pattern, split=split)
-    refs = sample_instances(refs, None if per_family in (None, "all") else int(per_family), seed)
-    return [load_instance(r) for r in refs]
+    return sample_instances(refs, None if per_family in (None, "all") else int(per_family), seed)
 
 
 @main.command()
@@ -285,18 +291,12 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
 
     from harness.qc.adversaries.suite import totals
     from harness.qc.check import check as run_check
-    from harness.tasks.registry import TaskError, sample_instances, select, select_instances
-    if per_family is not None and per_family != "all" and not (per_family.isdigit() and int(per_family) > 0):
-        raise click.BadParameter(f"a number of instances per family, or all — not {per_family!r}",
-                                 param_hint="--instances")
-    if split and per_family is None:
-        per_family = "all"
+    from harness.tasks.registry import TaskError, select
     try:
-        if per_family is None:
+        if per_family is None and split is None:
             chosen = select(pattern)
-        else:
-            refs = select_instances(pattern, split=split)
-            chosen = [r.id for r in sample_instances(refs, None if per_family == "all" else int(per_family), seed)]
+        else:          # ids: each worker renders its instances when it comes to them
+            chosen = [r.id for r in chosen_instances(pattern, split, per_family, seed)]
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     console = Console(stderr=as_json)

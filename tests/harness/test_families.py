@@ -199,3 +199,34 @@ def test_the_env_draws_instances_of_a_split_and_their_oracles_pass(toy):
         env.close()
     with pytest.raises(ValueError, match="split= selects instances from a pool"):
         DeskEnv("lumen/toy-close-date", split="test")
+
+
+def test_the_cli_lists_checks_and_runs_instances(toy, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from harness.cli import main
+    r = CliRunner().invoke(main, ["tasks", "--instances", "--json", "lumen/toy-close-date"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["totals"]["instances"] == len(select_instances("lumen/toy-close-date"))
+    assert set(data["instances"][0]) == {"id", "family", "world", "variant", "params", "split"}
+    r = CliRunner().invoke(main, ["tasks", "--instances", "--split", "test", "--outcomes", "4", "lumen/toy-close-date"])
+    assert r.exit_code == 0 and "outcomes" in r.output and "4 of 4" in r.output, r.output
+    r = CliRunner().invoke(main, ["check", "--tools-only", "--adversaries", "--instances", "1", "--split", "dev",
+                                  "lumen/toy-close-date"])
+    assert r.exit_code == 0 and "1 instances of 1 families checked" in r.output, r.output
+    r = CliRunner().invoke(main, ["check", "--instances", "many"])
+    assert r.exit_code != 0 and "a number of instances per family, or all — not 'many'" in r.output
+    out = tmp_path / "run"
+    r = CliRunner().invoke(main, ["run", "--agent", "noop", "--tasks", "lumen/toy-close-date", "--split", "test",
+                                  "--instances", "2", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 and all("/v" in row["task"] for row in rows)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["per_family"]["lumen/toy-close-date"]["tasks"] == 2 and list(summary["per_split"]) == ["test"]
+    assert all((out / "episodes" / "lumen" / row["task"].split("/", 1)[1].replace("/", "~") / "0").is_dir()
+               for row in rows)
+    assert "by family" in r.output
