@@ -504,7 +504,8 @@ def lead_criteria(lead: dict) -> dict[str, bool]:
     text = lead.get("description") or ""
     locations = lead.get("locations") or 0
     owner = re.search(r"Budget owner:\s*([^.]+)\.", text)
-    named = bool(owner) and not re.match(r"(?i)\s*(none|not|no |tbd|unknown|n/a)", owner.group(1))
+    named = bool(owner) and not re.match(r"(?i)\s*(none|not|no |tbd|unknown|n/a)", owner.group(1)) \
+        and re.match(r"\s*[A-Z][\w'’-]+(?: [A-Z][\w'’-]+)+", owner.group(1)) is not None
     timeline = (re.search(r"Timeline:\s*([^.]+)\.", text) or [None, ""])[1].lower()
     months = re.search(r"(\d+)\s*months?", timeline)
     soon = ("this quarter" in timeline or "weeks" in timeline or "next month" in timeline
@@ -1298,11 +1299,32 @@ def _requests_for(ctx, person: str, item_name: str) -> list[tuple[str, dict, dic
     return [(k, r, v) for k, r, v in _requests(ctx, item_name) if r.get("requested_for") == person]
 
 
+def nico_asks(ctx) -> dict:
+    """What Elise's mail about Nico asks for ("Nico starts Monday"): the laptop model and the day it is
+    needed by (ISO), the two tool accesses (tool, role) and the hour of the onboarding session."""
+    import datetime as dt
+    for path in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
+        thread = world_yaml(path)
+        if not thread["subject"].startswith("Nico starts"):
+            continue
+        body = thread["messages"][0]["body"]
+        laptop = re.search(r"a laptop through the catalog: (.+?), needed by (\d{1,2}) (\w+)", body)
+        access = re.search(r"access requests: (.+?) as (\w+), and (.+?) as (\w+) —", body)
+        session = re.search(r"session on Monday \d+ \w+ at (\d{1,2}):00", body)
+        month = dt.datetime.strptime(laptop.group(3), "%B").month
+        return {"model": laptop.group(1),
+                "needed_by": dt.date(world_day(ctx.initial).year, month, int(laptop.group(2))).isoformat(),
+                "access": [(access.group(1), access.group(2)), (access.group(3), access.group(4))],
+                "session_hour": int(session.group(1))}
+    raise ValueError("no mail from Elise about Nico's start")
+
+
 def nico_laptop(ctx):
+    want = nico_asks(ctx)
     found = []
     for key, r, v in _requests_for(ctx, "nico.alvarez", "New laptop"):
         new_hire = v.get("reason") == "New hire" or "new hire" in v.get("justification", "").lower()
-        if v.get("model") == "MacBook Pro 14" and new_hire and states(v.get("needed_by", ""), "date", "2026-06-12")[0]:
+        if v.get("model") == want["model"] and new_hire and states(v.get("needed_by", ""), "date", want["needed_by"])[0]:
             return True, f"request {r['number']}", {"tk_requests": [key]}
         found.append(f"{r['number']}: {v}")
     return False, "; ".join(found) or "no New laptop request for Nico"
@@ -1317,17 +1339,23 @@ def _access(ctx, tool: str, role: str):
                      lambda ks: {"tk_requests": ks})
 
 
-def nico_access_crm(ctx):
-    return _access(ctx, "CRM", "Editor")
+def nico_access_first(ctx):
+    """The first access Elise asks for (CRM as Editor in the published world)."""
+    return _access(ctx, *nico_asks(ctx)["access"][0])
 
 
-def nico_access_sheets(ctx):
-    return _access(ctx, "Sheets (Finance workspace)", "Viewer")
+def nico_access_second(ctx):
+    """The second access Elise asks for (Sheets (Finance workspace) as Viewer in the published world)."""
+    return _access(ctx, *nico_asks(ctx)["access"][1])
+
+
+nico_access_crm, nico_access_sheets = nico_access_first, nico_access_second     # the task's first names
 
 
 def nico_no_other_access(ctx):
+    asked = set(nico_asks(ctx)["access"])
     extra = [(v.get("tool"), v.get("role")) for _, r, v in _requests_for(ctx, "nico.alvarez", "Access to a tool")
-             if (v.get("tool"), v.get("role")) not in {("CRM", "Editor"), ("Sheets (Finance workspace)", "Viewer")}]
+             if (v.get("tool"), v.get("role")) not in asked]
     return not extra, "only the two asked for" if not extra else f"also requested: {extra}"
 
 
@@ -1493,9 +1521,21 @@ def _closing_words(ctx, slug: str, wrong: str, denied_wrong: str | None = None):
     return True, f"{', '.join(fields)} agree with how it closed", [Vouch.of("crm_opportunities", key, tuple(fields))]
 
 
+def quarry_competitor(ctx) -> str:
+    """The vendor Quarry Lane chose instead ("they chose Tidewatch"), from the decision call Rachel logged
+    on the deal (crm/activities.yaml)."""
+    opp = _opp_key(ctx, "quarry-lane-platform")
+    for a in ctx.initial["tables"]["crm_activities"]["records"].values():
+        if a.get("related_type") == "opportunity" and str(a.get("related_id")) == str(opp):
+            m = re.search(r"\bchose ([A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*)", a.get("body") or "")
+            if m:
+                return m.group(1)
+    raise ValueError("no decision call on quarry-lane-platform names the competitor Quarry Lane chose")
+
+
 def quarry_closing_words(ctx):
     return _closing_words(ctx, "quarry-lane-platform", rf"{QUARRY_OTHER_REASON}|{QUARRY_STILL_OPEN}",
-                          r"\btidewatch\b|\bcompetitor\b|\blost\b")
+                          rf"\b{re.escape(quarry_competitor(ctx).lower())}\b|\bcompetitor\b|\blost\b")
 
 
 def brightvault_closing_words(ctx):
