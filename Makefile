@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser serve screenshots bench fuzz clean
+.PHONY: demo test setup browser serve screenshots bench fuzz check-instances clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -49,7 +49,13 @@ fuzz: setup
 bench: setup
 	$(BIN)/python benchmarks/restore.py
 	$(BIN)/python benchmarks/formula.py
+	$(BIN)/python benchmarks/variants.py
 	$(BIN)/deskworld bench
+
+# Every instance of every task family through the tool solution, do-nothing and the adversary suite
+# (the CI sample is in tests/harness/test_instances.py); prints time and throughput.
+check-instances: setup
+	$(BIN)/deskworld check --tools-only --adversaries --instances all --workers 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -78,21 +78,33 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
 
 
 @main.command()
+@click.argument("pattern", required=False)
 @click.option("--world", default=None, help="Only this world's tasks.")
+@click.option("--instances", is_flag=True, help="Every instance of every family (with its split), not only the hand-made tasks.")
+@click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]), help="Only instances in this split.")
+@click.option("--outcomes", default=None, type=int, metavar="N",
+              help="With --instances: count the distinct expected outcomes among N sampled instances of each family.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def tasks(world: str | None, as_json: bool) -> None:
-    """List tasks."""
-
-
-    from harness.tasks.registry import TaskError, all_tasks
+def tasks(pattern: str | None, world: str | None, instances: bool, split: str | None, outcomes: int | None,
+          as_json: bool) -> None:
+    """List tasks; with --instances, the instances of every task family and their split."""
+    from harness.tasks.registry import TaskError, all_tasks, select, select_instances
+    if instances or split:
+        try:
+            refs = select_instances(pattern or world, split=split)
+        except TaskError as e:
+            raise click.ClickException(str(e)) from None
+        _print_instances(refs, outcomes, as_json)
+        return
     try:
-        found = all_tasks(world=world)
+        found = select(pattern) if pattern else all_tasks(world=world)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     if as_json:
         click.echo(json.dumps([{"id": t.id, "revision": t.revision, "title": t.title, "apps": t.apps,
                                 "difficulty": str(t.difficulty), "tags": t.tags, "max_steps": t.max_steps,
-                                "infeasible": bool(t.infeasible), "answer": t.answer is not None}
+                                "infeasible": bool(t.infeasible), "answer": t.answer is not None,
+                                "family": not (t.variants is None and not t.params)}
                                for t in found], indent=2))
         return
     from rich.console import Console
@@ -106,10 +118,49 @@ def tasks(world: str | None, as_json: bool) -> None:
     Console().print(table)
 
 
+def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
+    from collections import Counter
+    by: dict[str, list] = {}
+    for r in refs:
+        by.setdefault(r.family, []).append(r)
+    distinct = {}
+    if outcomes:
+        from harness.qc.outcomes import distinct_outcomes
+        distinct = distinct_outcomes(refs, outcomes)
+    splits = Counter(r.split for r in refs)
+    if as_json:
+        click.echo(json.dumps({
+            "instances": [r.as_dict() for r in refs],
+            "families": {f: {"instances": len(rs), "splits": dict(Counter(r.split for r in rs)),
+                             **({"distinct_outcomes": distinct[f][0], "sampled": distinct[f][1]} if f in distinct else {})}
+                         for f, rs in by.items()},
+            "totals": {"instances": len(refs), "families": len(by), "splits": dict(splits)}}, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{len(refs)} instances of {len(by)} families · "
+                        + " · ".join(f"{s} {splits.get(s, 0)}" for s in ("train", "dev", "test")))
+    cols = ["family", "variants", "params", "instances", "train", "dev", "test"] + (["distinct outcomes"] if outcomes else [])
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("family", "params") else "right")
+    for f, rs in by.items():
+        c = Counter(r.split for r in rs)
+        row = [f, str(len({r.variant for r in rs})), str(len({r.keys for r in rs}) if rs[0].keys else "—"),
+               str(len(rs)), str(c.get("train", 0)), str(c.get("dev", 0)), str(c.get("test", 0))]
+        if outcomes:
+            row.append(f"{distinct[f][0]} of {distinct[f][1]}" if f in distinct else "—")
+        table.add_row(*row)
+    Console().print(table)
+
+
 @main.command()
 @click.option("--agent", "agent", required=True, help=agent_help())
 @click.option("--tasks", "pattern", default=None, help="Task ids or globs (meridian/*, a world name), comma-separated.")
 @click.option("-k", "k", default=1, show_default=True, type=int, help="Samples per task.")
+@click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]),
+              help="Run the instances of the --tasks families (default: all) in this split.")
+@click.option("--instances", "per_family", default=None, metavar="N|all",
+              help="Instances of each family: N drawn with --seed, or all (default with --split: all).")
 @click.option("--workers", default=1, show_default=True, type=int,
               help="Worker processes, or Ray actors with --backend ray (each owns a browser).")
 @click.option("--backend", default="local", show_default=True, type=click.Choice(["local", "ray"]),
@@ -138,8 +189,9 @@ def tasks(world: str | None, as_json: bool) -> None:
 @click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
 @click.option("--judge", "judges", multiple=True,
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
-def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, address: str | None, out: str | None,
-        resume: bool, trace: bool, seed: int, judges: tuple[str, ...], **model_opts) -> None:
+def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: str | None, workers: int,
+        backend: str, address: str | None, out: str | None, resume: bool, trace: bool, seed: int,
+        judges: tuple[str, ...], **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
 
     from datetime import datetime
@@ -149,9 +201,9 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     from harness.runs.metrics import summarize
     from harness.runs.report import print_summary, print_usage
     from harness.runs.runner import run as run_all
-    from harness.tasks.registry import TaskError, select
+    from harness.tasks.registry import TaskError
     try:
-        chosen = select(pattern)
+        chosen = chosen_tasks(pattern, split, per_family, seed)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     try:
@@ -195,6 +247,20 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
     click.echo(f"Recorded in {out_dir}/  ·  view it: .venv/bin/deskworld view {out_dir}")
 
 
+def chosen_tasks(pattern: str | None, split: str | None, per_family: str | None, seed: int) -> list:
+    """The hand-made tasks matching ``pattern``; with ``split`` or ``per_family`` (``N`` or ``all``), the
+    instances of the matching families instead (N per family drawn with ``seed``), as tasks."""
+    from harness.tasks.registry import load_instance, sample_instances, select, select_instances
+    if per_family is not None and per_family != "all" and not (per_family.isdigit() and int(per_family) > 0):
+        raise click.BadParameter(f"a number of instances per family, or all — not {per_family!r}",
+                                 param_hint="--instances")
+    if split is None and per_family is None:
+        return select(pattern)
+    refs = select_instances(pattern, split=split)
+    refs = sample_instances(refs, None if per_family in (None, "all") else int(per_family), seed)
+    return [load_instance(r) for r in refs]
+
+
 @main.command()
 @click.argument("pattern", required=False)
 @click.option("--workers", default=1, show_default=True, type=int, help="Processes (each owns a browser).")
@@ -202,24 +268,43 @@ def run(agent: str, pattern: str | None, k: int, workers: int, backend: str, add
 @click.option("--tools-only", is_flag=True, help="Only the adversaries, without a browser (no oracle or do-nothing episode).")
 @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every adversary's verdict, not only the wrong ones.")
-def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool, as_json: bool, verbose: bool) -> None:
+@click.option("--instances", "per_family", default=None, metavar="N|all",
+              help="Check N seeded instances of each family (non-zero variants first), or all of them.")
+@click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]), help="With --instances: only this split.")
+@click.option("--seed", default=0, show_default=True, type=int, help="With --instances: which instances are drawn.")
+def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool, as_json: bool, verbose: bool,
+          per_family: str | None, split: str | None, seed: int) -> None:
     """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0; with
     --adversaries, hedges, spam, duplicates, collateral writes, literals and memorised answers
-    must fail and the task done other right ways must pass."""
+    must fail and the task done other right ways must pass. With --instances, on instances of the
+    task families instead of the hand-made tasks."""
+    import time
+
     from rich.console import Console
     from rich.table import Table
 
     from harness.qc.adversaries.suite import totals
     from harness.qc.check import check as run_check
-    from harness.tasks.registry import TaskError, select
+    from harness.tasks.registry import TaskError, sample_instances, select, select_instances
+    if per_family is not None and per_family != "all" and not (per_family.isdigit() and int(per_family) > 0):
+        raise click.BadParameter(f"a number of instances per family, or all — not {per_family!r}",
+                                 param_hint="--instances")
+    if split and per_family is None:
+        per_family = "all"
     try:
-        chosen = select(pattern)
+        if per_family is None:
+            chosen = select(pattern)
+        else:
+            refs = select_instances(pattern, split=split)
+            chosen = [r.id for r in sample_instances(refs, None if per_family == "all" else int(per_family), seed)]
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     console = Console(stderr=as_json)
+    started = time.perf_counter()
     reports, overall = run_check(chosen, workers=workers, adversaries=adversaries, tools_only=tools_only,
                                  progress=lambda t: console.print(
-                                     t if isinstance(t, str) else f"checking {t.id} …", style="dim"))
+                                     f"checked {t}" if isinstance(t, str) else f"checking {t.id} …", style="dim"))
+    elapsed = time.perf_counter() - started
     suites = [r.adversaries for r in reports if r.adversaries is not None]
     if as_json:
         click.echo(json.dumps({"tasks": [{"task": r.task, "ok": r.ok, "problems": r.problems,
@@ -264,9 +349,14 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
                            else "not built" if o.error else "ok")
                     console.print(f"  {a.task} {o.name} [{o.expect}]: {tag} — {(o.error or o.why)[:300]}",
                                   markup=False, highlight=False)
+    failed = [r for r in reports if not r.ok]
+    families = {"/".join(r.task.split("/")[:2]) for r in reports}
+    console.print(f"{len(reports)} {'instances' if per_family else 'tasks'} of {len(families)} families checked in "
+                  f"{elapsed:.0f} s ({len(reports) / max(elapsed, 1e-9) * 60:.1f} per minute, {workers} "
+                  f"worker{'s' if workers != 1 else ''}): {len(failed)} with problems")
     for line in overall:
         console.print(f"[red]{line}[/red]")
-    if overall or not all(r.ok for r in reports):
+    if overall or failed:
         raise SystemExit(1)
 
 

@@ -57,8 +57,9 @@ def _date(v, arg):
     return v.strftime(arg or "%Y-%m-%d")
 
 
-def _slug(v, arg):
-    return re.sub(r"[^a-z0-9]+", "-", str(v).lower()).strip("-")
+def slug(text) -> str:
+    """``Port Calder Tourism`` → ``port-calder-tourism`` (instance ids, the ``slug`` format)."""
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
 def _fixed(v, arg):
@@ -83,7 +84,7 @@ def _words(v, arg):
 
 
 FORMATS = {
-    "comma": _comma, "usd": _usd, "fixed": _fixed, "date": _date, "slug": _slug, "words": _words,
+    "comma": _comma, "usd": _usd, "fixed": _fixed, "date": _date, "slug": lambda v, arg: slug(v), "words": _words,
     "millions": _scaled(1e6), "thousands": _scaled(1e3), "billions": _scaled(1e9), "short": _scaled(1),
     "pct": lambda v, arg: (f"{_num(v) * 100:.{int(arg)}f}" if arg else _shortest(_num(v) * 100, 1)),
     "upper": lambda v, arg: str(v).upper(), "lower": lambda v, arg: str(v).lower(),

@@ -50,7 +50,8 @@ import harness.env.actions as A
 from harness.env.observe import to_array
 from harness.env.session import Session
 from harness.env.spaces import SCREEN_SHAPE, ActionSpace, AnyText, screen_space
-from harness.tasks.registry import TaskError, load_task, select
+from harness.tasks.families import InstanceRef
+from harness.tasks.registry import TaskError, load_instance, load_task, select, select_instances
 from harness.tasks.schema import Task
 from harness.verify import Result, Status, error_result, verify
 
@@ -76,14 +77,19 @@ def base_observation_space() -> spaces.Dict:
 GLOB_CHARS = set("*?[,")
 
 
-def resolve_tasks(spec) -> list[Task]:
+def resolve_tasks(spec, split: str | None = None) -> list:
     """``tasks=``: a pattern (``"meridian/*"``, a world, ids separated by commas)
     or a list of ids, patterns and ``Task`` objects, expanded in the given order
-    (the order fixes which task a seed draws)."""
+    (the order fixes which task a seed draws). With ``split`` (``train``, ``dev``, ``test``):
+    the instances of the matching families in that split, as ``InstanceRef``s (each rendered
+    when a reset draws it)."""
+    if split is not None:
+        pats = [spec] if isinstance(spec, str) else [t if isinstance(t, str) else t.id for t in spec]
+        return select_instances(",".join(pats), split=split)
     items = [spec] if isinstance(spec, (str, Task)) else list(spec)
     out: list[Task] = []
     for item in items:
-        if isinstance(item, Task):
+        if isinstance(item, (Task, InstanceRef)):
             out.append(item)
         elif "/" in item and not GLOB_CHARS & set(item):
             out.append(load_task(item))              # one id: fast, and its error names the file
@@ -149,14 +155,17 @@ class DeskEnv(gym.Env[dict, dict]):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
-    def __init__(self, task: str | Task | None = None, *, tasks=None, render_mode: str | None = None,
-                 trace: bool = False, max_steps: int | None = None):
+    def __init__(self, task: str | Task | None = None, *, tasks=None, split: str | None = None,
+                 render_mode: str | None = None, trace: bool = False, max_steps: int | None = None):
         if (task is None) == (tasks is None):
             raise ValueError("give DeskEnv either task= (one task) or tasks= (a list or a pattern to draw from)")
-        self.tasks: list[Task] = [load_task(task) if isinstance(task, str) else task] if task is not None \
-            else resolve_tasks(tasks)
+        if split is not None and tasks is None:
+            raise ValueError("split= selects instances from a pool: give tasks= (a pattern such as 'meridian/*')")
+        self.tasks: list = [load_task(task) if isinstance(task, str) else task] if task is not None \
+            else resolve_tasks(tasks, split)
+        self.split = split
         # With a pool, the task is only known once reset() has drawn one.
-        self.task: Task | None = self.tasks[0] if len(self.tasks) == 1 else None
+        self.task: Task | None = self._loaded(self.tasks[0]) if len(self.tasks) == 1 else None
         self.render_mode = render_mode
         self.observation_space = base_observation_space()
         self.action_space = ActionSpace()
@@ -258,11 +267,16 @@ class DeskEnv(gym.Env[dict, dict]):
         """``options["task"]`` when given; else the one task, or a draw from the pool."""
         if options and options.get("task"):
             t = options["task"]
-            return load_task(t) if isinstance(t, str) else t
+            return load_task(t) if isinstance(t, str) else self._loaded(t)
         if len(self.tasks) == 1:
             # A single task= env keeps whatever an earlier options["task"] set (as it always did).
-            return self.task or self.tasks[0]
-        return self.tasks[int(self.np_random.integers(len(self.tasks)))]
+            return self.task or self._loaded(self.tasks[0])
+        return self._loaded(self.tasks[int(self.np_random.integers(len(self.tasks)))])
+
+    @staticmethod
+    def _loaded(item) -> Task:
+        """A pool item as a task: an ``InstanceRef`` is rendered when drawn."""
+        return load_instance(item) if isinstance(item, InstanceRef) else item
 
     def _observe(self, error: str) -> dict:
         png, url = self.session.observe()

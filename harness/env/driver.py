@@ -27,7 +27,7 @@ from apps.core.store.compile import template_for
 from apps.core.store.export import diff as state_diff
 from apps.core.store.export import export
 from apps.core.store.slot import Slot
-from apps.core.world import load_world
+from apps.core.world import load_world, parse_ref
 from apps.coworkers.engine import set_scenario, tick
 from harness.env.appserver import AppServer
 from harness.env.browser import context_args
@@ -73,6 +73,14 @@ class Desk:
         got_request_exception.connect(_record, app, weak=False)
         return cls(world, slot, app, AppServer(app).start(), errors)
 
+    def retarget(self, ref: str) -> None:
+        """Serve another variant of the same world (``meridian@17``): the same app server and
+        browser context, the variant's template in the slot (restored at the next reset)."""
+        world = load_world(ref)
+        self.slot.retarget(template_for(world))
+        self.world = world
+        self.initial = None
+
     def initial_state(self) -> dict:
         """The start state, exported once."""
         if self.initial is None:
@@ -113,11 +121,16 @@ class Driver:
         self.start_path = "/"
 
     # ------------------------------------------------------------------ slots
-    def world_slot(self, name: str) -> WorldSlot:
+    def world_slot(self, ref: str) -> WorldSlot:
+        """The slot of world ``ref`` (``meridian``, ``meridian@17``): one per world, retargeted to the
+        variant asked for (so instances of many variants share one app server and browser context)."""
+        name, variant = parse_ref(ref)
         ws = self.worlds.get(name)
         if ws is not None:
+            if ws.world.variant != variant:
+                ws.retarget(ref)
             return ws
-        desk = Desk.open(name)
+        desk = Desk.open(ref)
         world, server = desk.world, desk.server
         spec = world.spec.clock
         fence = Fence(server.url, public=PUBLIC_ORIGIN)
@@ -146,7 +159,7 @@ class Driver:
 
     def reset(self, task) -> None:
         self._deadline = None
-        ws = self.world_slot(task.world)
+        ws = self.world_slot(task.world_ref)
         if self.trace and self.current is not None and self.current.page is not None:
             try:
                 self.current.context.tracing.stop()

@@ -26,12 +26,13 @@ def _check_obs_mode(obs_mode: str) -> None:
         raise ValueError(f"obs_mode must be one of {OBS_MODES}, not {obs_mode!r}")
 
 
-def make_env(task=None, *, tasks=None, obs_mode: str = "dict", axtree: bool = False, som: bool = False,
-             tools: bool = False, render_mode: str | None = None, trace: bool = False,
+def make_env(task=None, *, tasks=None, split: str | None = None, obs_mode: str = "dict", axtree: bool = False,
+             som: bool = False, tools: bool = False, render_mode: str | None = None, trace: bool = False,
              max_steps: int | None = None) -> gym.Env:
-    """A ``DeskEnv`` (``task``, ``tasks``, ``render_mode``, ``trace``, ``max_steps``: its own
+    """A ``DeskEnv`` (``task``, ``tasks``, ``split``, ``render_mode``, ``trace``, ``max_steps``: its own
     arguments) wrapped for ``tools``, ``axtree``, ``som`` and ``obs_mode``."""
-    env: gym.Env = DeskEnv(task, tasks=tasks, render_mode=render_mode, trace=trace, max_steps=max_steps)
+    env: gym.Env = DeskEnv(task, tasks=tasks, split=split, render_mode=render_mode, trace=trace,
+                           max_steps=max_steps)
     _check_obs_mode(obs_mode)
     if tools:
         env = HybridTools(env)

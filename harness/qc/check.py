@@ -9,8 +9,9 @@ counterexamples), and every scenario trigger a task names exists.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from apps.core.store.compile import template_for
@@ -21,7 +22,7 @@ from apps.coworkers.seed import load
 from harness.agents import make
 from harness.env import DeskEnv
 from harness.qc.adversaries.suite import Catalogue, run_task
-from harness.qc.adversaries.workbench import Ending, Workbench
+from harness.qc.adversaries.workbench import Benches, Ending
 from harness.runs.episode import run_episode
 from harness.tasks.registry import all_tasks, load_task
 from harness.verify import Status, expected_answer, verify
@@ -81,8 +82,8 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
         rep.problems.append(f"do-nothing run errored: {noop.get('error')}")
     elif noop["passed"] or noop["score"] != 0:
         rep.problems.append(f"doing nothing scores {noop['score']} (passed={noop['passed']})")
-    initial = session.initial_state(task.world)
-    world_root = session.desk(task.world).world.root
+    initial = session.initial_state(task.world_ref)
+    world_root = session.desk(task.world_ref).world.root
     empty = {"tables": {}}
     if task.answer is not None:
         exp = expected_answer(task, initial, world_root)
@@ -137,56 +138,82 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
     """QC every task; ``workers`` > 1 checks them in that many spawned processes (one browser each),
     reports in the tasks' order. ``adversaries``: the adversary suite too; ``tools_only``: only it."""
     overall = []
-    for world_name in sorted({t.world for t in tasks}):
-        problems, summary = coworker_problems(world_name, [t for t in tasks if t.world == world_name])
+    ids = [t if isinstance(t, str) else t.id for t in tasks]
+    families = {i.split("/")[0] + "/" + i.split("/")[1] for i in ids}
+    hand_made = [t for t in all_tasks() if t.id in families]      # the files' scenario triggers, once each
+    for world_name in sorted({t.world for t in hand_made}):
+        problems, summary = coworker_problems(world_name, [t for t in hand_made if t.world == world_name])
         overall += problems
         if progress and not problems:
             progress(summary)
-    infeasible = [t for t in tasks if t.infeasible]
-    if tasks and len(infeasible) / len(tasks) > MAX_INFEASIBLE and len(tasks) >= 10:
-        overall.append(f"{len(infeasible)} of {len(tasks)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
+    infeasible = [t for t in hand_made if t.infeasible]
+    if hand_made and len(infeasible) / len(hand_made) > MAX_INFEASIBLE and len(hand_made) >= 10:
+        overall.append(f"{len(infeasible)} of {len(hand_made)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
     mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
     if workers <= 1 or len(tasks) < 2:
         return _check_all(tasks, progress, mode), overall
-    chunks = [[t.id for t in tasks[i::workers]] for i in range(workers)]
+    # Whole variants to each worker (each compiles and holds only its own), the biggest first.
+    groups: dict[str, list[str]] = {}
+    for i in ids:
+        groups.setdefault(_ref_of(i), []).append(i)
+    chunks: list[list[str]] = [[] for _ in range(workers)]
+    for g in sorted(groups.values(), key=len, reverse=True):
+        min(chunks, key=len).extend(g)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-        done = list(pool.map(_check_ids, chunks, [mode] * len(chunks)))
+        futures = [pool.submit(_check_ids, c, mode) for c in chunks if c]
+        done = []
+        for f in as_completed(futures):
+            part = f.result()
+            done.append(part)
+            if progress:
+                for r in part:
+                    progress(r.task)
     by_id = {r.task: r for part in done for r in part}
-    if progress:
-        for t in tasks:
-            progress(t)
-    return [by_id[t.id] for t in tasks], overall
+    return [by_id[i] for i in ids], overall
+
+
+def _ref_of(task_id: str) -> str:
+    """The world reference an instance id is set in (``meridian/x/v17-a`` → ``meridian@17``)."""
+    parts = task_id.split("/")
+    if len(parts) >= 3 and parts[2][:1] == "v":
+        digits = "".join(itertools.takewhile(str.isdigit, parts[2][1:]))
+        if digits and digits != "0":
+            return f"{parts[0]}@{digits}"
+    return parts[0]
 
 
 def _check_ids(ids: list[str], mode: str = "plain") -> list[TaskReport]:
-    return _check_all([load_task(i) for i in ids], None, mode)
+    return _check_all(ids, None, mode)
 
 
 def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
-    benches, catalogue = {}, None
+    """``tasks``: Task objects or ids (loaded one at a time: a worker given a thousand instances
+    renders each when it comes to it)."""
+    benches, catalogue = Benches(), None
     if mode != "plain":
-        benches = {w: Workbench(w) for w in sorted({t.world for t in tasks})}
-        catalogue = Catalogue([t for t in all_tasks() if t.world in benches], benches)
+        catalogue = Catalogue.for_worlds({(t if isinstance(t, str) else t.id).split("/", 1)[0] for t in tasks})
     env = None
     reports = []
     try:
-        if mode != "tools":
-            env = DeskEnv(tasks[0])
         for t in tasks:
-            if progress:
-                progress(t)
+            tid = t if isinstance(t, str) else t.id
             try:
+                if isinstance(t, str):
+                    t = load_task(t)
+                if progress:
+                    progress(t)
                 if mode == "tools":
-                    reports.append(TaskReport(t.id, adversaries=run_task(t, benches[t.world], catalogue)))
+                    reports.append(TaskReport(t.id, adversaries=run_task(t, benches[t.world_ref], catalogue)))
                 else:
-                    reports.append(check_task(env, t, benches.get(t.world), catalogue))
+                    if env is None:
+                        env = DeskEnv(t)
+                    reports.append(check_task(env, t, benches[t.world_ref] if mode != "plain" else None, catalogue))
             except Exception as e:
-                r = TaskReport(t.id)
+                r = TaskReport(tid)
                 r.problems.append(f"{type(e).__name__}: {e}")
                 reports.append(r)
     finally:
         if env is not None:
             env.close()
-        for wb in benches.values():
-            wb.close()
+        benches.close()
     return reports

@@ -120,7 +120,7 @@ def _episode_list(run: Path) -> tuple[list[tuple[str, int, dict]], list[dict]]:
 
 def _load_episode(run: Path, tid: str, sample: int) -> dict:
     episode = layout.read_episode(layout.episode_dir(run, tid, sample))
-    world, name = tid.split("/", 1)
+    world, name = layout.task_folder(tid)
     return {"dir": episode.dir, "world": world, "name": name, "steps": episode.steps, "result": episode.result,
             "shots": {i: _png(episode.dir, rel) for i, rel in episode.screens.items()}}
 

@@ -37,7 +37,8 @@ FINAL = "final.json.gz"
 TRACE = "trace.zip"
 LABELS = "labels.json"              # human grades (deskworld view, harness.qc.agreement)
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~-]*$")
+INSTANCE_SEP = "~"          # meridian/fund-shortfall/v17 is kept in episodes/meridian/fund-shortfall~v17/
 _MISSING = object()
 
 
@@ -51,12 +52,26 @@ def is_name(segment) -> bool:
     return isinstance(segment, str) and _NAME.match(segment) is not None
 
 
-def episode_dir(run_dir: str | Path, task_id: str, sample: int) -> Path:
-    """``DIR/episodes/<world>/<task>/<sample>``; ``Unreadable("bad task id")`` unless the id is
-    ``<world>/<task>`` of plain names (so no id names a folder outside ``episodes/``)."""
-    world, sep, name = str(task_id).partition("/")
-    if not (sep and is_name(world) and is_name(name)):
+def task_folder(task_id: str) -> tuple[str, str]:
+    """A task id's world and folder name: ``meridian/fund-shortfall`` → ``("meridian", "fund-shortfall")``,
+    an instance ``meridian/fund-shortfall/v17`` → ``("meridian", "fund-shortfall~v17")``;
+    ``Unreadable("bad task id")`` unless every part is a plain name."""
+    parts = str(task_id).split("/")
+    if len(parts) not in (2, 3) or not all(is_name(p) and INSTANCE_SEP not in p for p in parts):
         raise Unreadable("bad task id")
+    return parts[0], INSTANCE_SEP.join(parts[1:])
+
+
+def task_id_of(world: str, folder: str) -> str:
+    """The task id a world and task folder name stand for (``task_folder``'s inverse)."""
+    return f"{world}/{folder.replace(INSTANCE_SEP, '/', 1)}"
+
+
+def episode_dir(run_dir: str | Path, task_id: str, sample: int) -> Path:
+    """``DIR/episodes/<world>/<task>/<sample>`` (an instance's task folder is ``<family>~<instance>``);
+    ``Unreadable("bad task id")`` unless the id is ``<world>/<task>`` or ``<world>/<family>/<instance>``
+    of plain names (so no id names a folder outside ``episodes/``)."""
+    world, name = task_folder(task_id)
     return Path(run_dir) / EPISODES / world / name / str(int(sample))
 
 
@@ -99,7 +114,7 @@ def episode_dirs(run_dir: str | Path, task: str | None = None) -> list[Path]:
     if not root.is_dir():
         return []
     if task is not None:
-        world, _, name = task.partition("/")
+        world, name = task_folder(task)
         tasks = [root / world / name]
     else:
         tasks = [t for w in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))

@@ -33,6 +33,11 @@ def _mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
+def family_of(task_id: str) -> str:
+    """``meridian/fund-shortfall/v17`` → ``meridian/fund-shortfall`` (a hand-made task is its own family)."""
+    return "/".join(task_id.split("/")[:2])
+
+
 def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
     """``rows`` are results.jsonl lines; ``tasks`` maps id -> Task (for apps and tags)."""
     by_task: dict[str, list[dict]] = defaultdict(list)
@@ -55,11 +60,14 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
                 f"pass@{k}": _mean([t[f"pass@{k}"] for t in ts]), f"pass^{k}": _mean([t[f"pass^{k}"] for t in ts]),
                 "mean_score": _mean([t["mean_score"] for t in ts]), "mean_steps": _mean([t["mean_steps"] for t in ts])}
 
-    groups: dict[str, dict] = {"app": defaultdict(list), "tag": defaultdict(list)}
+    groups: dict[str, dict] = {"app": defaultdict(list), "tag": defaultdict(list), "family": defaultdict(list),
+                               "split": defaultdict(list)}
     for tid in per_task:
+        groups["family"][family_of(tid)].append(tid)
         t = (tasks or {}).get(tid)
         if t is None:
             continue
+        groups["split"][t.split].append(tid)
         for a in t.apps:
             groups["app"][a].append(tid)
         for tag in t.tags:
@@ -74,6 +82,8 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
                     "error_rate": errors / episodes if episodes else 0.0},
         "per_app": {a: agg(ids) for a, ids in sorted(groups["app"].items())},
         "per_tag": {t: agg(ids) for t, ids in sorted(groups["tag"].items())},
+        "per_family": {f: agg(ids) for f, ids in sorted(groups["family"].items())},
+        "per_split": {s: agg(ids) for s, ids in sorted(groups["split"].items())},
         "per_task": per_task,
         "trainable": sorted(t for t, v in per_task.items() if v["trainable"]),
     }

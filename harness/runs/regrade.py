@@ -95,14 +95,15 @@ def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> Regra
             continue
         tasks[tid] = task
         initial, final = states
-        if task.world not in roots:
-            world = load_world(task.world)
-            roots[task.world] = world.root
-            hashes[task.world] = world_hash(world)[:16]
-        if (initial.get("template") or "")[:16] != hashes[task.world]:
-            report.worlds_changed.add(task.world)
+        ref = task.world_ref
+        if ref not in roots:
+            world = load_world(ref)
+            roots[ref] = world.root
+            hashes[ref] = world_hash(world)[:16]
+        if (initial.get("template") or "")[:16] != hashes[ref]:
+            report.worlds_changed.add(ref)
         res = verify(task, initial, final, state_diff(initial, final), answer=old.get("answer"),
-                     done_status=old.get("done_status"), world_root=roots[task.world])
+                     done_status=old.get("done_status"), world_root=roots[ref])
         report.episodes += 1
         before = (bool(old.get("passed")), float(old.get("score") or 0))
         after = (res.passed, float(res.score))

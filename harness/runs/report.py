@@ -29,6 +29,21 @@ def print_summary(summary: dict, console: Console | None = None) -> None:
     t.add_row(f"all: {o['tasks']} tasks, {o['episodes']} episodes", "", *(_f(o[r]) for r in rates),
               _f(o["mean_score"]), _f(o["mean_steps"], pct=False), str(o["errors"]), "")
     console.print(t)
+    fams = summary.get("per_family") or {}
+    if any(v["tasks"] > 1 for v in fams.values()):
+        f = Table(title="by family (each the mean over its instances)")
+        for col in ("family", "instances", *rates, "score", "steps"):
+            f.add_column(col, justify="left" if col == "family" else "right", overflow="fold")
+        for fid, v in fams.items():
+            f.add_row(fid, str(v["tasks"]), *(_f(v[r]) for r in rates), _f(v["mean_score"]),
+                      _f(v["mean_steps"], pct=False))
+        splits = summary.get("per_split") or {}
+        if len(splits) > 1:
+            f.add_section()
+            for s, v in splits.items():
+                f.add_row(f"split {s}", str(v["tasks"]), *(_f(v[r]) for r in rates), _f(v["mean_score"]),
+                          _f(v["mean_steps"], pct=False))
+        console.print(f)
     if o["errors"]:
         console.print(f"[yellow]{o['errors']} episode(s) ended in an environment error "
                       f"({o['error_rate']:.1%}); they are excluded from pass@k.[/yellow]")

@@ -141,7 +141,7 @@ def _run_identity(agent: str, tasks: list, k: int, seed: int, agent_opts: dict |
     """What makes episodes of one run comparable: what a resume must match."""
     opts = {k2: v for k2, v in (agent_opts or {}).items() if v is not None and k2 != "model"}
     return {"agent": agent, "model": (agent_opts or {}).get("model"), "agent_options": opts, "k": k,
-            "seed": seed, "worlds": {w: world_hash(load_world(w)) for w in sorted({t.world for t in tasks})},
+            "seed": seed, "worlds": {w: world_hash(load_world(w)) for w in sorted({t.world_ref for t in tasks})},
             "tasks": {t.id: t.revision for t in tasks}}
 
 

@@ -121,7 +121,7 @@ class EnvServer:
     """The sessions and the Flask app that serves them (``serve_forever`` / ``start`` in a thread)."""
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 8000, capacity: int = 4,
-                 idle_timeout: float | None = 600.0, tasks: str | None = None,
+                 idle_timeout: float | None = 600.0, tasks: str | None = None, split: str | None = None,
                  axtree: bool = False, som: bool = False, token: str | None = None):
         from harness.env import resolve_tasks
         from harness.tasks.registry import all_tasks
@@ -130,7 +130,9 @@ class EnvServer:
         self.host, self.port, self.capacity = host, port, capacity
         self.idle_timeout = idle_timeout or None
         self.pattern = tasks
-        self.tasks = resolve_tasks(tasks) if tasks else all_tasks()
+        self.split = split
+        # With a split: the instances in it (InstanceRefs, each rendered when drawn or named).
+        self.tasks = resolve_tasks(tasks or "*", split) if split else resolve_tasks(tasks) if tasks else all_tasks()
         self.by_id = {t.id: t for t in self.tasks}
         self.axtree, self.som = axtree, som
         self.token = token or None
@@ -381,13 +383,15 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.option("--tasks", "pattern", default=None,
               help="Tasks served: ids, globs or worlds, comma-separated (default: all). "
                    "A reset without a task draws one of them.")
+@click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]),
+              help="Serve the instances of the --tasks families (default: all) in this split.")
 @click.option("--axtree", is_flag=True, help="Add the accessibility tree to observations.")
 @click.option("--som", is_flag=True, help="Add the set-of-marks image and element list to observations.")
 @click.option("--token", envvar=TOKEN_ENV, default=None, show_envvar=True,
               help="Require 'Authorization: Bearer TOKEN' on every route but /health; with it, /state "
                    "shows the verifier's checks.")
 def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern: str | None,
-               axtree: bool, som: bool, token: str | None) -> None:
+               split: str | None, axtree: bool, som: bool, token: str | None) -> None:
     """Serve deskworld environments over HTTP and WebSocket (OpenEnv wire format)."""
     from harness.tasks.registry import TaskError
     if not token and host not in LOOPBACK_HOSTS:
@@ -397,7 +401,7 @@ def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern
                                    "web page a browser on the network opens, could otherwise drive sessions")
     try:
         server = EnvServer(host=host, port=port, capacity=capacity, idle_timeout=idle_timeout, tasks=pattern,
-                           axtree=axtree, som=som, token=token)
+                           split=split, axtree=axtree, som=som, token=token)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     server.serve_forever(on_listening=_banner)

@@ -10,13 +10,17 @@ the file and the field:
 from __future__ import annotations
 
 import fnmatch
+import re
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 from pydantic import ValidationError
 
 from apps.core.world import validation_message, world_names, worlds_root
+from harness.tasks.families import Family, FamilyError, InstanceRef, all_families, load_family
 from harness.tasks.schema import Task
+from harness.tasks.splits import SPLITS, instance_split
 from harness.tasks.validate import problems
 
 # libyaml when it is there: the same documents (every shipped task parses identically), several times
@@ -70,18 +74,54 @@ def task_path(task_id: str, root: Path | None = None) -> Path:
 
 
 def load_task_file(path: Path, world: str, *, check_refs: bool = True) -> Task:
-    """The task in ``path`` (of ``world``, whose folder is the file's grandparent); ``check_refs=False``
-    skips resolving the names it refers to (the schema is always checked)."""
+    """The task in ``path`` (of ``world``, whose folder is the file's grandparent): for a family, its
+    hand-made instance (variant 0, default params); ``check_refs=False`` skips resolving the names it
+    refers to (the schema is always checked)."""
     path = Path(path)
-    raw = read_task_yaml(path)
+    read_task_yaml(path)                     # a file that isn't UTF-8 YAML is named as such first
+    fam = _family(path, world)
+    return _instance_task(fam, 0, fam.default_keys(), check_refs)
+
+
+def _family(path: Path, world: str) -> Family:
+    try:
+        return load_family(path, world)
+    except FamilyError as e:
+        raise TaskError(str(e)) from None
+
+
+def _instance_task(fam: Family, variant: int, keys: tuple, check_refs: bool = True) -> Task:
+    """The instance's task: rendered and validated once per file version, a fresh copy each call
+    (a caller may change its copy)."""
+    st = fam.path.stat()
+    return _instance_cached(str(fam.path), st.st_mtime_ns, fam.world, variant, keys, check_refs).model_copy(deep=True)
+
+
+@lru_cache(maxsize=512)
+def _instance_cached(path_s: str, mtime: int, world: str, variant: int, keys: tuple, check_refs: bool) -> Task:
+    path = Path(path_s)
+    fam = _family(path, world)
+    try:
+        text, values = fam.render(variant, keys)
+    except FamilyError as e:
+        raise TaskError(str(e)) from None
+    try:
+        raw = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        where = "" if variant == 0 and keys == fam.default_keys() else f" (instance {fam.instance_id(variant, keys)})"
+        raise TaskError(f"{path}{where}: invalid YAML: {e}") from None
     if not isinstance(raw, dict):
         raise TaskError(f"{path}: a task file is a mapping of fields")
     try:
         task = Task.model_validate(raw)
     except ValidationError as e:
         raise TaskError(validation_message(path, e)) from None
-    task.id = f"{world}/{path.stem}"
+    task.id = fam.instance_id(variant, keys)
     task.world = world
+    task.family = fam.id
+    task.variant = variant
+    task.param_values = values
+    task.split = instance_split(fam, variant, keys) or "train"
     if check_refs:
         found = problems(task, path.parent.parent)
         if found:
@@ -90,13 +130,35 @@ def load_task_file(path: Path, world: str, *, check_refs: bool = True) -> Task:
 
 
 def load_task(task_id: str, root: Path | None = None) -> Task:
-    path = task_path(task_id, root)
+    """A task by id: a hand-made task (``meridian/fund-shortfall``) or an instance of a family
+    (``meridian/fund-shortfall/v17``, ``meridian/claim-figure/v17-tourism``)."""
+    world, _, rest = task_id.partition("/")
+    name, _, inst = rest.partition("/")
+    path = task_path(f"{world}/{name}", root)
     if not path.is_file():
         raise TaskError(f"no task {task_id!r} (expected {path})")
-    return load_task_file(path, task_id.split("/", 1)[0])
+    if not inst:
+        return load_task_file(path, world)
+    fam = _family(path, world)
+    for ref in fam.instances():
+        if ref.id == task_id:
+            return _instance_task(fam, ref.variant, ref.keys)
+    m = re.fullmatch(r"v(\d+)(?:-.*)?", inst)
+    hint = ("it is a family of one (only the hand-made task)" if fam.is_family_of_one else
+            f"its instances look like {fam.id}/v<variant>" + ("-<" + ">-<".join(p.name for p in fam.params) + ">"
+                                                             if fam.params else "")
+            + (f"; variant {m.group(1)} exists but that combination is not an instance (splits)" if m and
+               int(m.group(1)) in fam.variants() else ""))
+    raise TaskError(f"no instance {task_id!r} of {fam.id}: {hint}")
+
+
+def load_instance(ref: InstanceRef, root: Path | None = None) -> Task:
+    fam = _family(task_path(ref.family, root), ref.world)
+    return _instance_task(fam, ref.variant, ref.keys)
 
 
 def all_tasks(root: Path | None = None, world: str | None = None) -> list[Task]:
+    """The hand-made tasks (each family's instance at variant 0 with its default params)."""
     root = root or worlds_root()
     out = []
     for w in world_names(root):
@@ -107,16 +169,66 @@ def all_tasks(root: Path | None = None, world: str | None = None) -> list[Task]:
     return out
 
 
+def _matches(pats: list[str], ident: str, world: str) -> bool:
+    return any(fnmatch.fnmatchcase(ident, p) or world == p or ident == p for p in pats)
+
+
 def select(pattern: str | None = None, root: Path | None = None) -> list[Task]:
-    """Tasks whose id matches a glob (``meridian/*``, ``*/reply-*``) or a world name."""
-    tasks = all_tasks(root)
-    if not pattern:
-        return tasks
-    pats = [p.strip() for p in pattern.split(",") if p.strip()]
-    out = []
-    for t in tasks:
-        if any(fnmatch.fnmatchcase(t.id, p) or t.world == p or t.id == p for p in pats):
-            out.append(t)
+    """Hand-made tasks whose id matches a glob (``meridian/*``, ``*/reply-*``) or a world name; an
+    instance id (``meridian/fund-shortfall/v17``) selects that instance."""
+    pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
+    out = [load_task(p, root) for p in pats if p.count("/") >= 2 and not any(c in p for c in "*?[")]
+    pats = [p for p in pats if not (p.count("/") >= 2 and not any(c in p for c in "*?["))]
+    if pats or not pattern:
+        out += [t for t in all_tasks(root) if not pats or _matches(pats, t.id, t.world)]
     if not out:
         raise TaskError(f"no task matches {pattern!r}")
     return out
+
+
+def select_instances(pattern: str | None = None, split: str | None = None,
+                     root: Path | None = None) -> list[InstanceRef]:
+    """Instances of the families whose id matches ``pattern`` (a glob, a world, or instance ids),
+    in ``split`` (``train``, ``dev``, ``test``; None: all), in a fixed order."""
+    if split is not None and split not in SPLITS:
+        raise TaskError(f"unknown split {split!r}; splits: {', '.join(SPLITS)}")
+    pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
+    out = []
+    for fam in all_families(root):
+        fam_pats = [p for p in pats if p.count("/") < 2 or any(c in p for c in "*?[")]
+        inst_pats = [p for p in pats if p not in fam_pats]
+        whole = not pats or _matches(fam_pats, fam.id, fam.world)
+        try:
+            refs = fam.instances()
+        except FamilyError as e:
+            raise TaskError(str(e)) from None
+        for ref in refs:
+            if (whole or _matches(inst_pats, ref.id, fam.world)) and (split is None or ref.split == split):
+                out.append(ref)
+    if not out:
+        raise TaskError(f"no instance matches {pattern!r}" + (f" in the {split} split" if split else ""))
+    return out
+
+
+def sample_instances(refs: list[InstanceRef], per_family: int | None, seed: int = 0,
+                     published: bool = False) -> list[InstanceRef]:
+    """``per_family`` instances of each family drawn with a generator seeded by ``seed`` (None: all),
+    ordered by world variant. A family of more than one instance gives instances of non-zero variants
+    first; ``published`` adds each family's hand-made task as well."""
+    import random
+    by: dict[str, list[InstanceRef]] = {}
+    for r in refs:
+        by.setdefault(r.family, []).append(r)
+    out = []
+    for fam, rs in by.items():
+        rng = random.Random(f"{seed}:{fam}")
+        if per_family is None:
+            chosen = list(rs)
+        else:
+            others = [r for r in rs if r.id != fam]
+            own = [r for r in rs if r.id == fam]
+            pool = rng.sample(others, min(per_family, len(others)))
+            chosen = pool + (own if published or len(pool) < per_family else [])
+            chosen = chosen[:per_family + (1 if published else 0)]
+        out += chosen
+    return sorted(out, key=lambda r: (r.world, r.variant, r.id))

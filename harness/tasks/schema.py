@@ -195,9 +195,22 @@ class Task(_M):
     solution: list[SolutionStep] = []      # the same task done through the tools (worded differently)
     adversaries: list[AdversarySpec] = []  # the task's own adversaries (harness/adversaries)
 
+    # A family (harness/tasks/families.py): read before rendering, so they are only recorded here.
+    variants: Literal["all"] | None = None
+    params: dict[str, dict] = {}
+
     # Set by the registry, not the file.
     id: str = Field("", exclude=True)
     world: str = Field("", exclude=True)
+    family: str = Field("", exclude=True)            # the family's id (the hand-made task's id)
+    variant: int = Field(0, exclude=True)            # the world variant the instance is set in
+    param_values: dict = Field({}, exclude=True)     # the params' values (facts: numbers, names, mappings)
+    split: str = Field("train", exclude=True)
+
+    @property
+    def world_ref(self) -> str:
+        """The world as the instance sees it: ``meridian`` or ``meridian@17``."""
+        return self.world if not self.variant else f"{self.world}@{self.variant}"
 
     @field_validator("allow", mode="before")
     @classmethod

@@ -22,7 +22,7 @@ from apps.core import people
 from apps.core.store.compile import template_for
 from apps.core.store.db import AGENT
 from apps.core.store.slot import Slot
-from apps.core.world import load_world
+from apps.core.world import load_world, world_ref
 from harness.tools.registry import Tool, call_tool
 
 DEFAULT_WORLD = "meridian"
@@ -76,7 +76,7 @@ def open_session(world: str | None = None, user: str | None = None, state: str |
     path = Path(state) if state else None
     if path is not None and path.exists():
         held = _state_world(path)
-        if world and load_world(world).name != held:
+        if world and load_world(world).ref != held:
             raise SessionError(f"{path} holds the world '{held}', not '{world}'.")
         world, slot = held, Slot(path)
     else:
@@ -98,10 +98,11 @@ def _state_world(path: Path) -> str:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
             row = conn.execute("SELECT value FROM _meta WHERE key='world'").fetchone()
+            variant = conn.execute("SELECT value FROM _meta WHERE key='variant'").fetchone()
         finally:
             conn.close()
     except sqlite3.DatabaseError:
         row = None
     if row is None:
         raise SessionError(f"{path} is not a deskworld state file.")
-    return row[0]
+    return world_ref(row[0], int(variant[0]) if variant else 0)

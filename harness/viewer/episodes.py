@@ -86,7 +86,7 @@ def register_run_pages(app: Flask, base: Path, prefix: str) -> None:
 
     def ep_dir(world: str, task: str, sample: int) -> Path:
         try:
-            return layout.episode_dir(cur_root(), f"{world}/{task}", sample)
+            return layout.episode_dir(cur_root(), layout.task_id_of(world, task), sample)
         except layout.Unreadable:
             abort(404)
 
@@ -107,7 +107,10 @@ def register_run_pages(app: Flask, base: Path, prefix: str) -> None:
         for r in rows:
             if not isinstance(r, dict) or "/" not in str(r.get("task", "")):
                 continue
-            world, task = str(r["task"]).split("/", 1)
+            try:
+                world, task = layout.task_folder(str(r["task"]))
+            except layout.Unreadable:
+                continue
             try:
                 sample = int(r.get("sample", 0))
             except (TypeError, ValueError):
@@ -142,7 +145,7 @@ def register_run_pages(app: Flask, base: Path, prefix: str) -> None:
 
     def episode_context(world: str, task: str, sample: int) -> dict:
         ep = ep_dir(world, task, sample)
-        tid = f"{world}/{task}"
+        tid = layout.task_id_of(world, task)
         ctx = {"task": tid, "world": world, "name": task, "sample": sample, "base": f"{world}/{task}/{sample}",
                "info": task_info(tid), "grader": app.config["GRADER"]}
         if not ep.is_dir():

@@ -48,7 +48,7 @@ def load_run(path: Path) -> dict:
     rows, bad = [], 0
     for r in lines:
         if isinstance(r, dict) and _NEED <= r.keys() and "/" in str(r["task"]) \
-                and all(layout.is_name(p) for p in str(r["task"]).split("/", 1)):
+                and _plain_id(str(r["task"])):
             rows.append(r)
         else:
             bad += 1
@@ -67,6 +67,14 @@ def load_run(path: Path) -> dict:
 
 def _task_apps(tid: str) -> list[str]:
     return list(task_info(tid).get("apps") or [])
+
+
+def _plain_id(task_id: str) -> bool:
+    try:
+        layout.task_folder(task_id)
+        return True
+    except layout.Unreadable:
+        return False
 
 
 def leaderboard(runs: list[dict]) -> dict:

@@ -49,6 +49,14 @@ class Slot:
         self._conn: sqlite3.Connection | None = None
         self.restore()
 
+    def retarget(self, template: str | Path) -> None:
+        """Make ``template`` (another variant of the world) the one ``restore()`` goes back to;
+        the next restore starts from it."""
+        with self.lock:
+            self.template = Path(template)
+            if self.path is None:
+                self._bytes = self.template.read_bytes()
+
     @property
     def memory(self) -> bool:
         return self.path is None

@@ -25,7 +25,7 @@ from collections import Counter
 from harness.qc.adversaries.answers import answer_adversaries
 from harness.qc.adversaries.base import Adversary, Expect, Outcome, TaskAdversaries, verdict_ok
 from harness.qc.adversaries.solution import solution_adversaries
-from harness.qc.adversaries.workbench import Attempt, Ending, SolutionError, Workbench
+from harness.qc.adversaries.workbench import Attempt, Benches, Ending, SolutionError, Workbench
 from harness.qc.adversaries.writes import solved_base, write_adversaries
 from harness.verify import expected_answer
 
@@ -59,21 +59,39 @@ def uncovered_clauses(task) -> list[str]:
 
 
 class Catalogue:
-    """The expected answers of every answer task, by world and type (for memorisation adversaries)."""
+    """The expected answers of every hand-made answer task (variant 0: the published world, whose
+    answers anyone can have memorised), by world and type, and by family — for memorisation
+    adversaries: another task's answer, and on an instance the hand-made task's own answer."""
 
-    def __init__(self, tasks, benches: dict[str, Workbench]):
+    def __init__(self, tasks, benches):
         self.by: dict[tuple[str, str], Counter] = {}
+        self.family: dict[str, str] = {}
         for t in tasks:
             if t.answer is None or t.answer.type == "set":
                 continue
-            wb = benches[t.world]
+            wb = benches[t.world_ref]
             v = expected_answer(t, wb.initial, wb.world.root)
             self.by.setdefault((t.world, t.answer.type), Counter())[str(v)] += 1
+            self.family[t.family or t.id] = str(v)
         self.expected = {}
+
+    @classmethod
+    def for_worlds(cls, worlds) -> "Catalogue":
+        """The catalogue of the hand-made tasks of ``worlds`` (world names)."""
+        from harness.tasks.registry import all_tasks
+        benches = Benches(keep=len(set(worlds)) or 1)
+        try:
+            return cls([t for t in all_tasks() if t.world in set(worlds)], benches)
+        finally:
+            benches.close()
 
     def others(self, task, expected) -> list:
         c = self.by.get((task.world, task.answer.type), Counter())
-        return [v for v, _ in c.most_common() if v != str(expected)]
+        out = [v for v, _ in c.most_common() if v != str(expected)]
+        mine = self.family.get(task.family)
+        if task.id != task.family and mine is not None and mine != str(expected):
+            out = [mine] + [v for v in out if v != mine]          # the published instance's answer first
+        return out
 
 
 def try_one(task, wb: Workbench, adv: Adversary) -> Outcome:
@@ -183,21 +201,16 @@ def run_task(task, wb: Workbench, catalogue: Catalogue | None = None, *, oracle=
 
 
 def run_suite(tasks, *, oracles: dict | None = None, progress=None) -> list[TaskAdversaries]:
-    benches: dict[str, Workbench] = {}
-    for t in tasks:
-        if t.world not in benches:
-            benches[t.world] = Workbench(t.world)
-    from harness.tasks.registry import all_tasks
-    catalogue = Catalogue([t for t in all_tasks() if t.world in benches], benches)
+    catalogue = Catalogue.for_worlds({t.world for t in tasks})
+    benches = Benches()
     out = []
     try:
         for t in tasks:
             if progress:
                 progress(t)
-            out.append(run_task(t, benches[t.world], catalogue, oracle=(oracles or {}).get(t.id)))
+            out.append(run_task(t, benches[t.world_ref], catalogue, oracle=(oracles or {}).get(t.id)))
     finally:
-        for wb in benches.values():
-            wb.close()
+        benches.close()
     return out
 
 

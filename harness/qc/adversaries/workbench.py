@@ -58,8 +58,31 @@ def callable_tool(ref: str) -> Tool:
     return make(func, ref, func.__doc__ or ref, write=True)
 
 
+class Benches:
+    """Workbenches by world reference (``meridian``, ``meridian@17``), the last ``keep`` open: checking
+    thousands of instances over hundreds of variants holds a few templates at a time (check instances
+    sorted by variant)."""
+
+    def __init__(self, keep: int = 3):
+        self.keep = keep
+        self.open: dict[str, Workbench] = {}
+
+    def __getitem__(self, ref: str) -> "Workbench":
+        wb = self.open.pop(ref, None) or Workbench(ref)
+        self.open[ref] = wb                       # most recent last
+        while len(self.open) > self.keep:
+            self.open.pop(next(iter(self.open))).close()
+        return wb
+
+    def close(self) -> None:
+        for wb in self.open.values():
+            wb.close()
+        self.open.clear()
+
+
 class Workbench:
-    """One world's template in a memory slot; ``attempt()`` runs writes on a fresh copy."""
+    """One world's template (``meridian`` or a variant ``meridian@17``) in a memory slot;
+    ``attempt()`` runs writes on a fresh copy."""
 
     def __init__(self, world: str):
         self.world = load_world(world)

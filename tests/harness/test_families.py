@@ -1,0 +1,201 @@
+"""Task families: instances, ids, splits, selection, and their QC (harness/tasks/families.py, splits.py).
+
+A toy copy of lumen whose Harrowgate renewal close date is a fact, with the close-date task made a
+family over the variants and a colleague param; everything runs without a browser."""
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from harness.tasks import splits
+from harness.tasks.families import FamilyError, family_of
+from harness.tasks.registry import (TaskError, load_task, sample_instances, select, select_instances)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FACTS = """\
+revision: 1
+variants: 30
+facts:
+  close: {value: 2026-06-30, draw: {date: [2026-06-15, 2026-07-31], weekdays: true}}
+  asker: {value: [{id: miguel, name: Miguel}, {id: dana, name: Dana}, {id: owen, name: Owen}, {id: rachel, name: Rachel}, {id: leo, name: Leo}, {id: tessa, name: Tessa}]}
+constraints:
+  - "close != date(2026, 6, 9)"
+"""
+
+FAMILY = """\
+variants: all
+params:
+  who: {from: "asker", key: id, default: miguel}
+revision: 1
+title: When does the Harrowgate renewal close?
+apps: [crm]
+start: crm
+prompt: |
+  {{ who.name }} asks: what is the close date of Harrowgate Logistics' FY27 renewal opportunity?
+max_steps: 20
+answer: {type: date, value_from: "checks:toy_close"}
+oracle:
+  - fill: {target: {role: textbox, name: "Search CRM records…"}, text: "Harrowgate"}
+  - press: Enter
+  - click: {role: link, name: "Harrowgate – FY27 Renewal", exact: true}
+  - expect: {text: "Close Date {{ close | date:%-m/%-d/%Y }}"}
+  - done: {answer: "ANSWER: {{ close | date:%B %-d, %Y }}"}
+solution:
+  - call: crm.get
+    args: {obj: opportunities, record: harrowgate-fy27-renewal}
+  - done: {answer: "It closes on {{ close | date:%-d %B %Y }}. ANSWER: {{ close }}"}
+"""
+
+TOY_CHECK = '''
+
+def toy_close(ctx):
+    import datetime as _dt
+    import yaml as _yaml
+    opps = _yaml.safe_load((Path(ctx.world_root) / "crm" / "opportunities.yaml").read_text(encoding="utf-8"))["opportunities"]
+    return _dt.date.fromisoformat(next(o for o in opps if o["id"] == "harrowgate-fy27-renewal")["close_date"])
+'''
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    root = tmp_path_factory.mktemp("worlds")
+    world = root / "lumen"
+    shutil.copytree(ROOT / "worlds" / "lumen", world, ignore=shutil.ignore_patterns("__pycache__"))
+    (world / "facts.yaml").write_text(FACTS)
+    opps = world / "crm" / "opportunities.yaml"
+    text = opps.read_text(encoding="utf-8")
+    head = "- id: harrowgate-fy27-renewal\n"
+    at = text.index(head)
+    end = text.index("close_date: '2026-06-30'", at)
+    opps.write_text(text[:end] + "close_date: '{{ close }}'" + text[end + len("close_date: '2026-06-30'"):],
+                    encoding="utf-8")
+    with open(world / "checks.py", "a", encoding="utf-8") as f:
+        f.write(TOY_CHECK)
+    (world / "tasks" / "toy-close-date.yaml").write_text(FAMILY, encoding="utf-8")
+    mp.setenv("DESKWORLD_WORLDS", str(root))
+    yield world
+    mp.undo()
+
+
+def test_a_family_lists_its_instances_with_stable_ids_and_splits(toy):
+    refs = select_instances("lumen/toy-close-date")
+    ids = [r.id for r in refs]
+    assert "lumen/toy-close-date" in ids                      # the hand-made instance keeps the family's id
+    assert len(ids) == len(set(ids))
+    assert all(r.id == "lumen/toy-close-date" or r.id.startswith("lumen/toy-close-date/v") for r in refs)
+    assert {r.split for r in refs} == {"train", "dev", "test"}
+    # no test instance shares a variant or a split param value with a train instance
+    train = [r for r in refs if r.split == "train"]
+    test = [r for r in refs if r.split == "test"]
+    assert not {r.variant for r in train} & {r.variant for r in test}
+    assert not {r.keys for r in train} & {r.keys for r in test}
+    assert select_instances("lumen/toy-close-date") == refs     # the same every time
+
+
+def test_an_instance_renders_its_variant_and_params(toy):
+    ref = next(r for r in select_instances("lumen/toy-close-date", split="test"))
+    task = load_task(ref.id)
+    assert task.id == ref.id and task.family == "lumen/toy-close-date" and task.variant == ref.variant
+    assert task.world_ref == f"lumen@{ref.variant}" and task.split == "test"
+    assert task.prompt.startswith(task.param_values["who"]["name"] + " asks:")
+    from apps.core.world import load_world
+    close = load_world(task.world_ref).facts()["close"]
+    assert task.oracle[-1].done["answer"] == f"ANSWER: {close:%B} {close.day}, {close.year}"
+    published = load_task("lumen/toy-close-date")
+    assert published.variant == 0 and published.prompt.startswith("Miguel asks:")
+    assert published.oracle[-1].done["answer"] == "ANSWER: June 30, 2026"
+
+
+def test_bad_instance_ids_are_named(toy):
+    with pytest.raises(TaskError, match=r"no instance 'lumen/toy-close-date/v9999-miguel'.*v<variant>-<who>"):
+        load_task("lumen/toy-close-date/v9999-miguel")
+    with pytest.raises(TaskError, match="family of one"):
+        load_task("lumen/harrowgate-renewal-close-date/v3")
+    with pytest.raises(TaskError, match="unknown split 'holdout'"):
+        select_instances("lumen/*", split="holdout")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("variants: some\n", "variants: 'all'"),
+    ("variants: all\nparams:\n  who: {values: []}\n", "params.who.values: a non-empty list"),
+    ("variants: all\nparams:\n  who: {from: x, values: [1]}\n", "either from"),
+    ("variants: all\nparams:\n  who: {from: nope}\n", "unknown fact 'nope'"),
+    ("variants: all\nparams:\n  who: {from: asker, key: email}\n", "has no field 'email'"),
+    ("variants: all\nparams:\n  who: {from: asker, key: id, default: zed}\n", "default: 'zed' is not one of"),
+    ("variants: all\nparams:\n  who: {from: asker, flavour: 1}\n", "unknown key 'flavour'"),
+    ("params: {{ x }}\n", "can't use"),
+])
+def test_bad_family_blocks_are_named(toy, text, message):
+    with pytest.raises(FamilyError, match=message):
+        family_of(toy / "tasks" / "bad.yaml", "lumen", text + "title: x\n")
+
+
+def test_a_hand_made_task_is_a_family_of_one(toy):
+    refs = select_instances("lumen/harrowgate-renewal-close-date")
+    assert [(r.id, r.variant, r.split) for r in refs] == [("lumen/harrowgate-renewal-close-date", 0, "train")]
+    assert [t.id for t in select("lumen/toy-close-date")] == ["lumen/toy-close-date"]
+
+
+def test_sampling_is_seeded_and_prefers_other_variants(toy):
+    refs = select_instances("lumen/toy-close-date")
+    a = sample_instances(refs, 2, seed=0)
+    assert a == sample_instances(refs, 2, seed=0) and len(a) == 2
+    assert all(r.variant != 0 for r in a)
+    assert sample_instances(refs, 2, seed=1) != a
+    assert len(sample_instances(refs, 2, seed=0, published=True)) == 3
+
+
+def test_the_check_runs_on_instances_and_catches_a_memorised_answer(toy):
+    """The tool solution passes on other variants; the published instance's answer given on them fails."""
+    from harness.qc.check import check
+    ids = [r.id for r in sample_instances(select_instances("lumen/toy-close-date"), 2, seed=0)]
+    reports, overall = check(ids, tools_only=True, adversaries=True)
+    assert overall == []
+    for r in reports:
+        assert r.ok, (r.task, r.problems, [o.why for o in r.adversaries.false_passes + r.adversaries.false_fails])
+        names = {o.name: o for o in r.adversaries.outcomes}
+        first = names["answer:memorised-0"]          # the published instance's answer comes first
+        assert first.expect == "fail" and not first.passed and first.kind == "memorised"
+        assert names["tools"].passed
+
+
+def test_split_assignment_is_pinned():
+    """The committed seed fixes every split; a change here reshuffles every published split."""
+    assert splits.SEED == "deskworld-splits-2026-12-01"
+    assert [splits.variant_split("meridian", v) for v in range(1, 13)] == PINNED_MERIDIAN
+    shares = Counter(splits.variant_split("lumen", v) for v in range(1, 2001))
+    assert 0.55 < shares["train"] / 2000 < 0.65 and 0.2 < shares["test"] / 2000 < 0.3
+    ks = splits.key_splits("w/f", "who", ("a", "b", "c", "d", "e", "f"), "a")
+    assert ks["a"] == "train" and Counter(ks.values()) == {"train": 3, "test": 2, "dev": 1}
+    assert splits.key_splits("w/f", "who", ("a", "b"), "a") == {"a": None, "b": None}
+
+
+PINNED_MERIDIAN = ['train', 'dev', 'test', 'dev', 'dev', 'test', 'train', 'train', 'train', 'train', 'test', 'train']
+
+
+def test_the_env_draws_instances_of_a_split_and_their_oracles_pass(toy):
+    """DeskEnv(tasks=…, split=…) draws instances; one env serves several variants of the world in a
+    row (one app server, the slot retargeted), and each instance's GUI oracle scores 1 on its variant."""
+    from harness.agents import make
+    from harness.env import DeskEnv
+    from harness.runs.episode import run_episode
+    env = DeskEnv(tasks="lumen/toy-close-date", split="test")
+    try:
+        assert {r.split for r in env.tasks} == {"test"}
+        _, info = env.reset(seed=3)
+        first = env.unwrapped.task
+        assert first.split == "test" and first.variant != 0 and info["task"] == first.id
+        other = next(r for r in env.tasks if r.variant != first.variant)
+        for task in (first, load_task(other.id), load_task("lumen/toy-close-date")):
+            row = run_episode(env, make("oracle", env=env), task)
+            assert (row["passed"], row["score"]) == (True, 1.0), (task.id, row)
+            assert env.unwrapped.session.desk(task.world_ref).world.variant == task.variant
+    finally:
+        env.close()
+    with pytest.raises(ValueError, match="split= selects instances from a pool"):
+        DeskEnv("lumen/toy-close-date", split="test")
