@@ -55,6 +55,13 @@ def fund_shortfall(ctx) -> int:
     return copla_limit(ctx) - fund_constituted(ctx)
 
 
+def final_spill(ctx) -> int:
+    """Barrels discharged per the final survey report (the figure that supersedes the earlier two)."""
+    text = _read(ctx, "02 Vessel & Casualty/Final Survey Report – Calder Marine Surveys (2026-03-06).pdf.md")
+    m = re.search(r"final reconciled quantity of oil discharged from the vessel is \*\*([\d,]+) bbl\*\*", text)
+    return _money(m.group(1))
+
+
 def _claims(ctx) -> list[dict]:
     with open(Path(ctx.world_root) / MATTER / "04 Claims/Claims Register.csv", encoding="utf-8") as f:
         return [r for r in csv.DictReader(f) if not r["Status"].lower().startswith("withdrawn")]
@@ -74,10 +81,26 @@ def deductible(ctx) -> int:
     return _money(re.search(r"\$[\d,]+", section).group(0))
 
 
+def pleaded_gross_tonnage(ctx) -> int:
+    """The gross tonnage Halcyon pleads (Complaint ¶ 2)."""
+    text = _read(ctx, "01 Pleadings/Halcyon Complaint for Exoneration or Limitation (2026-03-30).pdf.md")
+    return _money(re.search(r"measures \*\*([\d,]+) gross tons\*\*", text).group(1))
+
+
 def gross_tonnage_is_58400(ctx) -> tuple[bool, str]:
-    """A named check, as tasks use for what the vocabulary can't say."""
-    gt = gross_tonnage(ctx)
-    return gt == 58400, f"GT {gt}"
+    """A named check, as tasks use for what the vocabulary can't say: the gross tonnage in the vessel
+    particulars is the one Halcyon pleads (58,400 GT in the published world; each variant has its own, so
+    the check compares the documents with each other, never with a figure written here)."""
+    gt, pleaded = gross_tonnage(ctx), pleaded_gross_tonnage(ctx)
+    return gt == pleaded, f"GT {gt} (pleaded {pleaded})"
+
+
+def claims_deadline(ctx):
+    """The Claims Deadline the court fixed (Order of April 1, 2026, ¶ 4), as a date."""
+    from datetime import datetime
+    text = _read(ctx, "01 Pleadings/Order Directing Notice and Restraining Suits (2026-04-01).pdf.md")
+    m = re.search(r"on or before (?:\w+, )?(\w+ \d{1,2}, \d{4})\*\* \(the \"Claims Deadline\"\)", text)
+    return datetime.strptime(m.group(1), "%B %d, %Y").date()
 
 
 # ---------------------------------------------------------------- reading the apps' state at the end

@@ -144,11 +144,15 @@ def _henry_entry(ctx) -> dict:
     """The entry Henry's mail asks for: date, task code, description, hours."""
     body = _mail_thread(ctx, "Live tracker – your Friday entry")["messages"][0]["body"]
     m = re.search(r"(\d{1,2} \w+ \d{4}) – (L\d{3}) – (.+?) – ([\d.]+) hours", body)
-    return {"code": m.group(2), "description": m.group(3).strip(), "hours": float(m.group(4))}
+    rate = re.search(r"the \$([\d,]+) rate", body)
+    day = re.search(r"date as (\d{4}-\d\d-\d\d)", body)
+    return {"code": m.group(2), "description": m.group(3).strip(), "hours": float(m.group(4)),
+            "rate": float(rate.group(1).replace(",", "")), "date": day.group(1)}
 
 
 def _billing_rows(ctx) -> list[list]:
-    path = (HERE / _base().MATTER / "08 Billing/Billing Tracker – M-2026-0147 (live).gsheet.yaml")
+    """The live tracker's Entries rows as the variant's data room has them at the start."""
+    path = Path(ctx.world_root) / _base().MATTER / "08 Billing/Billing Tracker – M-2026-0147 (live).gsheet.yaml"
     return world_yaml(path)["tabs"][0]["rows"]
 
 
@@ -160,7 +164,7 @@ def henry_hours(ctx) -> float:
 
 def billing_friday_entry(ctx):
     """Exactly one new Entries row for Henry's 3 April entry, laid out like the others (text date,
-    Alex Chen, Associate, the task code and description, the hours, the $480 rate, and an Amount
+    Alex Chen, Associate, the task code and description, the hours, the rate the mail gives, and an Amount
     formula multiplying that row's hours by its rate), inside the range the By timekeeper tab sums."""
     want = _henry_entry(ctx)
     tab = _tab(ctx.final, BILLING, "Entries")
@@ -174,7 +178,7 @@ def billing_friday_entry(ctx):
             continue                                    # a row that was there already
         problems = []
         a = cells.get("A")
-        if "2026-04-03" not in (str(_val(a)), str((a or (None, {}))[1].get("display"))):
+        if want["date"] not in (str(_val(a)), str((a or (None, {}))[1].get("display"))):
             problems.append(f"date {_val(a)!r}")
         if _val(cells.get("C")) != "Associate":
             problems.append(f"role {_val(cells.get('C'))!r}")
@@ -182,11 +186,11 @@ def billing_friday_entry(ctx):
             problems.append(f"task code {_val(cells.get('D'))!r}")
         if "claim and answer v2" not in str(_val(cells.get("E")) or "").lower():
             problems.append(f"description {_val(cells.get('E'))!r}")
-        if _num(_val(cells.get("G"))) != 480:
+        if _num(_val(cells.get("G"))) != want["rate"]:
             problems.append(f"rate {_val(cells.get('G'))!r}")
         h = _inp(cells.get("H"))
         if not h.startswith("=") or _ref_cells(h) != {("", "F", r), ("", "G", r)} or \
-                _num(_val(cells.get("H"))) is None or abs(_val(cells.get("H")) - want["hours"] * 480) > 1e-6:
+                _num(_val(cells.get("H"))) is None or abs(_val(cells.get("H")) - want["hours"] * want["rate"]) > 1e-6:
             problems.append(f"Amount {h!r} = {_val(cells.get('H'))} (want a formula of F{r} and G{r})")
         extra = sorted(set(cells) - set("ABCDEFGH"))
         if extra:
@@ -249,7 +253,7 @@ def claims_register_sheet_total(ctx):
     """A new spreadsheet made from Claims Register.csv (its rows as they are) with a =SUM over the
     Amount (USD) column of every row of the register."""
     import csv
-    with open(HERE / _base().MATTER / "04 Claims/Claims Register.csv", encoding="utf-8") as f:
+    with open(Path(ctx.world_root) / _base().MATTER / "04 Claims/Claims Register.csv", encoding="utf-8") as f:
         table = list(csv.reader(f))
     header, body = table[0], table[1:]
     col = _col_letter(header.index("Amount (USD)") + 1)
@@ -875,10 +879,10 @@ def objection_note_to_laura(ctx):
 # ---------------------------------------------------------------------------- the claims bar date's note
 def bar_date_note(ctx):
     """The agent's claims bar date keeps a true note: an edited (or new) description may give the order
-    it comes from and set the draft order's 22 May aside, but must not state 22 May (or any other day)
-    as the bar date. Vouches for the description it read."""
+    it comes from and set the draft order's date aside (22 May in the published world), but must not state
+    that date (or any day but the order's Claims Deadline) as the bar date. Vouches for the description it read."""
     today = _today(ctx)
-    right, order_day = date(2026, 5, 29), date(2026, 4, 1)
+    right, order_day = _base().claims_deadline(ctx), date(2026, 4, 1)
     before = ctx.initial["tables"]["cal_events"]["records"]
     vouches, bad = [], []
     for k, e in ctx.records("cal_events", which="changed").items():
