@@ -219,3 +219,27 @@ def test_the_cli_lists_checks_and_runs_instances(toy, tmp_path):
     assert all((out / "episodes" / "lumen" / row["task"].split("/", 1)[1].replace("/", "~") / "0").is_dir()
                for row in rows)
     assert "by family" in r.output
+    from harness.viewer import create_viewer
+    c = create_viewer(out).test_client()
+    page = c.get("/").get_data(as_text=True)
+    assert "By family" in page and "lumen/toy-close-date" in page and "split test" in page
+    first = rows[0]["task"]
+    link = f"/episode/lumen/{first.split('/', 1)[1].replace('/', '~')}/0"
+    assert link in page or first.split("/", 1)[1].replace("/", "~") in page
+
+
+def test_gym_make_the_vector_env_and_the_env_server_take_a_split(toy):
+    import gymnasium as gym
+
+    import harness  # noqa: F401  (registers deskworld/Desk-v0)
+    from harness.servers.envserver import EnvServer
+    env = gym.make("deskworld/Desk-v0", tasks="lumen/toy-close-date", split="dev")
+    try:
+        assert env.unwrapped.tasks and {r.split for r in env.unwrapped.tasks} == {"dev"}
+    finally:
+        env.close()
+    server = EnvServer(port=0, tasks="lumen/toy-close-date", split="test")
+    assert server.tasks and {r.split for r in server.tasks} == {"test"}
+    some = server.tasks[0].id
+    seed, options, _ = server._reset_args({"task": some})
+    assert options["task"].id == some
