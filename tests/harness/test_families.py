@@ -66,6 +66,10 @@ def toy(tmp_path_factory):
     with open(world / "checks.py", "a", encoding="utf-8") as f:
         f.write(TOY_CHECK)
     (world / "tasks" / "toy-close-date.yaml").write_text(FAMILY, encoding="utf-8")
+    plain = FAMILY.split("revision: 1\n", 1)[1].replace("{{ who.name }}", "Miguel").replace("{{ hg_close | date:%-m/%-d/%Y }}", "6/30/2026")
+    plain = plain.replace("{{ hg_close | date:%B %-d, %Y }}", "June 30, 2026").replace("{{ hg_close | date:%-d %B %Y }}", "30 June 2026")
+    (world / "tasks" / "toy-plain.yaml").write_text("revision: 1\n" + plain.replace("{{ hg_close }}", "2026-06-30"),
+                                                   encoding="utf-8")
     mp.setenv("DESKWORLD_WORLDS", str(root))
     yield world
     mp.undo()
@@ -104,7 +108,7 @@ def test_bad_instance_ids_are_named(toy):
     with pytest.raises(TaskError, match=r"no instance 'lumen/toy-close-date/v9999-miguel'.*v<variant>-<who>"):
         load_task("lumen/toy-close-date/v9999-miguel")
     with pytest.raises(TaskError, match="family of one"):
-        load_task("lumen/harrowgate-renewal-close-date/v3")
+        load_task("lumen/toy-plain/v3")
     with pytest.raises(TaskError, match="unknown split 'holdout'"):
         select_instances("lumen/*", split="holdout")
 
@@ -125,8 +129,8 @@ def test_bad_family_blocks_are_named(toy, text, message):
 
 
 def test_a_hand_made_task_is_a_family_of_one(toy):
-    refs = select_instances("lumen/harrowgate-renewal-close-date")
-    assert [(r.id, r.variant, r.split) for r in refs] == [("lumen/harrowgate-renewal-close-date", 0, "train")]
+    refs = select_instances("lumen/toy-plain")
+    assert [(r.id, r.variant, r.split) for r in refs] == [("lumen/toy-plain", 0, "train")]
     assert [t.id for t in select("lumen/toy-close-date")] == ["lumen/toy-close-date"]
 
 
