@@ -170,6 +170,26 @@ def test_other_answers_are_the_facts(k):
     assert [n for n, w in triage.items() if w["priority"] == 1] == ["INC0010441"]
 
 
+@pytest.mark.parametrize("k", VARIANTS)
+def test_the_record_facts_are_the_records(k):
+    """The list facts task families pick from (the New leads, the Q2 deals) say what the CRM says."""
+    f = facts(k)
+    leads = {r["slug"]: r for r in records(k, "crm_leads")}
+    rule = checks().new_leads(ctx(k))
+    for lead in f["new_leads"]:
+        rec = leads[lead["slug"]]
+        assert (rec["company"], rec["first_name"], rec["last_name"], rec["email"], rec["title"], rec["industry"],
+                rec["locations"], rec["status"]) == (lead["company"], lead["first"], lead["last"], lead["email"],
+                                                     lead["title"], lead["industry"], lead["locations"], "New")
+        assert rule[lead["slug"]] == lead["qualifies"], lead["slug"]
+        assert f"Budget owner: {lead['owner']}." in rec["description"] and f"Timeline: {lead['timeline']}." in rec["description"]
+    assert sorted(rule) == sorted(lead["slug"] for lead in f["new_leads"])
+    assert [lead["slug"] for lead in f["new_leads"] if lead["qualifies"]] == f["new_leads_qualified_slugs"]
+    for deal in f["q2_deals"]:
+        opp = by(k, "crm_opportunities", "slug", deal["slug"])
+        assert (opp["name"], opp["amount"], opp["stage"]) == (deal["name"], deal["amount"], deal["stage"])
+
+
 # ---------------------------------------------------------------- (b) every mark is rendered
 @pytest.mark.parametrize("k", [0, 1, 7, 17, 199])
 def test_no_template_mark_survives(k):

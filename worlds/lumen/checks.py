@@ -710,6 +710,22 @@ def lead_lakeview(ctx):
     return lead_worked(ctx, "lakeview-optometry-partners-omar-castillo")
 
 
+def new_leads_marked_qualified(ctx):
+    """Every New lead that qualifies by the rule has status Qualified (the ones that don't are the guard's:
+    any change to them is damage)."""
+    want = sorted(s for s, q in new_leads(ctx).items() if q)
+    vouches, wrong = [], []
+    for slug in want:
+        key, lead = _by_field(ctx, "crm_leads", "slug", slug)
+        if lead is None or lead["status"] != "Qualified":
+            wrong.append(f"{slug}: {lead and lead['status']}")
+        else:
+            vouches.append(Vouch.of("crm_leads", key, ("status",)))
+    if wrong:
+        return False, f"not Qualified: {'; '.join(wrong)} (want {', '.join(want)})", []
+    return True, f"Qualified: {', '.join(want)}", vouches
+
+
 def converted_opportunities(ctx):
     leads = _world_leads(ctx)
     lines, vouches, ok = [], [], True
