@@ -8,13 +8,17 @@ on every machine; the creation date is fixed so the bytes are too.
 from __future__ import annotations
 
 import copy
+import hashlib
+import os
 from io import BytesIO
 from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 
 import font_roboto
+from fontTools import subset as ftsubset
 from fontTools import ttLib
+from fpdf import output as fpdf_output
 from fpdf import FPDF
 from fpdf.fonts import FontFace, PDFFontDescriptor, SubsetMap, TTFFont, get_color_font_object
 from markdown_it import MarkdownIt
@@ -33,22 +37,38 @@ EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 _FONTS: dict[str, tuple[TTFFont, PDFFontDescriptor]] = {}
 
 
+class _FastTTF(TTFFont):
+    """fpdf2's TrueType font, measuring text without a generator per character (line breaking
+    measures every prefix of a line: most of the time spent laying out a page). The same integers
+    are summed, so the widths — and the bytes — are the same."""
+    __slots__ = ()
+
+    def get_text_width(self, text, font_size_pt, text_shaping_params):
+        if text_shaping_params or self.is_symbol:
+            return super().get_text_width(text, font_size_pt, text_shaping_params)
+        if font_size_pt > self.biggest_size_pt:
+            self.biggest_size_pt = font_size_pt
+        return len(text), sum(map(self.cw.__getitem__, map(ord, text))) * font_size_pt * 0.001
+
+
 def _add_font(pdf: FPDF, style: str, path: str) -> None:
     key = f"roboto{style}"
     proto = _FONTS.get(path)
     if proto is None:
         pdf.add_font("Roboto", style, path)
         font = pdf.fonts[key]
+        font.__class__ = _FastTTF
         _FONTS[path] = (font, copy.deepcopy(font.desc))
         return
     base, desc = proto
-    font = object.__new__(TTFFont)
+    font = object.__new__(_FastTTF)
     for name in TTFFont.__slots__:
         if hasattr(base, name):
             setattr(font, name, getattr(base, name))
     font.i = len(pdf.fonts) + 1
     font.fontkey = key
     font.ttfont = ttLib.TTFont(BytesIO(_trimmed(path)), recalcTimestamp=False, fontNumber=0, lazy=True)
+    font.ttfont._deskworld_source = path
     font._hbfont = None
     font.biggest_size_pt = 0
     font.missing_glyphs = []
@@ -77,6 +97,73 @@ def _trimmed(path: str) -> bytes:
         f.save(out)
         _TRIMMED[path] = out.getvalue()
     return _TRIMMED[path]
+
+
+# Subsetting a font for a document costs more than laying it out, and depends only on the font and
+# the glyphs the document uses: a variant's documents use the glyphs the published ones did, so
+# the subset font is kept (memory and ``$DESKWORLD_CACHE/built/``) by font and glyph set. fpdf2
+# calls ``ftsubset.Subsetter(options).populate(glyphs=…)`` then ``.subset(ttfont)`` and reads the
+# font afterwards; ``_Subsetter`` turns our fonts into the kept subset instead of subsetting again.
+class _Subsetter:
+    def __init__(self, options):
+        self._real = ftsubset.Subsetter(options)
+        self._glyphs: tuple = ()
+
+    def populate(self, glyphs=(), **kw):
+        self._glyphs = tuple(sorted(glyphs))
+        self._real.populate(glyphs=glyphs, **kw)
+
+    def subset(self, font) -> None:
+        source = getattr(font, "_deskworld_source", None)
+        if source is None or not self._glyphs:
+            return self._real.subset(font)
+        key = hashlib.sha256(_font_digest(source).encode() + "\0".join(self._glyphs).encode()
+                             + repr(sorted(vars(self._real.options).items())).encode()).hexdigest()
+        data = _subset_cache(key)
+        if data is None:
+            self._real.subset(font)
+            out = BytesIO()
+            font.save(out)
+            data = out.getvalue()
+            _subset_cache(key, data)
+        kept = ttLib.TTFont(BytesIO(data), recalcTimestamp=False)
+        font.__dict__.clear()
+        font.__dict__.update(kept.__dict__)
+
+
+class _SubsetModule:
+    """What fpdf2's output sees as ``fontTools.subset``: the same, with the caching subsetter."""
+    Options = ftsubset.Options
+    Subsetter = _Subsetter
+
+    def __getattr__(self, name):
+        return getattr(ftsubset, name)
+
+
+fpdf_output.ftsubset = _SubsetModule()
+_SUBSETS: dict[str, bytes] = {}
+_DIGESTS: dict[str, str] = {}
+
+
+def _font_digest(path: str) -> str:
+    if path not in _DIGESTS:
+        _DIGESTS[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return _DIGESTS[path]
+
+
+def _subset_cache(key: str, data: bytes | None = None) -> bytes | None:
+    from apps.core.variants import cache_base
+    path = cache_base() / "built" / f"subset-{key[:32]}.ttf"
+    if data is None:
+        if key not in _SUBSETS and path.is_file():
+            _SUBSETS[key] = path.read_bytes()
+        return _SUBSETS.get(key)
+    _SUBSETS[key] = data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return data
 
 
 class _Doc(FPDF):

@@ -54,7 +54,7 @@ def variant_root(source: Path, world: str, variant: int = 0) -> Path:
         return source
     env = fs.values(variant)
     files = source_files(source)
-    h = hashlib.sha256(f"{_CODE}\0{fs.digest}\0{variant}".encode())
+    h = hashlib.sha256(f"{_CODE}\0{fs.digest}\0{variant}\0{source}".encode())   # the links point into source
     for p in files:
         h.update(str(p.relative_to(source)).encode() + b"\0")
         st = p.stat()

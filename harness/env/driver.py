@@ -48,6 +48,10 @@ class EnvironmentBroken(RuntimeError):
     """The environment (app server, browser) failed — the episode is an ``error``, not an agent failure."""
 
 
+_VARIANTS: dict[str, tuple] = {}           # world ref -> (World, template path), for Desk.retarget
+KEEP_INITIALS = 3                          # start-state exports a desk keeps for variants it served
+
+
 @dataclass
 class Desk:
     """One world's store slot and its app server on a loopback port, with the server's
@@ -60,6 +64,7 @@ class Desk:
     server: AppServer
     errors: list = field(default_factory=list)
     initial: dict | None = None
+    initials: dict = field(default_factory=dict)       # other variants' start states (the last few)
 
     @classmethod
     def open(cls, name: str) -> "Desk":
@@ -75,11 +80,19 @@ class Desk:
 
     def retarget(self, ref: str) -> None:
         """Serve another variant of the same world (``meridian@17``): the same app server and
-        browser context, the variant's template in the slot (restored at the next reset)."""
-        world = load_world(ref)
-        self.slot.retarget(template_for(world))
-        self.world = world
-        self.initial = None
+        browser context, the variant's template in the slot (restored at the next reset). A
+        variant's world and template are found once per process (the world files don't change
+        under a running env), so going back to it costs reading its template."""
+        found = _VARIANTS.get(ref)
+        if found is None:
+            world = load_world(ref)
+            found = _VARIANTS[ref] = (world, template_for(world))
+        self.initials[self.world.ref] = self.initial           # kept for coming back to this variant
+        while len(self.initials) > KEEP_INITIALS:
+            self.initials.pop(next(iter(self.initials)))
+        self.world, template = found
+        self.slot.retarget(template)
+        self.initial = self.initials.pop(ref, None)
 
     def initial_state(self) -> dict:
         """The start state, exported once."""

@@ -1,8 +1,10 @@
 """How different a family's instances are: the distinct expected outcomes among a sample of them.
 
 An instance's outcome is what passing it takes: the expected answer (computed from the instance's
-own state, as the verifier computes it) for an answer task, else the checks and allowances as
-rendered for it. A family whose fifty instances all expect the same thing teaches nothing a policy
+own state, as the verifier computes it) for an answer task; else the end state its tool solution
+reaches — every record it adds or removes and every field it changes (what it computes too, such
+as a total's value), but not view state — or, for a task without one,
+the checks as rendered for it. A family whose fifty instances all expect the same thing teaches nothing a policy
 can't memorise, so ``deskworld tasks --instances --outcomes`` prints the count per family.
 """
 from __future__ import annotations
@@ -10,15 +12,24 @@ from __future__ import annotations
 import json
 
 from harness.qc.adversaries.workbench import Benches
+from harness.qc.adversaries.writes import solved_base
 from harness.tasks.registry import load_instance, sample_instances
 from harness.verify import expected_answer
 
 
 def outcome(task, benches: Benches) -> str:
+    wb = benches[task.world_ref]
     if task.answer is not None:
-        wb = benches[task.world_ref]
         return "answer:" + json.dumps(expected_answer(task, wb.initial, wb.world.root), default=str, sort_keys=True)
-    return "state:" + json.dumps({"checks": task.checks, "allow": task.allow, "infeasible": task.infeasible,
+    if any(s.call for s in task.solution):
+        base = solved_base(task, wb, "tools", steps=task.solution)
+        end = {}
+        for name, t in base.diff["tables"].items():    # content and derived values (a total's result)
+            end[name] = ([r["record"] for r in t["added"]],
+                         [(r["key"], {f: c["after"] for f, c in r["fields"].items() if c["class"] != "ephemeral"})
+                          for r in t["changed"]], [r["key"] for r in t["removed"]])
+        return "end:" + json.dumps(end, default=str, sort_keys=True)
+    return "checks:" + json.dumps({"checks": task.checks, "allow": task.allow, "infeasible": task.infeasible,
                                   "rubric": [c.model_dump() for c in task.rubric]}, default=str, sort_keys=True)
 
 

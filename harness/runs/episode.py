@@ -109,6 +109,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
     if recorder:
         recorder.finish(result, diff, states=env_u.episode.end_states if result["status"] != Status.ERROR else None)
     return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
+            **({"split": task.split} if task.family and task.id != task.family else {}),
             "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
             "status": result["status"], **({"error": result.get("error")} if result.get("error") else {}),
             **({"usage": usage} if usage is not None else {})}

@@ -62,12 +62,15 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
 
     groups: dict[str, dict] = {"app": defaultdict(list), "tag": defaultdict(list), "family": defaultdict(list),
                                "split": defaultdict(list)}
+    split_of = {r["task"]: r["split"] for r in rows if r.get("split")}
     for tid in per_task:
         groups["family"][family_of(tid)].append(tid)
         t = (tasks or {}).get(tid)
+        split = t.split if t is not None else split_of.get(tid)
+        if split:
+            groups["split"][split].append(tid)
         if t is None:
             continue
-        groups["split"][t.split].append(tid)
         for a in t.apps:
             groups["app"][a].append(tid)
         for tag in t.tags:

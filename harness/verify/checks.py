@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -307,14 +308,14 @@ def allow_vouches(ctx: Ctx, query: dict) -> list[Vouch]:
 
 
 _WORLD_MODULES: dict[tuple[str, float], object] = {}
-_WORLD_FILES: dict[tuple[str, int], object] = {}
+_WORLD_FILES: dict[tuple[int, int, int], object] = {}
 
 
 def world_yaml(path: Path):
     """A world file parsed once while it is unchanged (checks read the world's files on every call;
     treat the result as read-only)."""
-    path = Path(path)
-    key = (str(path.resolve()), path.stat().st_mtime_ns)
+    st = os.stat(path)                        # follows a variant folder's links to the world's files
+    key = (st.st_dev, st.st_ino, st.st_mtime_ns)
     if key not in _WORLD_FILES:
         _WORLD_FILES[key] = yaml.safe_load(path.read_text(encoding="utf-8"))
     return _WORLD_FILES[key]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 from datetime import date
 
 from harness.verify.dates import find_date_spans, nearest_day, parse_date
@@ -237,9 +238,9 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
     out = []
     for m in NUMBER.finditer(masked):
         whole, frac, unit = m.group(3), m.group(4) or "", (m.group(5) or "").lower()
-        v = float(re.sub(r"[ ,\u202f]", "", whole) + frac)
-        if unit in SCALE:
-            v *= SCALE[unit]
+        digits = re.sub(r"[ ,\u202f]", "", whole) + frac
+        # "$16.1K", "$4.169 million": scaled in decimal, so 16.1 × 1,000 is 16,100, not 16,099.999…
+        v = float(Decimal(digits) * Decimal(int(SCALE[unit]))) if unit in SCALE else float(digits)
         before = masked[:m.start()].rstrip()
         start = m.start()
         if m.group("sign"):

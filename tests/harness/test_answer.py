@@ -147,3 +147,11 @@ def test_negation_instead_of_and_a_parenthetical_the_value_opens():
     assert not negated(t, Cand(t.index("Harbour"), t.index("Harbour") + 16, "Harbour Exchange"))
     t = "Open incidents (INC0010342 and INC0010389 are closed)"
     assert negated(t, Cand(t.index("INC0010342"), t.index("INC0010342") + 10, "INC0010342"))
+
+
+@pytest.mark.parametrize("text, value", [("$16.1K", 16100), ("$4.169 million", 4169000), ("0.3M", 300000),
+                                         ("$1.15 billion", 1150000000), ("2.675 mn", 2675000)])
+def test_scaled_figures_are_read_exactly(text, value):
+    """A figure with a scale word is the exact number it names (no float drift to compare with a tolerance)."""
+    from harness.verify.reading import numbers_in
+    assert numbers_in(text) == [value]

@@ -1,9 +1,10 @@
 """Task families: instances, ids, splits, selection, and their QC (harness/tasks/families.py, splits.py).
 
-A toy copy of lumen whose Harrowgate renewal close date is a fact, with the close-date task made a
-family over the variants and a colleague param; everything runs without a browser."""
+A copy of lumen with a family of its own: the Harrowgate renewal's close date (the fact ``hg_close``)
+asked by one of six colleagues (a param drawn from an added fact), over every variant."""
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -16,15 +17,8 @@ from harness.tasks.registry import (TaskError, load_task, sample_instances, sele
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FACTS = """\
-revision: 1
-variants: 30
-facts:
-  close: {value: 2026-06-30, draw: {date: [2026-06-15, 2026-07-31], weekdays: true}}
-  asker: {value: [{id: miguel, name: Miguel}, {id: dana, name: Dana}, {id: owen, name: Owen}, {id: rachel, name: Rachel}, {id: leo, name: Leo}, {id: tessa, name: Tessa}]}
-constraints:
-  - "close != date(2026, 6, 9)"
-"""
+ASKER = ("  asker: {value: [{id: miguel, name: Miguel}, {id: dana, name: Dana}, {id: owen, name: Owen}, "
+         "{id: rachel, name: Rachel}, {id: leo, name: Leo}, {id: tessa, name: Tessa}]}\n")
 
 FAMILY = """\
 variants: all
@@ -42,12 +36,12 @@ oracle:
   - fill: {target: {role: textbox, name: "Search CRM records…"}, text: "Harrowgate"}
   - press: Enter
   - click: {role: link, name: "Harrowgate – FY27 Renewal", exact: true}
-  - expect: {text: "Close Date {{ close | date:%-m/%-d/%Y }}"}
-  - done: {answer: "ANSWER: {{ close | date:%B %-d, %Y }}"}
+  - expect: {text: "Close Date {{ hg_close | date:%-m/%-d/%Y }}"}
+  - done: {answer: "ANSWER: {{ hg_close | date:%B %-d, %Y }}"}
 solution:
   - call: crm.get
     args: {obj: opportunities, record: harrowgate-fy27-renewal}
-  - done: {answer: "It closes on {{ close | date:%-d %B %Y }}. ANSWER: {{ close }}"}
+  - done: {answer: "It closes on {{ hg_close | date:%-d %B %Y }}. ANSWER: {{ hg_close }}"}
 """
 
 TOY_CHECK = '''
@@ -66,17 +60,16 @@ def toy(tmp_path_factory):
     root = tmp_path_factory.mktemp("worlds")
     world = root / "lumen"
     shutil.copytree(ROOT / "worlds" / "lumen", world, ignore=shutil.ignore_patterns("__pycache__"))
-    (world / "facts.yaml").write_text(FACTS)
-    opps = world / "crm" / "opportunities.yaml"
-    text = opps.read_text(encoding="utf-8")
-    head = "- id: harrowgate-fy27-renewal\n"
-    at = text.index(head)
-    end = text.index("close_date: '2026-06-30'", at)
-    opps.write_text(text[:end] + "close_date: '{{ close }}'" + text[end + len("close_date: '2026-06-30'"):],
-                    encoding="utf-8")
+    facts = (world / "facts.yaml").read_text(encoding="utf-8")
+    assert "\nfacts:\n" in facts
+    (world / "facts.yaml").write_text(facts.replace("\nfacts:\n", "\nfacts:\n" + ASKER, 1), encoding="utf-8")
     with open(world / "checks.py", "a", encoding="utf-8") as f:
         f.write(TOY_CHECK)
     (world / "tasks" / "toy-close-date.yaml").write_text(FAMILY, encoding="utf-8")
+    plain = FAMILY.split("revision: 1\n", 1)[1].replace("{{ who.name }}", "Miguel").replace("{{ hg_close | date:%-m/%-d/%Y }}", "6/30/2026")
+    plain = plain.replace("{{ hg_close | date:%B %-d, %Y }}", "June 30, 2026").replace("{{ hg_close | date:%-d %B %Y }}", "30 June 2026")
+    (world / "tasks" / "toy-plain.yaml").write_text("revision: 1\n" + plain.replace("{{ hg_close }}", "2026-06-30"),
+                                                   encoding="utf-8")
     mp.setenv("DESKWORLD_WORLDS", str(root))
     yield world
     mp.undo()
@@ -104,7 +97,7 @@ def test_an_instance_renders_its_variant_and_params(toy):
     assert task.world_ref == f"lumen@{ref.variant}" and task.split == "test"
     assert task.prompt.startswith(task.param_values["who"]["name"] + " asks:")
     from apps.core.world import load_world
-    close = load_world(task.world_ref).facts()["close"]
+    close = load_world(task.world_ref).facts()["hg_close"]
     assert task.oracle[-1].done["answer"] == f"ANSWER: {close:%B} {close.day}, {close.year}"
     published = load_task("lumen/toy-close-date")
     assert published.variant == 0 and published.prompt.startswith("Miguel asks:")
@@ -115,7 +108,7 @@ def test_bad_instance_ids_are_named(toy):
     with pytest.raises(TaskError, match=r"no instance 'lumen/toy-close-date/v9999-miguel'.*v<variant>-<who>"):
         load_task("lumen/toy-close-date/v9999-miguel")
     with pytest.raises(TaskError, match="family of one"):
-        load_task("lumen/harrowgate-renewal-close-date/v3")
+        load_task("lumen/toy-plain/v3")
     with pytest.raises(TaskError, match="unknown split 'holdout'"):
         select_instances("lumen/*", split="holdout")
 
@@ -136,8 +129,8 @@ def test_bad_family_blocks_are_named(toy, text, message):
 
 
 def test_a_hand_made_task_is_a_family_of_one(toy):
-    refs = select_instances("lumen/harrowgate-renewal-close-date")
-    assert [(r.id, r.variant, r.split) for r in refs] == [("lumen/harrowgate-renewal-close-date", 0, "train")]
+    refs = select_instances("lumen/toy-plain")
+    assert [(r.id, r.variant, r.split) for r in refs] == [("lumen/toy-plain", 0, "train")]
     assert [t.id for t in select("lumen/toy-close-date")] == ["lumen/toy-close-date"]
 
 
@@ -213,7 +206,7 @@ def test_the_cli_lists_checks_and_runs_instances(toy, tmp_path):
     assert data["totals"]["instances"] == len(select_instances("lumen/toy-close-date"))
     assert set(data["instances"][0]) == {"id", "family", "world", "variant", "params", "split"}
     r = CliRunner().invoke(main, ["tasks", "--instances", "--split", "test", "--outcomes", "4", "lumen/toy-close-date"])
-    assert r.exit_code == 0 and "outcomes" in r.output and "4 of 4" in r.output, r.output
+    assert r.exit_code == 0 and "outcomes" in r.output and re.search(r"[1-4] of 4", r.output), r.output
     r = CliRunner().invoke(main, ["check", "--tools-only", "--adversaries", "--instances", "1", "--split", "dev",
                                   "lumen/toy-close-date"])
     assert r.exit_code == 0 and "1 instances of 1 families checked" in r.output, r.output
@@ -230,3 +223,27 @@ def test_the_cli_lists_checks_and_runs_instances(toy, tmp_path):
     assert all((out / "episodes" / "lumen" / row["task"].split("/", 1)[1].replace("/", "~") / "0").is_dir()
                for row in rows)
     assert "by family" in r.output
+    from harness.viewer import create_viewer
+    c = create_viewer(out).test_client()
+    page = c.get("/").get_data(as_text=True)
+    assert "By family" in page and "lumen/toy-close-date" in page and "split test" in page
+    first = rows[0]["task"]
+    link = f"/episode/lumen/{first.split('/', 1)[1].replace('/', '~')}/0"
+    assert link in page or first.split("/", 1)[1].replace("/", "~") in page
+
+
+def test_gym_make_the_vector_env_and_the_env_server_take_a_split(toy):
+    import gymnasium as gym
+
+    import harness  # noqa: F401  (registers deskworld/Desk-v0)
+    from harness.servers.envserver import EnvServer
+    env = gym.make("deskworld/Desk-v0", tasks="lumen/toy-close-date", split="dev")
+    try:
+        assert env.unwrapped.tasks and {r.split for r in env.unwrapped.tasks} == {"dev"}
+    finally:
+        env.close()
+    server = EnvServer(port=0, tasks="lumen/toy-close-date", split="test")
+    assert server.tasks and {r.split for r in server.tasks} == {"test"}
+    some = server.tasks[0].id
+    seed, options, _ = server._reset_args({"task": some})
+    assert options["task"].id == some

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from types import SimpleNamespace
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,6 +49,13 @@ EXPECTED = {
     "checks_work:tourism_revised_amount": "tourism_revised",
     "checks_work:tourism_revised_amounts": "[tourism_claim, tourism_revised]",
     "checks_work:henry_hours": "round(15.5 + henry_entry_hours, 4)",     # Alex's 15.5 live hours + the entry
+    "checks:ullage_reduction": "emulsion_oil",
+}
+# Functions that read the instance's params: function -> (param, {the param's key: fact expression}).
+PARAM_EXPECTED = {
+    "checks:claim_amount": ("claim", {"coop": "coop_total", "dep-removal": "dep_cleanup", "dep-nrd": "nrd_prelim",
+                                      "port-calder": "port_calder_total"}),
+    "checks:tank_outflow": ("tank", {"3P": "final_3p", "4P": "final_4p"}),
 }
 
 
@@ -86,7 +94,7 @@ def task_functions() -> set[str]:
 
 # ---------------------------------------------------------------------------- (a) expected values
 def test_every_expected_value_function_the_tasks_use_is_covered():
-    missing = sorted(task_functions() - set(EXPECTED))
+    missing = sorted(task_functions() - set(EXPECTED) - set(PARAM_EXPECTED))
     assert missing == [], f"add these to EXPECTED with the fact they must equal: {missing}"
 
 
@@ -101,6 +109,36 @@ def test_expected_values_from_the_files_equal_the_facts(k):
         if got != exp:
             bad[ref] = (got, exp)
     assert bad == {}, f"variant {k}: function → (from the files, from the facts): {bad}"
+
+
+@pytest.mark.parametrize("k", VARIANTS)
+def test_expected_values_of_each_param_equal_the_facts(k):
+    bad = {}
+    for ref, (param, cases) in PARAM_EXPECTED.items():
+        for key, expr in cases.items():
+            value = {"id": key} if param == "claim" else key
+            ctx = Ctx(initial={}, final={}, diff={"tables": {}}, world_root=world(k).root,
+                      task=SimpleNamespace(param_values={param: value}))
+            got, exp = load_function(ref, world(k).root)(ctx), want(expr, k)
+            if got != exp:
+                bad[f"{ref}[{key}]"] = (got, exp)
+    assert bad == {}, f"variant {k}: {bad}"
+
+
+def test_every_instance_of_the_first_variants_renders_and_validates():
+    """Every family's instances in variants 0–12 render with their facts and params and load as tasks
+    (their names resolve), and each keeps the family's shape (same check kinds as the hand-made task)."""
+    from harness.tasks.registry import load_instance, load_task, select_instances
+    refs = [r for r in select_instances("meridian") if r.variant in VARIANTS]
+    kinds = {}
+    for r in refs:
+        t = load_instance(r)
+        shape = [sorted(k for k in c if k not in ("name", "gate", "expected")) for c in t.checks]
+        if r.family not in kinds:
+            hand = load_task(r.family)
+            kinds[r.family] = [sorted(k for k in c if k not in ("name", "gate", "expected")) for c in hand.checks]
+        assert shape == kinds[r.family], r.id
+    assert len({r.family for r in refs if r.variant}) >= 26
 
 
 def test_variants_differ_where_tasks_look():

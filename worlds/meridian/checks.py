@@ -62,6 +62,57 @@ def final_spill(ctx) -> int:
     return _money(m.group(1))
 
 
+def _param(ctx, name: str):
+    """The task's param ``name`` (an instance of a family: ``ctx.task.param_values``)."""
+    return (getattr(getattr(ctx, "task", None), "param_values", None) or {}).get(name)
+
+
+def _survey_table(ctx, rel: str, section: str, end: str) -> dict[str, list[str]]:
+    """A survey's tank table: tank (``3P``, ``Slop S``, ``Total``) → its cells, bold marks dropped."""
+    text = _read(ctx, rel).split(section, 1)[1].split(end, 1)[0].replace("*", "")
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 2 and re.fullmatch(r"\d[PS]|Slop [PS]|Total", cells[0]):
+            out[cells[0]] = cells[1:]
+    return out
+
+
+FINAL_SURVEY = "02 Vessel & Casualty/Final Survey Report – Calder Marine Surveys (2026-03-06).pdf.md"
+ULLAGE_SURVEY = "02 Vessel & Casualty/Ullage Survey Summary (2026-02-20).pdf.md"
+
+
+def tank_outflow(ctx) -> int:
+    """Barrels the task's ``tank`` (3P or 4P) lost, per the final survey's reconciliation (§ 5.2)."""
+    rows = _survey_table(ctx, FINAL_SURVEY, "**5.2 Tank-by-tank", "**5.3")
+    return _money(rows[_param(ctx, "tank") or "3P"][3])
+
+
+def ullage_reduction(ctx) -> int:
+    """How far the final survey brought the interim ullage figure down (the oil in the emulsion layers)."""
+    interim = _survey_table(ctx, ULLAGE_SURVEY, "### 4. Tank-by-tank", "### 5.")["Total"][6]
+    return _money(interim) - final_spill(ctx)
+
+
+def claim_amount(ctx) -> int:
+    """What the claimant of the task's ``claim`` param claims, from its own document in 04 Claims: the
+    Cooperative's notice of claim, the State DEP's cost recovery letter (removal costs, or its preliminary
+    natural resource damages), the City of Port Calder's invoices (their sum)."""
+    which = (_param(ctx, "claim") or {}).get("id", "coop")
+    if which == "port-calder":
+        with open(Path(ctx.world_root) / MATTER / "04 Claims/Port Calder – Invoice Summary.csv", encoding="utf-8") as f:
+            return sum(int(r["Amount (USD)"]) for r in csv.DictReader(f))
+    if which == "coop":
+        text = _read(ctx, "04 Claims/Notice of Claim – Calder Bay Fishermen's Cooperative.pdf.md")
+        return _money(re.search(r"The Cooperative claims \*\*(\$[\d,]+)\*\*", text).group(1))
+    text = _read(ctx, "04 Claims/State DEP – Cost Recovery Letter (2026-03-27).pdf.md")
+    if which == "dep-removal":
+        return _money(re.search(r"incurred removal costs of \*\*(\$[\d,]+)\*\*", text).group(1))
+    if which == "dep-nrd":
+        return _money(re.search(r"preliminary estimate of natural resource damages is (\$[\d,]+)\*\*", text).group(1))
+    raise LookupError(f"no claim {which!r}")
+
+
 def _claims(ctx) -> list[dict]:
     with open(Path(ctx.world_root) / MATTER / "04 Claims/Claims Register.csv", encoding="utf-8") as f:
         return [r for r in csv.DictReader(f) if not r["Status"].lower().startswith("withdrawn")]

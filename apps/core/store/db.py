@@ -21,6 +21,9 @@ SYSTEM = "system"
 AGENT = "agent"
 
 
+_DECODE_PLANS: dict[tuple, tuple] = {}      # (table, columns) -> the columns to decode, by kind
+
+
 class StoreError(Exception):
     """A programming error against the store (unknown table or field)."""
 
@@ -130,17 +133,17 @@ class Store:
         """A row of ``table`` as a dict with JSON and bool columns decoded."""
         if row is None:
             return None
-        t = self.table(table)
-        out = {}
-        for k in row.keys():
-            f = t.by_name.get(k)
-            v = row[k]
-            if f is not None and v is not None:
-                if f.kind is Kind.JSON:
-                    v = json.loads(v)
-                elif f.kind is Kind.BOOL:
-                    v = bool(v)
-            out[k] = v
+        keys = row.keys()
+        plan = _DECODE_PLANS.get((table, tuple(keys)))
+        if plan is None:
+            t = self.table(table)
+            plan = tuple((k, f.kind if f is not None and f.kind in (Kind.JSON, Kind.BOOL) else None)
+                         for k in keys for f in [t.by_name.get(k)])
+            _DECODE_PLANS[(table, tuple(keys))] = plan
+        out = dict(zip(keys, row))
+        for k, kind in plan:
+            if kind is not None and out[k] is not None:
+                out[k] = json.loads(out[k]) if kind is Kind.JSON else bool(out[k])
         return out
 
     def get(self, table: str, pk: int) -> dict | None:

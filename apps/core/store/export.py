@@ -10,21 +10,42 @@ from __future__ import annotations
 import json
 
 from .db import Store
-from .schema import FieldClass
+from .schema import FieldClass, Kind
 
 SCHEMA_VERSION = 1
+
+
+_JSON: dict[str, object] = {}
+
+
+def _json(text: str):
+    """A JSON column's value, parsed once per distinct text (exports are read-only, so records may
+    share it: a thousand rows of ``[]`` are one list)."""
+    v = _JSON.get(text)
+    if v is None:
+        if len(_JSON) > 200_000:
+            _JSON.clear()
+        v = _JSON[text] = json.loads(text)
+    return v
 
 
 def export_table(store: Store, name: str) -> dict:
     """One table of the export."""
     t = store.tables[name]
-    fields = [f for f in t.fields if f.exported and f.cls is not FieldClass.KEY]
+    fields = sorted((f for f in t.fields if f.exported and f.cls is not FieldClass.KEY), key=lambda f: f.name)
     cols = ", ".join([t.key] + [f'"{f.name}"' for f in fields])
+    kinds = [(f.name, f.kind) for f in fields]
     records = {}
     for row in store.all(f"SELECT {cols} FROM {t.name} ORDER BY {t.key}"):
-        rec = store.decode(name, row)
-        pk = rec.pop(t.key)
-        records[str(pk)] = {k: rec[k] for k in sorted(rec)}
+        rec = {}
+        for (fname, kind), v in zip(kinds, row[1:]):
+            if v is not None:
+                if kind is Kind.JSON:
+                    v = _json(v)
+                elif kind is Kind.BOOL:
+                    v = bool(v)
+            rec[fname] = v
+        records[str(row[0])] = rec
     return {
         "key": t.key,
         "fields": dict(sorted(t.classes().items())),
@@ -160,6 +181,8 @@ def diff(before: dict, after: dict) -> dict:
 
 
 def _table_diff(name: str, b: dict | None, a: dict | None, by_field: dict, by_op: dict) -> dict | None:
+    if b is a:                      # export_since shares the tables no write touched
+        return None
     b = b or {"records": {}, "fields": {}}
     a = a or {"records": {}, "fields": {}}
     classes = a.get("fields") or b.get("fields")
@@ -169,9 +192,7 @@ def _table_diff(name: str, b: dict | None, a: dict | None, by_field: dict, by_op
     removed = [{"key": k, "record": br[k], "actor": by_op.get((name, k, "delete"), "unknown")}
                for k in sorted(set(br) - set(ar), key=_natural)]
     changed = []
-    for k in sorted(set(ar) & set(br), key=_natural):
-        if ar[k] == br[k]:
-            continue
+    for k in sorted((k for k, rec in ar.items() if k in br and rec != br[k]), key=_natural):
         fields = {}
         for f in sorted(set(ar[k]) | set(br[k])):
             if ar[k].get(f) != br[k].get(f):

@@ -162,3 +162,21 @@ if __name__ == "__main__":          # rewrite the golden digests (after a delibe
     for w in world_names():
         (GOLDEN / f"{w}.digest.json").write_text(json.dumps(table_digests(w), indent=1, sort_keys=True) + "\n")
         print("wrote", GOLDEN / f"{w}.digest.json")
+
+
+def test_pdfs_render_the_same_bytes_with_the_shared_fonts_and_kept_subsets(tmp_path, monkeypatch):
+    """The first document of a process parses the fonts and subsets them itself; later ones share the
+    parsed fonts and keep their subsets: the same bytes either way."""
+    import subprocess
+    import sys
+    from apps.core import pdfdoc
+    monkeypatch.setenv("DESKWORLD_CACHE", str(tmp_path))
+    text = "# Memo\n\nThe fund is **$151,840,000**; the limit *$160.6 million*.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    code = ("import sys; from apps.core import pdfdoc; t = sys.stdin.read(); a = pdfdoc.render_pdf(t, title='Memo'); "
+            "b = pdfdoc.render_pdf(t, title='Memo'); assert a == b; sys.stdout.buffer.write(b)")
+    fresh = subprocess.run([sys.executable, "-c", code], input=text.encode(), capture_output=True,
+                           check=True, env={**__import__("os").environ, "DESKWORLD_CACHE": str(tmp_path / "other")}).stdout
+    first = pdfdoc.render_pdf(text, title="Memo")
+    again = pdfdoc.render_pdf(text, title="Memo")
+    assert first == again == fresh and fresh.startswith(b"%PDF")
+    assert list((tmp_path / "other" / "built").glob("subset-*.ttf"))
