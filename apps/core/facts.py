@@ -95,8 +95,10 @@ def parse_expr(text: str) -> ast.Expression:
 
 def names_in(text: str) -> set[str]:
     """The fact names an expression reads (its first-level names)."""
-    return {n.id for n in ast.walk(parse_expr(text)) if isinstance(n, ast.Name)} - set(FUNCTIONS) \
-        - {"True", "False", "None"}
+    tree = parse_expr(text)
+    bound = {g.target.id for n in ast.walk(tree) if isinstance(n, ast.ListComp) for g in n.generators}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(FUNCTIONS) \
+        - {"True", "False", "None"} - bound
 
 
 def evaluate(text: str, env: dict):

@@ -25,7 +25,7 @@ REAL = worlds_root()
 def _world_copy(root: Path, world: str) -> Path:
     src, dst = REAL / world, root / world
     (dst / "tasks").mkdir(parents=True, exist_ok=True)
-    for name in ("world.yaml", "coworkers.yaml"):
+    for name in ("world.yaml", "coworkers.yaml", "facts.yaml"):
         if (src / name).is_file():
             shutil.copy(src / name, dst / name)
     for py in src.glob("*.py"):

@@ -89,6 +89,8 @@ def test_variants_are_seeded_differ_and_keep_the_constraints(tmp_path):
     ("facts:\n  a: {value: 1, is: 'b'}\n  b: {value: 1, is: 'a'}\n", "computed from itself"),
     ("variants: 0\n", "variants: a whole number"),
     ("facts:\n  Bad-Name: 1\n", "lower_snake_case"),
+    ("facts:\n  xs: {value: [1, 2]}\n  big: {value: [2], is: '[x for x in xs if x > 1]'}\n  y: {value: 1, is: 'z'}\n",
+     "facts.y.is: unknown fact 'z'"),
     ("facts:\n  a: {value: 1, draw: {int: [2, 3]}}\nconstraints: ['a > 5 or a == 1']\nvariants: 3\n", None),
 ])
 def test_bad_facts_are_named(tmp_path, text, message):
