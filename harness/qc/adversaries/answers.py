@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from decimal import Decimal
 
 from harness.qc.adversaries.base import Adversary, Expect
 from harness.qc.adversaries.workbench import Attempt
@@ -17,14 +18,20 @@ def _money(v: float) -> str:
 
 
 def number_forms(v: float) -> list[str]:
-    out = [f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}", _money(v), f"USD {v:,.0f}"]
+    plain = f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
+    out = [plain, _money(v), f"USD {plain}"]
     if float(v).is_integer():
         out.append(str(int(v)))
     if v >= 1e6 and (v / 1e6) == round(v / 1e6, 3):
-        out += [f"${v / 1e6:g} million", f"${v / 1e6:g}M"]
+        out += [f"${_decimal(v, 6)} million", f"${_decimal(v, 6)}M"]
     elif v >= 1e4 and (v / 1e3) == round(v / 1e3, 2):
-        out.append(f"${v / 1e3:g}k")
+        out.append(f"${_decimal(v, 3)}k")
     return list(dict.fromkeys(out))
+
+
+def _decimal(v: float, places: int) -> str:
+    """``v`` ÷ 10^places, every digit kept (1,234,567,000 → ``1234.567`` millions, not ``1234.57``)."""
+    return format((Decimal(str(v)) / (Decimal(10) ** places)).normalize(), "f")
 
 
 def date_forms(d: date) -> list[str]:
