@@ -20,6 +20,13 @@ from apps.core.store.db import Caller
 from apps.core.store.slot import Slot
 from apps.core.world import load_world
 
+# Browser assertions wait for their condition up to 15 s (Playwright's default is 5 s): on a loaded
+# 2-core machine a server round trip (a guest's busy badge, a list swap) can take longer than 5 s,
+# and a condition that holds sooner ends the wait sooner.
+from playwright.sync_api import expect as _expect  # noqa: E402
+
+_expect.set_options(timeout=15_000)
+
 WORLD = "meridian"
 USER = "alex.chen"
 

@@ -104,8 +104,9 @@ def test_full_form_with_a_guest_busy_badge_and_find_a_time(desk, live_slot):
     expect(page.get_by_role("button", name=re.compile("^End time"))).to_have_accessible_name("End time: 3:00pm")
     page.get_by_label("Add guests").press_sequentially("priya")
     page.get_by_role("option", name=re.compile("Priya Raman")).click()
+    expect(page.locator("[data-chips='guests'] .rchip", has_text="Priya Raman")).to_be_attached()  # the chip first,
     guest = page.get_by_role("list", name="Guest list").get_by_role("listitem").filter(has_text="Priya Raman")
-    expect(guest).to_contain_text("Busy")
+    expect(guest).to_contain_text("Busy")                              # then the server's guest list with her badge
     page.get_by_role("tab", name="Find a time").click()
     ft = page.get_by_role("tabpanel", name="Find a time")
     expect(ft).to_contain_text("Thursday, June 11, 2026")
