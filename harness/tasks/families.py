@@ -263,12 +263,12 @@ def load_family(path: Path, world: str) -> Family:
         raise FamilyError(f"{path}: not UTF-8: byte at offset {e.start}: {e.reason}; task files are UTF-8 text") from None
 
 
-def all_families(root: Path | None = None, world: str | None = None) -> list[Family]:
+def task_files(root: Path | None = None, world: str | None = None) -> list[tuple[Path, str]]:
+    """Every task file of every world (or of ``world``) with its world, in id order."""
     root = root or worlds_root()
-    out = []
-    for w in world_names(root):
-        if world and w != world:
-            continue
-        for path in sorted((root / w / "tasks").glob("*.yaml")):
-            out.append(load_family(path, w))
-    return out
+    return [(path, w) for w in world_names(root) if not world or w == world
+            for path in sorted((root / w / "tasks").glob("*.yaml"))]
+
+
+def all_families(root: Path | None = None, world: str | None = None) -> list[Family]:
+    return [load_family(path, w) for path, w in task_files(root, world)]

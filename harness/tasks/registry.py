@@ -17,8 +17,8 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from apps.core.world import validation_message, world_names, worlds_root
-from harness.tasks.families import Family, FamilyError, InstanceRef, all_families, load_family
+from apps.core.world import validation_message, worlds_root
+from harness.tasks.families import Family, FamilyError, InstanceRef, all_families, load_family, task_files
 from harness.tasks.schema import Task
 from harness.tasks.splits import SPLITS, instance_split
 from harness.tasks.validate import problems
@@ -159,14 +159,12 @@ def load_instance(ref: InstanceRef, root: Path | None = None) -> Task:
 
 def all_tasks(root: Path | None = None, world: str | None = None) -> list[Task]:
     """The hand-made tasks (each family's instance at variant 0 with its default params)."""
-    root = root or worlds_root()
-    out = []
-    for w in world_names(root):
-        if world and w != world:
-            continue
-        for path in sorted((root / w / "tasks").glob("*.yaml")):
-            out.append(load_task_file(path, w))
-    return out
+    return [load_task_file(path, w) for path, w in task_files(root, world)]
+
+
+def _instance_id(pattern: str) -> bool:
+    """An instance's id (``meridian/fund-shortfall/v17``), not a glob or a family."""
+    return pattern.count("/") >= 2 and not any(c in pattern for c in "*?[")
 
 
 def _matches(pats: list[str], ident: str, world: str) -> bool:
@@ -177,8 +175,8 @@ def select(pattern: str | None = None, root: Path | None = None) -> list[Task]:
     """Hand-made tasks whose id matches a glob (``meridian/*``, ``*/reply-*``) or a world name; an
     instance id (``meridian/fund-shortfall/v17``) selects that instance."""
     pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
-    out = [load_task(p, root) for p in pats if p.count("/") >= 2 and not any(c in p for c in "*?[")]
-    pats = [p for p in pats if not (p.count("/") >= 2 and not any(c in p for c in "*?["))]
+    out = [load_task(p, root) for p in pats if _instance_id(p)]
+    pats = [p for p in pats if not _instance_id(p)]
     if pats or not pattern:
         out += [t for t in all_tasks(root) if not pats or _matches(pats, t.id, t.world)]
     if not out:
@@ -193,10 +191,10 @@ def select_instances(pattern: str | None = None, split: str | None = None,
     if split is not None and split not in SPLITS:
         raise TaskError(f"unknown split {split!r}; splits: {', '.join(SPLITS)}")
     pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
+    fam_pats = [p for p in pats if not _instance_id(p)]
+    inst_pats = [p for p in pats if _instance_id(p)]
     out = []
     for fam in all_families(root):
-        fam_pats = [p for p in pats if p.count("/") < 2 or any(c in p for c in "*?[")]
-        inst_pats = [p for p in pats if p not in fam_pats]
         whole = not pats or _matches(fam_pats, fam.id, fam.world)
         try:
             refs = fam.instances()
