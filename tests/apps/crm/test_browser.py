@@ -91,15 +91,17 @@ def test_inline_edit_details(desk, live_slot):
     h = rec(live_slot, "opportunities", "harrowgate-fy27-renewal")
     page.goto(h["url"])
     page.get_by_role("button", name="Edit Next Step").click()
-    box = page.locator("#crm-details").get_by_label("Next Step")
+    # the pencil's own label ("Edit Next Step") contains the field's name: wait for the edit form's input
+    expect(page.locator("#crm-details.editing")).to_have_count(1)
+    box = page.locator("#crm-details.editing").get_by_label("Next Step", exact=True)
     expect(box).to_be_focused()
     box.fill("Redlines back from Nadia by Friday")
-    page.locator("#crm-details").get_by_label("Amount").fill("-1")
+    page.locator("#crm-details").get_by_label("Amount", exact=True).fill("-1")
     page.locator("#crm-details").get_by_role("button", name="Save").click()
     expect(page.locator("#crm-details .snag")).to_contain_text("We hit a snag")
     expect(page.locator("#crm-details [data-field='amount'] .fld-error")).to_contain_text("can't be negative")
     assert get(live_slot, "opportunities", h["id"])["next_step"] == h["next_step"]      # nothing written
-    page.locator("#crm-details").get_by_label("Amount").fill("495,000")
+    page.locator("#crm-details").get_by_label("Amount", exact=True).fill("495,000")
     page.locator("#crm-details").get_by_role("button", name="Save").click()
     expect(page.locator("#crm-details.editing")).to_have_count(0)
     page.wait_for_load_state()
@@ -109,7 +111,7 @@ def test_inline_edit_details(desk, live_slot):
     # Cancel leaves everything as it was
     page.get_by_role("button", name="Edit Next Step").click()
     expect(page.locator("#crm-details.editing")).to_have_count(1)
-    page.locator("#crm-details").get_by_label("Next Step").fill("scrap this")
+    page.locator("#crm-details.editing").get_by_label("Next Step", exact=True).fill("scrap this")
     page.locator("#crm-details").get_by_role("button", name="Cancel").click()
     expect(page.locator("#crm-details [data-field='next_step'] .val")).to_have_text("Redlines back from Nadia by Friday")
 
