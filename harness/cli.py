@@ -173,6 +173,10 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
                    "-k, --seed, world or task revision.")
 @click.option("--trace", is_flag=True, help="Save a Playwright trace per episode.")
 @click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--max-steps", default=None, type=click.IntRange(min=1),
+              help="Every task's step limit for this run (a fixed budget: 15, 50, 100…), recorded in run.json.")
+@click.option("--reward", default="final", show_default=True, type=click.Choice(["final", "milestones"]),
+              help="The reward recorded on each step: the score at the end, or each checkpoint's share when reached.")
 @click.option("--model", default=None, help="Model agents: the model id (claude-sonnet-5-5, gpt-5.4, Qwen/…).")
 @click.option("--base-url", default=None,
               help="Model agents: API base URL (default: the SDK's, or ANTHROPIC_BASE_URL / OPENAI_BASE_URL).")
@@ -191,7 +195,7 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
 def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: str | None, workers: int,
         backend: str, address: str | None, out: str | None, resume: bool, trace: bool, seed: int,
-        judges: tuple[str, ...], **model_opts) -> None:
+        max_steps: int | None, reward: str, judges: tuple[str, ...], **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
 
     from datetime import datetime
@@ -231,7 +235,7 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
     from harness.runs.runner import ResumeMismatch
     try:
         run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
-                agent_opts=opts or None, backend=backend, address=address)
+                agent_opts=opts or None, backend=backend, address=address, max_steps=max_steps, reward=reward)
     except (RayBackendError, ResumeMismatch) as e:
         raise click.ClickException(str(e)) from None
     if chosen_judges:

@@ -21,4 +21,14 @@ FIRED = Table("coworker_fired", (
     content("cause"),                         # "chat_messages:12"
 ), indexes=("coworker, trigger",), exported=False)
 
-TABLES = (QUEUE, FIRED)
+# The agent's questions to its principal (``ask_user``), exported so a task can count them
+# ("don't ask more than once"). Written with the actor ``ask_user``: asking is never collateral damage.
+ASKS = Table("user_asks", (
+    key(),
+    content("step", Kind.INT),                # the agent step it was asked at
+    content("principal"),                     # who was asked
+    content("text"),
+    content("trigger"),                       # the principal's trigger that answered, or "cant_help" / "model"
+))
+
+TABLES = (QUEUE, FIRED, ASKS)

@@ -41,7 +41,8 @@ from PIL import Image
 
 from harness.env.actions import ActionError, parse
 from harness.env.adapters import from_anthropic
-from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, sdk_client,
+from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, reply_text,
+                                  sdk_client,
                                   system_prompt)
 
 TOOLSET = "computer_toolset_20260801"
@@ -110,8 +111,16 @@ class AnthropicAgent(ModelAgentBase):
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         self._obs = obs
         by_id: dict[str, list[Pending]] = {}
+        asked = False
         for p in results:
+            if not p.call_id and (p.action or {}).get("type") == "ask_user":
+                asked = True                    # a text turn that asked: the answer is the next user turn
+                continue
             by_id.setdefault(p.call_id, []).append(p)
+        if asked:
+            self.messages.append({"role": "user", "content": [{"type": "text", "text": reply_text(obs)},
+                                                              _image_block(self.screen.png(obs["screenshot"]))]})
+            return
         content = []
         for call_id, ps in by_id.items():
             content.append(self._result(call_id, ps))

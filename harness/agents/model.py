@@ -308,14 +308,25 @@ def call_usage(model: str, resp, retries: int = 0) -> Usage:
     return out
 
 
+def reply_text(obs: dict) -> str:
+    """What the model is told after an ``ask_user``: the principal's answer."""
+    said = (obs.get("user_reply") or "").strip()
+    return said or "(No reply.)"
+
+
 def goal_of(task, obs: dict) -> str:
     """What the agent is told: the observation's goal (the prompt and the harness's answer sentence)."""
     return (obs.get("goal") or getattr(task, "goal", None) or task.prompt).strip()
 
 
 def final_action(text: str | None) -> dict:
-    """A model's closing text as ``done``: ``INFEASIBLE`` anywhere on its own line means infeasible."""
+    """A model's closing text as ``done``: ``INFEASIBLE`` anywhere on its own line means infeasible.
+    A text that asks rather than ends — a line ``ASK_USER: <question>`` and no ``ANSWER:`` — is an
+    ``ask_user`` to the task's principal; the episode goes on with their reply."""
     text = (text or "").strip()
+    asked = re.search(r"(?im)^\s*ASK_USER:\s*(\S.*)$", text)
+    if asked and "ANSWER:" not in text.upper():
+        return {"type": "ask_user", "text": asked.group(1).strip()[:2000]}
     if re.search(r"(?im)^\s*(?:ANSWER:\s*)?INFEASIBLE\b", text):
         return {"type": "done", "status": "infeasible", "answer": text or None}
     return {"type": "done", "status": "complete", "answer": text or None}
@@ -330,7 +341,9 @@ anything the task doesn't ask you to change. World time in this workspace is {no
 
 When the task is finished, reply with a short final message and no further actions. If the task asks a \
 question, end that message with "ANSWER: " and the answer. If the task cannot be done, reply with a line \
-"INFEASIBLE: " and the reason, and change nothing."""
+"INFEASIBLE: " and the reason, and change nothing. If something only the person who gave you the task \
+can tell you is missing, don't guess: reply with a line "ASK_USER: " and your question, and their answer \
+comes back to you."""
 
 
 def system_prompt(*, now_hint: str = "shown in the apps") -> str:

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from harness.env.actions import ActionError, parse
 from harness.env.adapters import from_openai
-from harness.agents.model import ModelAgentBase, Pending, call_usage, create, final_action, goal_of, sdk_client, system_prompt
+from harness.agents.model import (ModelAgentBase, Pending, call_usage, create, final_action, goal_of, reply_text,
+                                  sdk_client, system_prompt)
 
 SAFETY_POLICIES = ("acknowledge", "stop")
 
@@ -70,9 +71,14 @@ class OpenAIAgent(ModelAgentBase):
              "detail": "high" if is_preview(self.model) else "original"}]}]
 
     def _continue(self, obs: dict, results: list[Pending]) -> None:
-        order = list(dict.fromkeys(p.call_id for p in results))
         self.input = []
         shot = self.screen.data_url(obs["screenshot"])
+        if any(not p.call_id and (p.action or {}).get("type") == "ask_user" for p in results):
+            # A text turn that asked: the principal's answer is the next user message.
+            self.input.append({"role": "user", "content": [{"type": "input_text", "text": reply_text(obs)},
+                                                           {"type": "input_image", "image_url": shot}]})
+            return
+        order = list(dict.fromkeys(p.call_id for p in results))
         for call_id in order:
             item = {"type": "computer_call_output", "call_id": call_id,
                     "output": {"type": "computer_screenshot", "image_url": shot}}

@@ -195,6 +195,8 @@ class OracleAgent:
                     raise OracleFailed(f"the address never matched {step.expect_url!r}")
                 self.env.unwrapped.session.page_call(lambda page: page.wait_for_timeout(50))
             return []
+        if kind == "ask":
+            return [{"type": "ask_user", "text": step.ask}]
         if kind == "done":
             d = step.done or {}
             return [{"type": "done", "status": d.get("status", "complete"), "answer": d.get("answer")}]

@@ -59,8 +59,10 @@ class VLMAgent(ModelAgentBase):
         for i, p in enumerate(results, 1):
             lines.append(f"Action {i} ({p.action.get('type') if p.action else p.observe}): "
                          + (f"error: {p.error}" if p.error else "ok"))
+        said = (obs.get("user_reply") or "").strip()
         self.messages.append({"role": "user", "content": [
-            {"type": "text", "text": "\n".join(lines) + "\nThis is the screen now."}, self._image(obs)]})
+            {"type": "text", "text": "\n".join(lines) + (f"\nThe reply: {said}" if said else "")
+             + "\nThis is the screen now."}, self._image(obs)]})
 
     def observe(self, p: Pending, obs: dict) -> None:
         pass

@@ -170,6 +170,20 @@ class Done(_Action):
     answer: str | None = None
 
 
+class AskUser(_Action):
+    """Ask the person who gave you the task a question (when something only they know is missing);
+    their answer comes back in the observation's "user_reply" and where they would write it (a chat DM)."""
+    type: Literal["ask_user"] = "ask_user"
+    text: str = Field(min_length=1, max_length=2000)
+
+    @field_validator("text")
+    @classmethod
+    def _said(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("ask_user needs a question")
+        return v
+
+
 class ToolCall(_Action):
     """Call one of the apps' tools (hybrid episodes: an env made with tools=True), e.g.
     {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}}; the result comes back
@@ -207,6 +221,7 @@ ACTIONS: tuple[ActionType, ...] = (
     ActionType(Navigate, {"type": "navigate", "url": "/mail/inbox"}),
     ActionType(Back, {"type": "back"}),
     ActionType(Done, {"type": "done", "status": "complete", "answer": "42"}),
+    ActionType(AskUser, {"type": "ask_user", "text": "Which account do you mean: Harrowgate or Meadowline?"}),
     ActionType(ToolCall, {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}},
                hybrid=True),
 )

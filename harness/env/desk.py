@@ -4,7 +4,8 @@ Observation (``Dict``):
     ``screenshot``  (800, 1280, 3) uint8, what the browser shows;
     ``url``          the page's address (on the stable origin http://desk.local);
     ``goal``         the task's prompt;
-    ``last_action_error``  "" or why the last action could not be carried out.
+    ``last_action_error``  "" or why the last action could not be carried out;
+    ``user_reply``   "" or, after an ``ask_user``, what the task's principal answered.
 More is a wrapper away (``harness.env.wrappers``), each applied by ``make_env``
 (``harness.env.make``, the entry point of ``gym.make("deskworld/Desk-v0", ...)``) when
 its flag asks: ``tools=True`` (a hybrid episode: ``tool_call`` actions, ``tool_result``,
@@ -18,7 +19,12 @@ Actions: a JSON object (or its text) with a ``type`` — see ``harness.env.actio
 ``back``, ``done``). A bad action never raises: it comes back in
 ``last_action_error`` and counts as a step.
 
-Reward: 0 until the episode ends, then the verifier's score in [0, 1].
+Reward: ``reward="final"`` (the default): 0 until the episode ends, then the verifier's score
+in [0, 1]. ``reward="milestones"``: a task with checkpoints pays each checkpoint's share of the
+score on the step it first holds, and the last step pays the rest (or takes back what was
+undone), so an episode's rewards sum to its score (``harness.verify.milestones``); a task
+without checkpoints pays as ``final``. Either way ``info["checkpoints"]`` names the checkpoints
+a step reached.
 
 Episode end: ``terminated`` when the agent sends ``done``; ``truncated`` at the
 task's ``max_steps`` (the verifier still runs) or when the environment breaks
@@ -54,6 +60,7 @@ from harness.tasks.families import InstanceRef
 from harness.tasks.registry import TaskError, load_instance, load_task, select, select_instances
 from harness.tasks.schema import Task
 from harness.verify import Result, Status, error_result, verify
+from harness.verify.milestones import REWARDS, Milestones
 
 
 class ResetNeeded(RuntimeError):
@@ -71,6 +78,7 @@ def base_observation_space() -> spaces.Dict:
         "url": AnyText(max_length=8192, min_length=0),
         "goal": AnyText(max_length=50_000, min_length=0),
         "last_action_error": AnyText(max_length=8192, min_length=0),
+        "user_reply": AnyText(max_length=8192, min_length=0),
     })
 
 
@@ -110,6 +118,7 @@ class Episode:
     result: Result | None = None              # the verifier's, once the episode has ended
     answer: str | None = None                 # the answer of the agent's done action
     end_states: tuple[dict, dict] | None = None   # the (initial, final) exports the verifier read
+    milestones: Milestones | None = None      # the task's checkpoints as they were reached
 
 
 class DeskEnv(gym.Env[dict, dict]):
@@ -156,7 +165,10 @@ class DeskEnv(gym.Env[dict, dict]):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
     def __init__(self, task: str | Task | None = None, *, tasks=None, split: str | None = None,
-                 render_mode: str | None = None, trace: bool = False, max_steps: int | None = None):
+                 render_mode: str | None = None, trace: bool = False, max_steps: int | None = None,
+                 reward: str = "final"):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         if (task is None) == (tasks is None):
             raise ValueError("give DeskEnv either task= (one task) or tasks= (a list or a pattern to draw from)")
         if split is not None and tasks is None:
@@ -172,6 +184,7 @@ class DeskEnv(gym.Env[dict, dict]):
         self.session = Session(trace=trace)
         self.episode = Episode()
         self._max_steps = max_steps
+        self.reward_mode = reward
         self._last_obs: dict | None = None
 
     def __getstate__(self) -> dict:
@@ -202,6 +215,7 @@ class DeskEnv(gym.Env[dict, dict]):
             self.session.relaunch()
             self.session.reset(self.task)
             obs = self._observe("")
+        self.episode.milestones = Milestones(self.task, self.session.desk().world.root)
         return obs, self._info()
 
     def step(self, action):
@@ -230,14 +244,27 @@ class DeskEnv(gym.Env[dict, dict]):
         extra = {}
         if done:
             ep.answer = parsed.answer
+        ms = ep.milestones
         if terminated or truncated:
             ep.ended = True
             try:
                 ep.result = self._verify(parsed.status if done else None, parsed.answer if done else None)
             except Exception as e:
                 return self._broken(e)
-            reward = float(ep.result.score)
+            owed, new = ms.finish(ep.steps, ep.result) if ms is not None else (ep.result.score, [])
+            reward = float(owed if self.reward_mode == "milestones" else ep.result.score)
             extra["result"] = ep.result.to_dict()
+            if new:
+                extra["checkpoints"] = new
+        elif ms is not None and ms.active:
+            try:
+                paid, new = self.session.call(lambda: self._judge_milestones(ms, ep.steps))
+            except Exception as e:
+                return self._broken(e)
+            if self.reward_mode == "milestones":
+                reward = paid
+            if new:
+                extra["checkpoints"] = new
         try:
             obs = self._observe(error)
         except Exception as e:
@@ -259,6 +286,7 @@ class DeskEnv(gym.Env[dict, dict]):
         return {"task": self.task.id if self.task else None, "step_count": ep.steps,
                 "max_steps": self.max_steps if self.task else None, "started": ep.started,
                 "done": ep.ended, "status": ep.status,
+                "checkpoints": dict(ep.milestones.reached) if ep.milestones is not None else {},
                 "url": (self._last_obs or {}).get("url", ""),
                 "result": ep.result.to_dict() if ep.result is not None else None}
 
@@ -280,12 +308,18 @@ class DeskEnv(gym.Env[dict, dict]):
 
     def _observe(self, error: str) -> dict:
         png, url = self.session.observe()
-        obs = {"screenshot": to_array(png), "url": url, "goal": self.task.goal, "last_action_error": error or ""}
+        obs = {"screenshot": to_array(png), "url": url, "goal": self.task.goal, "last_action_error": error or "",
+               "user_reply": self.session.user_reply[:8192]}
         self._last_obs = obs
         return obs
 
     def _info(self, **extra) -> dict:
         return {"step": self.episode.steps, "task": self.task.id, "status": self.episode.status, **extra}
+
+    def _judge_milestones(self, ms: Milestones, step: int) -> tuple[float, list[str]]:
+        desk = self.session.desk()
+        with desk.slot.store() as st:
+            return ms.after_step(step, st, desk.initial_state())
 
     def _verify(self, done_status: str | None, answer: str | None) -> Result:
         initial, final, diff = self.session.final_state()
@@ -303,5 +337,5 @@ class DeskEnv(gym.Env[dict, dict]):
         ep.result = error_result(msg)
         obs = self._last_obs if self._last_obs is not None else {
             "screenshot": np.zeros(SCREEN_SHAPE, np.uint8), "url": "", "goal": self.task.goal}
-        obs = {**obs, "last_action_error": ""}
+        obs = {**obs, "last_action_error": "", "user_reply": ""}
         return obs, 0.0, False, True, self._info(result=ep.result.to_dict(), error=msg)

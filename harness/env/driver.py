@@ -28,6 +28,8 @@ from apps.core.store.export import diff as state_diff
 from apps.core.store.export import export
 from apps.core.store.slot import Slot
 from apps.core.world import load_world, parse_ref
+from apps.core import people
+from apps.coworkers import principal
 from apps.coworkers.engine import set_scenario, tick
 from harness.env.appserver import AppServer
 from harness.env.browser import context_args
@@ -129,6 +131,10 @@ class Driver:
         self.settle_timeouts = 0
         self.refreshes = 0                      # ticks that changed the page's world
         self.tool_result: str | None = None     # this step's tool_call result (JSON text)
+        self.user_reply = ""                    # this step's answer to an ask_user ("" when none)
+        self._asked: dict | None = None
+        self.principal = None                   # the task's Principal (who ask_user asks), or None
+        self.principal_name = ""
         self.last_good: str | None = None       # the last main-frame URL on the origin
         self._deadline: float | None = None     # the current step's deadline (monotonic)
         self.start_path = "/"
@@ -200,12 +206,17 @@ class Driver:
         self.refreshes = 0
         self.user = task.user or ws.world.spec.user
         self.tool_result = None
+        self.user_reply, self._asked = "", None
+        self.principal = task.principal
         ws.slot.restore()                        # new generation: the old page's late requests get 409
         ws.initial_state()                       # the start state, exported once per world
         ws.errors.clear()
         with ws.slot.store() as st:
             now = st.now()
             set_scenario(st, task.coworkers)
+            if task.principal is not None:
+                who = people.person(st, task.principal.person)
+                self.principal_name = who["name"] if who else task.principal.person
             self.step_seconds = task.step_seconds or float(st.meta("step_seconds", "30"))
         if page is None:
             self._open_page(ws, now)
@@ -237,11 +248,28 @@ class Driver:
         clock stays. Returns the agent-facing error, or None; a page or browser that died
         raises ``EnvironmentBroken``."""
         self.tool_result = None
+        self.user_reply = ""
+        self._asked = None
         if isinstance(action, A.Done):
             return None
         error = self._carry_out(action) if action is not None else None
         self.advance_clock()
+        if self._asked is not None:
+            with self.current.slot.store() as st:
+                said = principal.replies(st, self._asked)
+            who = self.principal_name or self.principal.person
+            self.user_reply = "\n\n".join(f"{who}: {text}" for text in said)
         return error
+
+    def ask(self, text: str) -> str | None:
+        """``ask_user``: the question to the task's principal; None, or why nobody can be asked."""
+        if self.principal is None:
+            return "nobody to ask: this task comes with everything it needs"
+        with self.current.slot.store() as st:
+            self._asked = principal.ask(st, self.user, self.principal.person, text, via=self.principal.via,
+                                        cant_help=self.principal.cant_help)
+        self.refresh()
+        return None
 
     def _carry_out(self, action) -> str | None:
         """The action (the executor), the settle, the containment, the health check. Every step is

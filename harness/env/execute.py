@@ -159,12 +159,18 @@ def _tool_call(driver, a: A.ToolCall, deadline: float) -> str | None:
     return None
 
 
+def _ask_user(driver, a: A.AskUser, deadline: float) -> str | None:
+    """A question to the task's principal (``apps.coworkers.principal``): asked on the slot, answered
+    in this step's tick; ``Driver.act`` reads the answer into ``user_reply``."""
+    return driver.ask(a.text)
+
+
 Handler = Callable[..., "str | None"]
 HANDLERS: dict[type, Handler] = {
     A.Click: _click, A.DoubleClick: _double_click, A.TripleClick: _triple_click, A.Move: _move,
     A.MouseDown: _mouse_button, A.MouseUp: _mouse_button, A.Drag: _drag, A.Scroll: _scroll,
     A.Type: _type, A.Key: _key, A.Wait: _wait, A.Navigate: _navigate, A.Back: _back, A.Done: _done,
-    A.ToolCall: _tool_call,
+    A.ToolCall: _tool_call, A.AskUser: _ask_user,
 }
 
 

@@ -4,7 +4,7 @@ with the wrappers its flags ask for — and ``observation_space``, the space tha
 The wrappers go on in a fixed order, innermost first: ``HybridTools`` (``tools=True``),
 ``AddAxTree`` (``axtree=True``), ``AddSetOfMarks`` (``som=True``), ``PixelsOnly``
 (``obs_mode="pixels"``); so the dict observation's keys come in the order screenshot,
-url, goal, last_action_error, tool_result, axtree, som. ``env.unwrapped`` is the
+url, goal, last_action_error, user_reply, tool_result, axtree, som. ``env.unwrapped`` is the
 ``DeskEnv``; ``gym.make_vec`` builds each sub-env through here.
 """
 from __future__ import annotations
@@ -28,11 +28,11 @@ def _check_obs_mode(obs_mode: str) -> None:
 
 def make_env(task=None, *, tasks=None, split: str | None = None, obs_mode: str = "dict", axtree: bool = False,
              som: bool = False, tools: bool = False, render_mode: str | None = None, trace: bool = False,
-             max_steps: int | None = None) -> gym.Env:
-    """A ``DeskEnv`` (``task``, ``tasks``, ``split``, ``render_mode``, ``trace``, ``max_steps``: its own
-    arguments) wrapped for ``tools``, ``axtree``, ``som`` and ``obs_mode``."""
+             max_steps: int | None = None, reward: str = "final") -> gym.Env:
+    """A ``DeskEnv`` (``task``, ``tasks``, ``split``, ``render_mode``, ``trace``, ``max_steps``, ``reward``:
+    its own arguments) wrapped for ``tools``, ``axtree``, ``som`` and ``obs_mode``."""
     env: gym.Env = DeskEnv(task, tasks=tasks, split=split, render_mode=render_mode, trace=trace,
-                           max_steps=max_steps)
+                           max_steps=max_steps, reward=reward)
     _check_obs_mode(obs_mode)
     if tools:
         env = HybridTools(env)

@@ -203,6 +203,11 @@ class Session:
         return self._driver.user
 
     @property
+    def user_reply(self) -> str:
+        """This step's answer to an ``ask_user`` ("" when the step asked nothing)."""
+        return self._driver.user_reply if self._driver is not None else ""
+
+    @property
     def tool_result(self) -> str | None:
         """This step's ``tool_call`` result (JSON text), or None."""
         return self._driver.tool_result if self._driver is not None else None

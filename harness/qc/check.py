@@ -60,10 +60,53 @@ def junk_answers(task, expected) -> list[str]:
     return junk
 
 
+class _Recording:
+    """An agent whose actions are kept (the oracle's, to replay the first half of them)."""
+
+    def __init__(self, agent):
+        self.agent, self.actions = agent, []
+        self.name = agent.name
+
+    def reset(self, task) -> None:
+        self.actions = []
+        self.agent.reset(task)
+
+    def act(self, obs):
+        out = self.agent.act(obs)
+        self.actions += out if isinstance(out, list) else [out]
+        return out
+
+
+def checkpoint_problems(env, task, milestones, actions: list) -> list[str]:
+    """A task with checkpoints: the oracle reached every one, in the order listed; the first half
+    of its actions (then ``done``) scores strictly between 0 and 1 and does not pass."""
+    out = []
+    missing = [c.name for c in task.checkpoints if c.name not in milestones.reached]
+    if missing:
+        out.append(f"the oracle never reached checkpoint{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    elif not milestones.in_order():
+        got = sorted(milestones.reached, key=lambda n: milestones.reached[n])
+        out.append(f"the oracle reached the checkpoints out of order: {', '.join(got)}")
+    half = [a for a in actions[: len(actions) // 2] if not (isinstance(a, dict) and a.get("type") == "done")]
+    obs, _ = env.reset(options={"task": task})
+    end = None
+    for a in [*half, {"type": "done", "status": "complete"}]:
+        obs, _, term, trunc, info = env.step(a)
+        if term or trunc:
+            end = env.unwrapped.episode.result
+            break
+    if end is None or end.status == Status.ERROR:
+        out.append("the first half of the oracle's actions did not end in a verdict")
+    elif end.passed or not 0 < end.score < 1:
+        out.append(f"the first half of the oracle's actions ({len(half)} of {len(actions)}) scores {end.score}"
+                   f"{' and passes' if end.passed else ''}: a truncated run should earn partial credit, not all or none")
+    return out
+
+
 def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
     """One task's QC; with a workbench (``harness.qc.adversaries``) its adversaries too."""
     rep = TaskReport(task.id)
-    oracle = make("oracle", env=env)
+    oracle = _Recording(make("oracle", env=env))
     row = run_episode(env, oracle, task)
     rep.oracle_steps = row["steps"]
     rep.oracle_score = row["score"]
@@ -76,6 +119,8 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
     if row["status"] == Status.ERROR or not row["passed"] or row["score"] != 1.0:
         detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
         rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
+    if task.checkpoints and row["status"] != Status.ERROR:
+        rep.problems += checkpoint_problems(env, task, episode.milestones, oracle.actions)
     noop = run_episode(env, make("noop"), task)
     rep.noop_score = noop["score"]
     if noop["status"] == "error":

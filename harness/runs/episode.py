@@ -78,6 +78,7 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
                                    "error": obs["last_action_error"], "screenshot": shot,
                                    "ms": {"agent": round(act_ms, 1), "env": round((time.perf_counter() - t_env) * 1000, 1)},
                                    "reward": reward, "terminated": terminated, "truncated": truncated,
+                                   **({"checkpoints": info["checkpoints"]} if info.get("checkpoints") else {}),
                                    **_tool_record(obs, info), **said})
                 act_ms, said = 0.0, {}
                 if terminated or truncated:
@@ -111,6 +112,8 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
     return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
             **({"split": task.split} if task.family and task.id != task.family else {}),
             "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
+            **({"checkpoints": [sum(1 for c in result["checkpoints"] if c["reached"]), len(result["checkpoints"])]}
+               if result.get("checkpoints") else {}),
             "status": result["status"], **({"error": result.get("error")} if result.get("error") else {}),
             **({"usage": usage} if usage is not None else {})}
 
@@ -129,16 +132,20 @@ class EnvHolder:
 
 
 def episode_with_retry(holder, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
-                       agent_opts: dict | None = None) -> dict:
+                       agent_opts: dict | None = None, env_opts: dict | None = None) -> dict:
     """One episode on ``holder.env`` (a ``DeskEnv`` reused across episodes; made when None); an ``error``
     is retried once on a fresh browser. ``holder`` is any object with an ``env`` attribute: an
-    ``EnvHolder``, or the Ray actor itself."""
+    ``EnvHolder``, or the Ray actor itself. ``env_opts``: the run's ``max_steps`` (every task's limit,
+    when set) and ``reward``."""
     task = load_task(task_id)
+    env_opts = env_opts or {}
     row = None
     retried = False
     for attempt in range(2):
         if holder.env is None:
             holder.env = DeskEnv(task, trace=trace)
+        holder.env.reward_mode = env_opts.get("reward") or "final"
+        holder.env.max_steps = env_opts.get("max_steps")          # None: the task's own limit
         agent = make(agent_name, env=holder.env, seed=seed + sample, **(agent_opts or {}))
         rec = EpisodeRecorder(Path(out), task_id, sample) if out else None
         try:
@@ -165,10 +172,10 @@ def episode_with_retry(holder, agent_name: str, task_id: str, sample: int, out: 
 
 
 def play(holder, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
-         agent_opts: dict | None = None) -> dict:
+         agent_opts: dict | None = None, env_opts: dict | None = None) -> dict:
     """``episode_with_retry`` in a slot of a run: if the run that wants the episode is gone, so is
     the slot's process (its browsers killed, nothing published)."""
     try:
-        return episode_with_retry(holder, agent_name, task_id, sample, out, trace, seed, agent_opts)
+        return episode_with_retry(holder, agent_name, task_id, sample, out, trace, seed, agent_opts, env_opts)
     except ParentGone:
         die_with_browsers()

@@ -104,11 +104,11 @@ class EpisodeActor:
             time.sleep(0.5)
 
     def episode(self, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
-                agent_opts: dict | None, crash: bool = False) -> dict:
+                agent_opts: dict | None, crash: bool = False, env_opts: dict | None = None) -> dict:
         if crash:
             self._crash()
         # If the node's raylet is gone, nobody will record this episode: the actor dies with its browser.
-        return play(self, agent_name, task_id, sample, out, trace, seed, agent_opts)
+        return play(self, agent_name, task_id, sample, out, trace, seed, agent_opts, env_opts)
 
     @staticmethod
     def _crash() -> None:
@@ -176,7 +176,7 @@ def _connect(ray, address: str | None, cpus_needed: int) -> bool:
 
 def run_ray(agent_name: str, items: list[tuple[str, int]], *, workers: int = 1, out: str | Path | None = None,
             trace: bool = False, seed: int = 0, agent_opts: dict | None = None, address: str | None = None,
-            on_row=None, num_cpus: float = 1, max_restarts: int = 3) -> list[dict]:
+            on_row=None, env_opts: dict | None = None, num_cpus: float = 1, max_restarts: int = 3) -> list[dict]:
     """Run ``items`` (``(task id, sample)`` pairs) on ``workers`` Ray actors; return the rows in the order
     they finished, calling ``on_row(row)`` once for each as it arrives (the caller records it).
 
@@ -245,7 +245,7 @@ def run_ray(agent_name: str, items: list[tuple[str, int]], *, workers: int = 1, 
                 slot = idle.popleft()
                 tid, s, attempt, why = queue.popleft()
                 ref = actors[slot].episode.remote(agent_name, tid, s, out_s, trace, seed, agent_opts,
-                                                  attempt < crash.get(tid, 0))
+                                                  attempt < crash.get(tid, 0), env_opts)
                 pending[ref] = ("episode", slot, (tid, s, attempt, why))
             if not pending:                     # every actor failed to start
                 raise RayBackendError("no Ray actor could start: " + "; ".join(start_failures[-3:]))

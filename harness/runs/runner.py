@@ -40,9 +40,9 @@ WORKER = EnvHolder()           # this worker process's env
 
 
 def _worker_episode(agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
-                    agent_opts: dict | None = None) -> dict:
+                    agent_opts: dict | None = None, env_opts: dict | None = None) -> dict:
     """Runs in a worker process: one env per process, reused; an error is retried once."""
-    return play(WORKER, agent_name, task_id, sample, out, trace, seed, agent_opts)
+    return play(WORKER, agent_name, task_id, sample, out, trace, seed, agent_opts, env_opts)
 
 
 def _close_worker_env() -> None:
@@ -62,8 +62,10 @@ TRANSPORT_OPTIONS = ("max_retries", "timeout")
 def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str | Path | None = None,
         resume: bool = False, trace: bool = False, seed: int = 0, progress: bool = True,
         agent_opts: dict | None = None, backend: str = "local", address: str | None = None,
-        ray_options: dict | None = None) -> list[dict]:
-    """Run ``k`` samples of each task. ``agent_opts`` go to ``harness.agents.make`` (model agents:
+        ray_options: dict | None = None, max_steps: int | None = None, reward: str = "final") -> list[dict]:
+    """Run ``k`` samples of each task. ``max_steps``: every task's step limit for this run (a fixed
+    budget, as OSWorld-Verified reruns at 15/50/100), recorded in run.json; ``reward``: ``final`` or
+    ``milestones`` (what each step's recorded reward is). ``agent_opts`` go to ``harness.agents.make`` (model agents:
     ``model``, ``base_url``…; never an API key — the SDKs read those from the environment).
 
     ``resume``: skip the episodes already in ``out/results.jsonl``; raises ``ResumeMismatch`` (before
@@ -78,10 +80,13 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
     if backend == "ray":
         ray_backend.require_ray()             # a missing Ray fails before the run folder is touched
     out = Path(out) if out else None
+    if max_steps is not None and max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+    env_opts = {"max_steps": max_steps, "reward": reward}
     done_keys = set()
     resumed = None
     if out:
-        ident = _run_identity(agent_name, tasks, k, seed, agent_opts)
+        ident = _run_identity(agent_name, tasks, k, seed, agent_opts, max_steps, reward)
         if resume:
             resumed = _check_resume(out, ident, agent_name)
             done_keys = {(r["task"], r["sample"]) for r in layout.read_results(out)}
@@ -105,12 +110,14 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
                 record(row)
                 bar.advance(row)
             ray_backend.run_ray(agent_name, items, workers=workers, out=out, trace=trace, seed=seed,
-                                agent_opts=agent_opts, address=address, on_row=on_row, **(ray_options or {}))
+                                agent_opts=agent_opts, address=address, on_row=on_row, env_opts=env_opts,
+                                **(ray_options or {}))
         elif workers <= 1:
             try:
                 for tid, s in items:
                     bar.describe(tid)
-                    record(_worker_episode(agent_name, tid, s, str(out) if out else None, trace, seed, agent_opts))
+                    record(_worker_episode(agent_name, tid, s, str(out) if out else None, trace, seed, agent_opts,
+                                           env_opts))
                     bar.advance(rows[-1])
             finally:
                 _close_worker_env()
@@ -120,7 +127,7 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=watch_parent,
                                      initargs=(os.getpid(),)) as pool:
                 futs = {pool.submit(_worker_episode, agent_name, tid, s, str(out) if out else None, trace, seed,
-                                    agent_opts): (tid, s)
+                                    agent_opts, env_opts): (tid, s)
                         for tid, s in items}
                 for fut in as_completed(futs):
                     tid, s = futs[fut]
@@ -137,10 +144,14 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
     return rows
 
 
-def _run_identity(agent: str, tasks: list, k: int, seed: int, agent_opts: dict | None) -> dict:
-    """What makes episodes of one run comparable: what a resume must match."""
+def _run_identity(agent: str, tasks: list, k: int, seed: int, agent_opts: dict | None,
+                  max_steps: int | None = None, reward: str = "final") -> dict:
+    """What makes episodes of one run comparable: what a resume must match (``max_steps``, the run's
+    step budget, and ``reward`` are recorded only when set)."""
     opts = {k2: v for k2, v in (agent_opts or {}).items() if v is not None and k2 != "model"}
     return {"agent": agent, "model": (agent_opts or {}).get("model"), "agent_options": opts, "k": k,
+            **({"max_steps": max_steps} if max_steps is not None else {}),
+            **({"reward": reward} if reward != "final" else {}),
             "seed": seed, "worlds": {w: world_hash(load_world(w)) for w in sorted({t.world_ref for t in tasks})},
             "tasks": {t.id: t.revision for t in tasks}}
 
@@ -161,11 +172,11 @@ def _check_resume(out: Path, ident: dict, agent: str) -> dict | None:
     def show(v):
         return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v
     diffs = []
-    for key in ("agent", "model", "k", "seed"):
+    for key in ("agent", "model", "k", "seed", "max_steps", "reward"):
         if key == "seed" and "seed" not in old:
             continue                              # recorded before run.json had the seed
-        if old.get(key) != ident[key]:
-            diffs.append(f"run.json says {key}={show(old.get(key))}, this run is {key}={show(ident[key])}")
+        if old.get(key) != ident.get(key):
+            diffs.append(f"run.json says {key}={show(old.get(key))}, this run is {key}={show(ident.get(key))}")
     was = {k2: v for k2, v in (old.get("agent_options") or {}).items() if k2 not in TRANSPORT_OPTIONS}
     now = {k2: v for k2, v in ident["agent_options"].items() if k2 not in TRANSPORT_OPTIONS}
     if was != now:

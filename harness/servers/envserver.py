@@ -4,7 +4,8 @@ Endpoints (OpenEnv 0.3 conventions; examples in the README, "deskworld env-serve
 
 - ``GET /health`` — ``{"status": "healthy", "active_sessions", "max_sessions", ...}``;
 - ``GET /metadata``, ``GET /schema`` — what is served (tasks, observation fields), JSON schemas;
-- ``POST /reset`` ``{task?, seed?, episode_id?, options?}`` →
+- ``POST /reset`` ``{task?, seed?, episode_id?, reward?, options?}`` (``reward``: ``final`` or
+  ``milestones``, the session's reward from then on; default the server's ``--reward``) →
   ``{observation, reward: null, done: false, info}``;
 - ``POST /step`` ``{action}`` → ``{observation, reward, done, terminated, truncated, info}``;
 - ``GET /state`` — episode id, task, step count, status, url, result, idle time;
@@ -122,8 +123,12 @@ class EnvServer:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 8000, capacity: int = 4,
                  idle_timeout: float | None = 600.0, tasks: str | None = None, split: str | None = None,
-                 axtree: bool = False, som: bool = False, token: str | None = None):
+                 axtree: bool = False, som: bool = False, token: str | None = None, reward: str = "final"):
         from harness.env import resolve_tasks
+        from harness.verify.milestones import REWARDS
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        self.reward = reward
         from harness.tasks.registry import all_tasks
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -147,7 +152,7 @@ class EnvServer:
     # ------------------------------------------------------------ session pool
     def make_env(self):
         from harness.env import make_env
-        return make_env(tasks=self.tasks, axtree=self.axtree, som=self.som)
+        return make_env(tasks=self.tasks, axtree=self.axtree, som=self.som, reward=self.reward)
 
     def open(self, transport: str) -> Session:
         """A new session with an id the server makes up (its browser starts on its first reset);
@@ -250,6 +255,9 @@ class EnvServer:
 
     def _reset(self, session: Session, seed, options: dict, episode_id: str) -> dict:
         with session.use() as env:
+            reward = options.pop("_reward", None)
+            if reward is not None:
+                env.unwrapped.reward_mode = reward
             try:
                 obs, info = env.reset(seed=seed, options=options)
             except Exception as e:
@@ -268,6 +276,12 @@ class EnvServer:
                 served = f" (this server serves --tasks {self.pattern!r})" if self.pattern else ""
                 raise Refused(400, VALIDATION_ERROR, f"unknown task {task!r}{served}")
             options["task"] = self.by_id[task]
+        reward = data.get("reward", options.pop("reward", None))
+        if reward is not None:
+            from harness.verify.milestones import REWARDS
+            if reward not in REWARDS:
+                raise Refused(400, VALIDATION_ERROR, f"reward must be one of {list(REWARDS)}, not {reward!r}")
+            options["_reward"] = reward
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
             raise Refused(400, VALIDATION_ERROR, f"seed must be a non-negative integer, not {seed!r}")
@@ -312,7 +326,7 @@ class EnvServer:
         from harness.env.actions import json_schema
         text = {"type": "string"}
         obs = {"screenshot": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
-               "url": text, "goal": text, "last_action_error": text}
+               "url": text, "goal": text, "last_action_error": text, "user_reply": text}
         if self.axtree:
             obs["axtree"] = text
         if self.som:
@@ -387,11 +401,14 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
               help="Serve the instances of the --tasks families (default: all) in this split.")
 @click.option("--axtree", is_flag=True, help="Add the accessibility tree to observations.")
 @click.option("--som", is_flag=True, help="Add the set-of-marks image and element list to observations.")
+@click.option("--reward", default="final", show_default=True, type=click.Choice(["final", "milestones"]),
+              help="final: the score on the last step; milestones: each checkpoint's share on the step it is "
+                   "first reached (a reset may choose per session).")
 @click.option("--token", envvar=TOKEN_ENV, default=None, show_envvar=True,
               help="Require 'Authorization: Bearer TOKEN' on every route but /health; with it, /state "
                    "shows the verifier's checks.")
 def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern: str | None,
-               split: str | None, axtree: bool, som: bool, token: str | None) -> None:
+               split: str | None, axtree: bool, som: bool, token: str | None, reward: str) -> None:
     """Serve deskworld environments over HTTP and WebSocket (OpenEnv wire format)."""
     from harness.tasks.registry import TaskError
     if not token and host not in LOOPBACK_HOSTS:
@@ -401,7 +418,7 @@ def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern
                                    "web page a browser on the network opens, could otherwise drive sessions")
     try:
         server = EnvServer(host=host, port=port, capacity=capacity, idle_timeout=idle_timeout, tasks=pattern,
-                           split=split, axtree=axtree, som=som, token=token)
+                           split=split, axtree=axtree, som=som, token=token, reward=reward)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     server.serve_forever(on_listening=_banner)

@@ -251,7 +251,8 @@ class RemoteEnv(gym.Env):
         self._last = obs
         info = dict(payload.get("info") or {})
         if self.obs_mode == "pixels":
-            info.update(goal=obs["goal"], url=obs["url"], last_action_error=obs["last_action_error"])
+            info.update(goal=obs["goal"], url=obs["url"], last_action_error=obs["last_action_error"],
+                        user_reply=obs.get("user_reply", ""))
             return obs["screenshot"], info
         return obs, info
 

@@ -18,6 +18,7 @@ import yaml
 from pydantic import ValidationError
 
 from apps.core.world import validation_message, worlds_root
+from harness.tasks.compose import CompositionError, compose, part_specs
 from harness.tasks.families import Family, FamilyError, InstanceRef, all_families, load_family, task_files
 from harness.tasks.schema import Task
 from harness.tasks.splits import SPLITS, instance_split
@@ -112,6 +113,8 @@ def _instance_cached(path_s: str, mtime: int, world: str, variant: int, keys: tu
         raise TaskError(f"{path}{where}: invalid YAML: {e}") from None
     if not isinstance(raw, dict):
         raise TaskError(f"{path}: a task file is a mapping of fields")
+    if "parts" in raw:
+        raw = _composed(path, world, variant, raw)
     try:
         task = Task.model_validate(raw)
     except ValidationError as e:
@@ -127,6 +130,29 @@ def _instance_cached(path_s: str, mtime: int, world: str, variant: int, keys: tu
         if found:
             raise TaskReferenceError(path, [(p.where, p.message) for p in found])
     return task
+
+
+def _composed(path: Path, world: str, variant: int, raw: dict) -> dict:
+    """A composite task (``parts:``, harness.tasks.compose): its parts rendered in the same variant."""
+    try:
+        specs = part_specs(raw)
+        parts = []
+        for name, short in specs:
+            ppath = path.parent / f"{name}.yaml"
+            if not ppath.is_file():
+                raise CompositionError(f"parts: no task {world}/{name} (expected {ppath})")
+            if ppath == path:
+                raise CompositionError(f"parts: {world}/{name} is this task")
+            pfam = _family(ppath, world)
+            if pfam.params:
+                raise CompositionError(f"parts: {world}/{name} has params; compose tasks without them")
+            if re.search(r"(?m)^parts:", pfam.text):
+                raise CompositionError(f"parts: {world}/{name} has parts of its own")
+            pv = variant if pfam.all_variants else 0
+            parts.append((short, _instance_task(pfam, pv, pfam.default_keys(), check_refs=False)))
+        return compose(raw, parts)
+    except CompositionError as e:
+        raise TaskError(f"{path}: {e}") from None
 
 
 def load_task(task_id: str, root: Path | None = None) -> Task:

@@ -97,6 +97,7 @@ class OracleStep(_M):
     scroll: dict | None = None              # {target: Locator} (into view) or {dy: int}
     expect: Locator | None = None           # wait until visible
     expect_url: str | None = None           # regex
+    ask: str | None = None                  # ask the task's principal (the ``ask_user`` action)
     done: dict | None = None                # {status, answer}
 
     @model_validator(mode="after")
@@ -119,18 +120,20 @@ class SolutionStep(_M):
       an argument ``{find: {table, where, …}}`` is the key of the one record that query
       matches when the step runs (``{find: …, field: thread}``: that record's field);
     - ``wait``: let N agent steps pass (co-workers answer);
+    - ``ask``: a question to the task's principal (the ``ask_user`` action);
     - ``done``: ``{answer, status}`` — how the agent ends.
     Each call is one agent step: world time moves and co-workers act after it."""
     call: str | None = None
     args: dict = {}
     wait: int | None = Field(None, ge=1, le=50)
+    ask: str | None = Field(None, min_length=1, max_length=2000)
     done: dict | None = None
 
     @model_validator(mode="after")
     def _one(self):
-        kinds = [k for k in ("call", "wait", "done") if getattr(self, k) is not None]
+        kinds = [k for k in ("call", "wait", "ask", "done") if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ValueError(f"a solution step has exactly one of call, wait, done; got {kinds or 'none'}")
+            raise ValueError(f"a solution step has exactly one of call, wait, ask, done; got {kinds or 'none'}")
         if self.args and self.call is None:
             raise ValueError("args go with call")
         if self.done is not None and set(self.done) - {"answer", "status"}:
@@ -172,6 +175,44 @@ class Criterion(_M):
         return self
 
 
+class Checkpoint(_M):
+    """A milestone of a long task: a set of checks that hold once that part of the work is done
+    (the hearing is on the calendar, the claim figure is updated, the letter is filed).
+
+    The verifier reports each checkpoint at the end, and the score of a task with checkpoints is
+    the weighted share it reached. ``after`` names earlier checkpoints it depends on: it counts
+    only when they are reached too. ``answer: true`` makes the task's answer a checkpoint (it is
+    judged at the end). ``at_end: true`` marks a checkpoint whose checks are unsafe to evaluate
+    mid-episode (a "nothing else" that holds trivially before the work starts, a count that the
+    agent could still overshoot): it is judged only when the episode ends and earns its reward
+    then. Every other checkpoint is judged after each step that wrote something, and
+    ``DeskEnv(reward="milestones")`` pays its weight on the step it first holds."""
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str = ""                         # what it means, for people ("hearing on the calendar")
+    weight: float = Field(1.0, gt=0)
+    checks: list[dict] = []
+    answer: bool = False
+    after: list[str] = []
+    at_end: bool = False
+
+    @model_validator(mode="after")
+    def _something(self):
+        if not self.checks and not self.answer:
+            raise ValueError(f"checkpoint {self.name!r} needs checks (or answer: true)")
+        if self.answer and self.checks:
+            raise ValueError(f"checkpoint {self.name!r}: the answer checkpoint has no checks of its own")
+        return self
+
+
+class Principal(_M):
+    """Who gave the task, and how ``ask_user`` reaches them (a chat DM; ``via: mail``: a mail).
+    Their answers are their co-worker triggers (``coworkers.yaml``) the task turns on, as for any
+    co-worker; a question no trigger matches gets ``cant_help``."""
+    person: str
+    via: Literal["chat", "mail"] = "chat"
+    cant_help: str = "Sorry, I can't help with that — it's all in what you have."
+
+
 class Task(_M):
     revision: int = Field(ge=1)
     title: str
@@ -179,7 +220,7 @@ class Task(_M):
     start: str = "mail"                    # an app name or a path like /drive/shared
     user: str | None = None                # default: the world's user
     prompt: str
-    max_steps: int = Field(40, ge=1, le=500)
+    max_steps: int = Field(40, ge=1, le=2000)
     tags: list[str] = []
     difficulty: Difficulty = Difficulty.MEDIUM
     checks: list[dict] = []
@@ -191,6 +232,8 @@ class Task(_M):
     guard: bool = True                     # collateral-damage guard
     step_seconds: float | None = None
     coworkers: list[str] = []              # scenario triggers this task turns on: "<person>:<trigger id>"
+    checkpoints: list[Checkpoint] = []     # milestones, in order (the score is the weighted share reached)
+    principal: Principal | None = None     # who ``ask_user`` asks (default: nobody answers — "can't help")
     oracle: list[OracleStep] = Field(min_length=1)
     solution: list[SolutionStep] = []      # the same task done through the tools (worded differently)
     adversaries: list[AdversarySpec] = []  # the task's own adversaries (harness/adversaries)
@@ -227,8 +270,8 @@ class Task(_M):
 
     @model_validator(mode="after")
     def _something_to_verify(self):
-        if not (self.checks or self.answer or self.infeasible or self.rubric):
-            raise ValueError("a task needs checks, an answer, a rubric or infeasible")
+        if not (self.checks or self.answer or self.infeasible or self.rubric or self.checkpoints):
+            raise ValueError("a task needs checks, an answer, a rubric, checkpoints or infeasible")
         last = self.oracle[-1]
         if last.kind != "done":
             raise ValueError("the oracle's last step is done")
@@ -236,6 +279,24 @@ class Task(_M):
             raise ValueError("an infeasible task's oracle ends with done status infeasible")
         if self.explain is not None and not self.infeasible:
             raise ValueError("explain is for infeasible tasks (the condition their explanation meets)")
+        if self.checkpoints:
+            names: list[str] = []
+            for c in self.checkpoints:
+                if c.name in names:
+                    raise ValueError(f"checkpoint {c.name!r} is listed twice")
+                for dep in c.after:
+                    if dep not in names:
+                        raise ValueError(f"checkpoint {c.name!r}: after {dep!r}, which is not an earlier checkpoint")
+                names.append(c.name)
+            if self.rubric:
+                raise ValueError("a task scores by its checkpoints or by a rubric, not both")
+            if any(not spec.get("gate") for spec in self.checks):
+                raise ValueError("with checkpoints, every check belongs to a checkpoint; top-level checks are "
+                                 "gates (gate: true), the constraints that must hold for any credit")
+            if self.answer is not None and not any(c.answer for c in self.checkpoints):
+                raise ValueError("the task asks for an answer: give it a checkpoint with answer: true")
+            if self.answer is None and any(c.answer for c in self.checkpoints):
+                raise ValueError("a checkpoint has answer: true but the task asks for no answer")
         for a in self.adversaries:
             if a.clause and a.clause.lower() not in " ".join(self.prompt.split()).lower():
                 raise ValueError(f"adversary {a.name!r}: its clause {a.clause!r} is not in the prompt")

@@ -392,6 +392,20 @@ class Walker:
             self.scenarios()
         for i, spec in enumerate(t.checks):
             self.check(spec, ("checks", i))
+        for i, cp in enumerate(t.checkpoints):
+            for j, spec in enumerate(cp.checks):
+                self.check(spec, ("checkpoints", i, "checks", j))
+        if t.principal is not None:
+            people, err = self.index.people()
+            if err:
+                self.bad(("principal", "person"), f"can't check the principal: {err}")
+            elif t.principal.person not in people:
+                self.bad(("principal", "person"), f"unknown person {t.principal.person!r}"
+                         + known(t.principal.person, people, "people"))
+        asks = [("oracle", i) for i, s in enumerate(t.oracle) if s.ask is not None] + \
+               [("solution", i) for i, s in enumerate(t.solution) if s.ask is not None]
+        if asks and t.principal is None:
+            self.bad(asks[0], "this step asks the task's principal, but the task names no principal")
         if t.answer is not None and t.answer.value_from:
             self.function(t.answer.value_from, ("answer", "value_from"))
         for i, c in enumerate(t.rubric):

@@ -48,6 +48,7 @@ class Result:
     done_status: str | None = None
     error: str | None = None
     zeroed: bool = False             # the score was set to 0 (collateral damage, a failed gate, a wrong infeasible)
+    checkpoints: list[dict] = field(default_factory=list)   # tasks with checkpoints: each one's state at the end
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -129,6 +130,18 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
         lines.append(ans.line())
         criteria.append(("answer", 1.0, ans.passed))
 
+    cps_out: list[dict] = []
+    if task.checkpoints:
+        criteria = []
+        cps_out, cp_vouches = checkpoint_states(ctx, task, None if ans is None else ans.passed)
+        vouches += cp_vouches
+        for c in cps_out:
+            criteria.append((c["name"], c["weight"], c["reached"]))
+            lines.append(f"{'✓' if c['reached'] else '✗'} checkpoint {c['name']}"
+                         + (f" ({c['title']})" if c.get("title") else "")
+                         + ("" if c["reached"] or not c.get("blocked") else f": waits for {', '.join(c['blocked'])}"))
+            lines += [f"    {line}" for line in c["lines"]]
+
     rubric_out = []
     if task.rubric:
         criteria = []
@@ -164,16 +177,55 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     total = sum(w for w, _ in graded)
     score = (sum(w for w, p in graded if p) / total) if total else 0.0
     # A wrong, hedged or missing answer earns nothing: the answer is what the task asked for.
-    zeroed = bool(damage or gave_up or not gates_ok or (ans is not None and not ans.passed))
+    # With checkpoints the answer is one checkpoint among others: a wrong one earns nothing for itself.
+    zeroed = bool(damage or gave_up or not gates_ok
+                  or (ans is not None and not ans.passed and not task.checkpoints))
     if zeroed:
         score = 0.0
     passed = all(c.passed for c in checks) and not damage and not gave_up and (ans is None or ans.passed)
-    if task.rubric:
+    if task.rubric or task.checkpoints:
         passed = passed and all(p for _, _, p in criteria if p is not None)
     return Result(Status.PASSED if passed else Status.FAILED, passed, round(score, 4), lines,
                   checks=[{"name": c.name, "passed": c.passed, "expected": c.expected, "found": c.found} for c in checks],
                   answer=None if ans is None else {"passed": ans.passed, "expected": ans.expected, "found": ans.found},
-                  rubric=rubric_out, collateral=damage, done_status=done_status, zeroed=zeroed)
+                  rubric=rubric_out, collateral=damage, done_status=done_status, zeroed=zeroed,
+                  checkpoints=cps_out)
+
+
+def checkpoint_states(ctx: Ctx, task, answer_passed: bool | None, *, final: bool = True,
+                      skip: set[str] = frozenset()) -> tuple[list[dict], list[Vouch]]:
+    """Each checkpoint's state on ``ctx``: ``reached`` when its checks hold (the answer checkpoint:
+    when the answer matched) and every checkpoint it comes ``after`` is reached. Mid-episode
+    (``final=False``) the ``at_end`` and answer checkpoints are not judged (``reached`` None),
+    nor are those in ``skip`` (already reached: the caller keeps them). Returns the states and
+    what the reached checkpoints' checks vouch for (the guard's allowances)."""
+    out: list[dict] = []
+    vouches: list[Vouch] = []
+    reached: dict[str, bool] = {}
+    for cp in task.checkpoints:
+        row = {"name": cp.name, "weight": cp.weight, **({"title": cp.title} if cp.title else {}),
+               **({"at_end": True} if cp.at_end or cp.answer else {}), "lines": []}
+        blocked = [d for d in cp.after if not reached.get(d)]
+        if cp.name in skip:
+            row["reached"] = True
+        elif not final and (cp.at_end or cp.answer):
+            row["reached"] = None
+        elif cp.answer:
+            row["reached"] = bool(answer_passed) and not blocked
+        else:
+            ok = True
+            for spec in cp.checks:
+                r = run_check(ctx, spec)
+                row["lines"].append(r.line())
+                if r.passed:
+                    vouches += r.vouches
+                ok &= r.passed
+            row["reached"] = ok and not blocked
+        if blocked and row["reached"] is False:
+            row["blocked"] = blocked
+        reached[cp.name] = bool(row["reached"])
+        out.append(row)
+    return out, vouches
 
 
 def evidence(ctx: Ctx, query: dict) -> dict:

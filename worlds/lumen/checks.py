@@ -1603,3 +1603,19 @@ def nico_welcome(ctx):
                      "Nico is welcomed in #revops",
                      "; ".join(found) or "no post in #revops",
                      lambda ks: {"chat_messages": ks})
+
+
+def at_most_one_question_to_elise(ctx):
+    """The agent put at most one question to Elise, however it asked: ``ask_user``, a chat message
+    in their DM, or a mail to her."""
+    asks = [r for r in _recs(ctx, "user_asks", "new").values() if r.get("principal") == "elise.moreau"]
+    members: dict[str, set] = {}
+    for m in _recs(ctx, "chat_members").values():
+        members.setdefault(str(m.get("conversation")), set()).add(m.get("person"))
+    dm = {k for k, c in _recs(ctx, "chat_conversations").items()
+          if c.get("kind") == "dm" and members.get(k) == {"elise.moreau", ctx.final.get("user")}}
+    chats = [r for r in _agent_new(ctx, "chat_messages").values() if str(r.get("conversation")) in dm]
+    mails = [r for r in _agent_new(ctx, "mail_messages").values()
+             if "elise.moreau@lumenanalytics.io" in [a.lower() for a in (r.get("to") or []) + (r.get("cc") or [])]]
+    n = len(asks) + len(chats) + len(mails)
+    return n <= 1, f"{n} question{'s' if n != 1 else ''} ({len(asks)} asked, {len(chats)} in chat, {len(mails)} by mail)"

@@ -5,7 +5,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-TEXT_KEYS = ("goal", "url", "last_action_error")
+TEXT_KEYS = ("goal", "url", "last_action_error", "user_reply")
 
 
 class PixelsOnly(gym.Wrapper[np.ndarray, dict, dict, dict], gym.utils.RecordConstructorArgs):

@@ -22,6 +22,7 @@ from apps.core.store.export import diff as state_diff
 from apps.core.store.export import export, export_since, lazy_diff, lazy_export
 from apps.core.store.slot import Slot
 from apps.core.world import load_world
+from apps.coworkers import principal
 from apps.coworkers.engine import set_scenario, tick
 from harness.tools.registry import Tool, ToolError, get_tool, make
 from harness.verify import Result, verify
@@ -112,6 +113,13 @@ class Workbench:
         st.advance(task.step_seconds or self.step_seconds)
         tick(st)
 
+    def ask(self, st: Store, task, text: str) -> None:
+        """An ``ask_user`` step: the question to the task's principal, then one agent step (they answer)."""
+        if task.principal is not None:
+            p = task.principal
+            principal.ask(st, self.user_of(task), p.person, text, via=p.via, cant_help=p.cant_help)
+        self.step(st, task)
+
     def call(self, st: Store, task, ref: str, args: Mapping | None = None, *, user: str | None = None):
         """One tool or service call as the task's user (actor ``agent``), then one agent step."""
         tool = callable_tool(ref)
@@ -141,6 +149,8 @@ class Workbench:
             elif s.wait is not None:
                 for _ in range(s.wait):
                     self.step(st, task)
+            elif s.ask is not None:
+                self.ask(st, task, s.ask)
             else:
                 end = Ending(s.done.get("answer"), s.done.get("status", "complete"))
         return end

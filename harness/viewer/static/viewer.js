@@ -86,6 +86,9 @@
     document.getElementById("prev").addEventListener("click", function () { show(cur - 1); });
     document.getElementById("next").addEventListener("click", function () { show(cur + 1); });
     thumbs.forEach(function (t) { t.addEventListener("click", function (e) { e.preventDefault(); show(+t.dataset.n); }); });
+    document.querySelectorAll(".cp-jump").forEach(function (t) {
+      t.addEventListener("click", function (e) { e.preventDefault(); show(+t.dataset.n); });
+    });
     document.querySelectorAll(".tabs button").forEach(function (b) {
       b.addEventListener("click", function () {
         var f = b.closest(".frame"), after = b.dataset.view === "after";

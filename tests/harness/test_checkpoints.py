@@ -1,0 +1,301 @@
+"""Checkpoints, milestone rewards and ``ask_user`` (harness.verify.milestones, apps.coworkers.principal).
+
+Without a browser: the schema's rules, partial credit, milestones judged step by step on a live
+store (the rewards sum to the score), the principal's answers (the same question, the same bytes).
+In a browser: the oracle of a checkpointed task reaches every checkpoint in order with rewards that
+sum to 1, the first half of its actions scores strictly between 0 and 1 and fails, the env server
+and a vector env return the same milestone rewards, and a task that needs a question fails when
+the agent guesses and passes when it asks.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+from pydantic import ValidationError
+
+from apps.core.store.export import export
+from harness.agents.oracle import OracleAgent
+from harness.env import DeskEnv, make_env
+from harness.qc.adversaries.workbench import Workbench
+from harness.tasks.registry import load_task
+from harness.tasks.schema import Task
+from harness.verify.milestones import Milestones
+
+LONG = "lumen/onboard-nico"                        # five checkpoints, a gate, Elise as the principal
+ASK = "lumen/lineage-addon-agreed-amount"          # the figure only Elise knows
+
+
+def _task(**over) -> dict:
+    base = {"revision": 1, "title": "t", "apps": ["crm"], "prompt": "p", "oracle": [{"done": {}}],
+            "checkpoints": [{"name": "a", "checks": [{"absent": {"table": "crm_leads", "where": {"id": 0}}}]}]}
+    return {**base, **over}
+
+
+@pytest.mark.parametrize("over, says", [
+    ({"checkpoints": [{"name": "a", "checks": [{"python": "x:y"}]}, {"name": "b", "after": ["c"], "checks": [{"python": "x:y"}]}]},
+     "after 'c', which is not an earlier checkpoint"),
+    ({"checkpoints": [{"name": "a", "checks": [{"python": "x:y"}]}, {"name": "a", "checks": [{"python": "x:y"}]}]},
+     "listed twice"),
+    ({"checks": [{"python": "x:y"}]}, "top-level checks are gates"),
+    ({"answer": {"type": "number", "value": 3}}, "give it a checkpoint with answer: true"),
+    ({"checkpoints": [{"name": "a"}]}, "needs checks (or answer: true)"),
+    ({"rubric": [{"name": "r", "check": {"python": "x:y"}}]}, "checkpoints or by a rubric, not both"),
+])
+def test_the_schema_says_what_is_wrong_with_checkpoints(over, says):
+    with pytest.raises(ValidationError, match=says.replace("(", r"\(").replace(")", r"\)")):
+        Task.model_validate(_task(**over))
+
+
+def test_the_long_tasks_checkpoints_load():
+    t = load_task(LONG)
+    assert [c.name for c in t.checkpoints] == ["laptop", "first-access", "second-access", "session", "welcome"]
+    assert t.principal.person == "elise.moreau" and not t.rubric and all(s.get("gate") for s in t.checks)
+
+
+def test_partial_credit_is_the_weighted_share_of_checkpoints_reached():
+    t = load_task(LONG)
+    bench = Workbench("lumen")
+    try:
+        steps = [s for s in t.solution if s.done is None]
+        full = bench.score(t, bench.attempt(t, t.solution))
+        assert full.passed and full.score == 1.0 and all(c["reached"] for c in full.checkpoints)
+        nothing = bench.score(t, bench.attempt(t, []))
+        assert not nothing.passed and nothing.score == 0.0
+        # The laptop and the first access request only (the search, the read, the catalogue before them).
+        part = bench.score(t, bench.attempt(t, steps[:5]))
+        reached = [c["name"] for c in part.checkpoints if c["reached"]]
+        assert reached == ["laptop", "first-access"] and not part.passed and part.score == pytest.approx(2 / 5)
+        assert any(line.startswith("✗ checkpoint session") for line in part.lines)
+    finally:
+        bench.close()
+
+
+def test_milestones_on_a_live_store_pay_each_checkpoint_once_and_sum_to_the_score():
+    t = load_task(LONG)
+    bench = Workbench("lumen")
+    try:
+        ms = Milestones(t, bench.world.root)
+        rewards, order = [], []
+        with bench.fresh(t) as st:
+            for i, s in enumerate(t.solution, 1):
+                if s.done is not None:
+                    break
+                bench.run_steps(st, t, [s])
+                r, new = ms.after_step(i, st, bench.initial)
+                rewards.append(r)
+                order += new
+            final = export(st)
+        from apps.core.store.export import diff
+        from harness.verify import verify
+        result = verify(t, bench.initial, final, diff(bench.initial, final), world_root=bench.world.root)
+        last, _ = ms.finish(len(rewards) + 1, result)
+        assert order == [c.name for c in t.checkpoints] and ms.in_order()
+        assert sum(rewards) == pytest.approx(1.0) and last == pytest.approx(0.0)
+        assert sum(rewards) + last == pytest.approx(result.score) == 1.0
+        assert sorted(set(rewards) - {0.0}) == [pytest.approx(0.2)]            # five equal weights
+        assert [c["at_step"] for c in result.checkpoints] == [ms.reached[c.name] for c in t.checkpoints]
+    finally:
+        bench.close()
+
+
+def test_a_milestone_undone_before_the_end_is_taken_back_on_the_last_step():
+    t = load_task(LONG)
+    bench = Workbench("lumen")
+    try:
+        ms = Milestones(t, bench.world.root)
+        with bench.fresh(t) as st:
+            steps = [s for s in t.solution if s.done is None]
+            paid = 0.0
+            for i, s in enumerate(steps[:4], 1):
+                bench.run_steps(st, t, [s])
+                paid += ms.after_step(i, st, bench.initial)[0]
+            assert ms.reached == {"laptop": 4} and paid == pytest.approx(0.2)
+            # The request is emptied again: at the end, nothing holds.
+            req = st.one("SELECT id FROM tk_requests ORDER BY id DESC")
+            st.update("tk_requests", req["id"], "agent", variables={})
+            final = export(st)
+        from apps.core.store.export import diff
+        from harness.verify import verify
+        result = verify(t, bench.initial, final, diff(bench.initial, final), world_root=bench.world.root)
+        last, _ = ms.finish(5, result)
+        assert result.score == 0.0 and last == pytest.approx(-0.2) and paid + last == pytest.approx(0.0)
+        assert result.checkpoints[0]["undone_after"] == 4
+    finally:
+        bench.close()
+
+
+def _figure(task) -> int:
+    return int(task.checkpoints[0].checks[0]["exists"]["where"]["amount"])
+
+
+def test_the_principal_answers_the_same_question_with_the_same_bytes_and_cant_help_otherwise():
+    t = load_task(ASK)
+    bench = Workbench("lumen")
+    try:
+        said = []
+        for _ in range(2):
+            with bench.fresh(t) as st:
+                before = st.scalar("SELECT MAX(id) FROM chat_messages")
+                bench.ask(st, t, "What figure did you and Miguel agree for the Harrowgate Lineage Add-on?")
+                bench.ask(st, t, "Should I also update the forecast sheet?")
+                said.append([(r["author"], r["text"]) for r in st.all(
+                    "SELECT author, text FROM chat_messages WHERE id > ? ORDER BY id", (before,))])
+                asks = [(r["principal"], r["trigger"]) for r in st.all("SELECT * FROM user_asks ORDER BY id")]
+                actors = {r["actor"] for r in st.all("SELECT actor FROM _writes WHERE tbl='chat_messages' AND seq > "
+                                                     "(SELECT MIN(seq) FROM _writes WHERE tbl='user_asks') - 1")}
+        assert said[0] == said[1]
+        q1, a1, q2, a2 = said[0]
+        assert q1 == ("jordan.blake", "What figure did you and Miguel agree for the Harrowgate Lineage Add-on?")
+        assert a1[0] == "elise.moreau" and f"${_figure(t):,}" in a1[1]
+        assert q2[0] == "jordan.blake" and a2 == ("elise.moreau", t.principal.cant_help)
+        assert asks == [("elise.moreau", "lineage-figure"), ("elise.moreau", "cant_help")]
+        assert "agent" not in actors                     # asking is never the agent's collateral write
+    finally:
+        bench.close()
+
+
+def test_guessing_fails_and_asking_passes_on_the_tools():
+    t = load_task(ASK)
+    bench = Workbench("lumen")
+    try:
+        assert bench.score(t, bench.attempt(t, t.solution)).passed
+        assert _figure(t) != 72000                       # the figure on the record is never the agreed one
+        guess = [s for s in t.solution if s.ask is None]
+        r = bench.score(t, bench.attempt(t, guess))
+        assert r.passed                                  # a memorised figure passes the state check…
+        twice = [t.solution[0], t.solution[0], *t.solution[1:]]
+        r = bench.score(t, bench.attempt(t, twice))
+        assert not r.passed and r.zeroed                 # …and two questions break the one-question rule
+    finally:
+        bench.close()
+
+
+# ---------------------------------------------------------------------------- in a browser
+def _oracle_actions(task_id: str) -> tuple[list[dict], list[float], dict]:
+    """The oracle's actions on a milestone env, with each step's reward and the result."""
+    env = DeskEnv(task_id, reward="milestones")
+    try:
+        obs, _ = env.reset()
+        agent = OracleAgent(env)
+        agent.reset(env.task)
+        actions, rewards = [], []
+        while True:
+            a = agent.act(obs)
+            actions.append(a)
+            obs, r, term, trunc, info = env.step(a)
+            rewards.append(r)
+            if term or trunc:
+                return actions, rewards, {"result": env.episode.result, "ms": env.episode.milestones}
+    finally:
+        env.close()
+
+
+@pytest.fixture(scope="module")
+def long_oracle():
+    return _oracle_actions(LONG)
+
+
+@pytest.mark.browser
+def test_the_oracle_reaches_every_checkpoint_in_order_and_its_rewards_sum_to_one(long_oracle):
+    actions, rewards, got = long_oracle
+    result, ms = got["result"], got["ms"]
+    assert result.passed and result.score == 1.0
+    assert ms.in_order() and list(ms.reached) == [c.name for c in load_task(LONG).checkpoints]
+    assert sum(rewards) == pytest.approx(1.0)
+    paying = [i for i, r in enumerate(rewards) if r > 0]
+    assert len(paying) >= 3 and paying[0] < len(rewards) - 1          # rewards arrive along the way
+
+
+def _replay(env, actions: list[dict]):
+    env.reset()
+    rewards = []
+    for a in actions:
+        obs, r, term, trunc, info = env.step(a)
+        rewards.append(r)
+        if term or trunc:
+            break
+    return rewards
+
+
+@pytest.mark.browser
+def test_half_the_oracle_scores_strictly_between_0_and_1_and_the_rewards_still_sum_to_the_score(long_oracle):
+    actions = long_oracle[0]
+    half = actions[: len(actions) // 2] + [{"type": "done", "status": "complete"}]
+    env = DeskEnv(LONG, reward="milestones")
+    try:
+        rewards = _replay(env, half)
+        result = env.episode.result
+        assert 0 < result.score < 1 and not result.passed
+        assert sum(rewards) == pytest.approx(result.score)
+        # The same actions on a final-reward env: only the last step pays, the same score.
+        env.reward_mode = "final"
+        final = _replay(env, half)
+        assert final[:-1] == [0.0] * (len(final) - 1) and final[-1] == pytest.approx(result.score)
+    finally:
+        env.close()
+
+
+@pytest.mark.browser
+def test_the_env_server_and_a_vector_env_return_the_milestone_rewards(long_oracle):
+    from harness.servers.envserver import EnvServer
+    from harness.servers.remote import RemoteEnv
+    actions, rewards, _ = long_oracle
+    half = actions[: len(actions) // 2] + [{"type": "done", "status": "complete"}]
+    local = DeskEnv(LONG, reward="milestones")
+    try:
+        want = _replay(local, half)
+    finally:
+        local.close()
+    server = EnvServer(port=0, capacity=1, idle_timeout=None, tasks=LONG, reward="milestones").start()
+    try:
+        remote = RemoteEnv(server.url, task=LONG)
+        try:
+            got = _replay(remote, half)
+        finally:
+            remote.close()
+    finally:
+        server.shutdown()
+    assert got == pytest.approx(want) and sum(got) > 0
+    envs = gym.vector.SyncVectorEnv([lambda: make_env(LONG, reward="milestones", obs_mode="pixels")])
+    try:
+        envs.reset(seed=0)
+        vec = []
+        for a in half:
+            _, r, term, trunc, _ = envs.step([a])
+            vec.append(float(r[0]))
+            if term[0] or trunc[0]:
+                break
+    finally:
+        envs.close()
+    assert vec == pytest.approx(want)
+
+
+@pytest.mark.browser
+def test_ask_user_end_to_end_guessing_fails_asking_passes_and_the_answer_is_the_same_bytes():
+    t = load_task(ASK)
+    figure = _figure(t)
+    actions, rewards, got = _oracle_actions(ASK)
+    assert got["result"].passed and sum(rewards) == pytest.approx(1.0)
+    assert actions[0]["type"] == "ask_user"
+    env = DeskEnv(ASK)
+    try:
+        replies = []
+        for _ in range(2):
+            env.reset()
+            obs, *_ = env.step(actions[0])
+            replies.append(obs["user_reply"])
+        assert replies[0] == replies[1] and replies[0].startswith("Elise Moreau: ") and f"${figure:,}" in replies[0]
+        # The agent guesses: the same clicks without the question, the figure on the record kept.
+        guessed = [a if a.get("text") != str(figure) else {**a, "text": "72000"} for a in actions[1:]]
+        env.reset()
+        for a in guessed:
+            obs, r, term, trunc, info = env.step(a)
+            if term or trunc:
+                break
+        assert not env.episode.result.passed and env.episode.result.score == 0.0
+        # Nobody to ask in a task without a principal: the action says so, nothing is written.
+        env.reset(options={"task": load_task("lumen/harrowgate-arr")})
+        obs, *_ = env.step({"type": "ask_user", "text": "What is the ARR?"})
+        assert "nobody to ask" in obs["last_action_error"] and obs["user_reply"] == ""
+    finally:
+        env.close()
