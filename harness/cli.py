@@ -305,9 +305,25 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
         raise click.ClickException(str(e)) from None
     console = Console(stderr=as_json)
     started = time.perf_counter()
+    seen = [0]
+
+    def progress(item) -> None:
+        if isinstance(item, str):
+            console.print(f"checked {item}", style="dim")
+        elif hasattr(item, "problems"):                     # a report from a worker, as it arrives
+            seen[0] += 1
+            a = item.adversaries
+            bad = item.problems + ([f"false pass: {o.name}" for o in a.false_passes]
+                                   + [f"false fail: {o.name}" for o in a.false_fails] if a else [])
+            if bad:
+                console.print(f"{item.task}: {'; '.join(bad)}", style="red")
+            if seen[0] % 100 == 0 or seen[0] == len(chosen):
+                rate = seen[0] / max(time.perf_counter() - started, 1e-9) * 60
+                console.print(f"{seen[0]} of {len(chosen)} checked ({rate:.0f} per minute)", style="dim")
+        else:
+            console.print(f"checking {item.id} …", style="dim")
     reports, overall = run_check(chosen, workers=workers, adversaries=adversaries, tools_only=tools_only,
-                                 progress=lambda t: console.print(
-                                     f"checked {t}" if isinstance(t, str) else f"checking {t.id} …", style="dim"))
+                                 progress=progress)
     elapsed = time.perf_counter() - started
     suites = [r.adversaries for r in reports if r.adversaries is not None]
     if as_json:

@@ -77,16 +77,25 @@ class _Recording:
         return out
 
 
-def checkpoint_problems(env, task, milestones, actions: list) -> list[str]:
-    """A task with checkpoints: the oracle reached every one, in the order listed; the first half
-    of its actions (then ``done``) scores strictly between 0 and 1 and does not pass."""
+LONG_HORIZON = "long-horizon"          # the tier's tag: its tasks earn partial credit along the way
+
+
+def checkpoint_problems(env, task, milestones, actions: list, *, truncated: bool = True) -> list[str]:
+    """A task with checkpoints: the oracle reached every one (each judged along the way before its
+    last step, ``done``); for the
+    long-horizon tier (``truncated``), the first half of its actions (then ``done``) scores
+    strictly between 0 and 1 and does not pass."""
     out = []
     missing = [c.name for c in task.checkpoints if c.name not in milestones.reached]
     if missing:
         out.append(f"the oracle never reached checkpoint{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
-    elif not milestones.in_order():
-        got = sorted(milestones.reached, key=lambda n: milestones.reached[n])
-        out.append(f"the oracle reached the checkpoints out of order: {', '.join(got)}")
+    else:
+        late = milestones.late(len(actions))
+        if late:
+            out.append(f"checkpoint{'s' if len(late) > 1 else ''} {', '.join(late)} held only when the oracle "
+                       "ended: a checkpoint judged along the way should hold once its work is done (or be at_end)")
+    if not truncated:
+        return out
     half = [a for a in actions[: len(actions) // 2] if not (isinstance(a, dict) and a.get("type") == "done")]
     obs, _ = env.reset(options={"task": task})
     end = None
@@ -120,7 +129,8 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
         detail = row.get("error") or "; ".join(l for l in rep.lines if l.startswith("✗")) or "not passed"
         rep.problems.append(f"oracle scores {row['score']} ({row['status']}): {detail}")
     if task.checkpoints and row["status"] != Status.ERROR:
-        rep.problems += checkpoint_problems(env, task, episode.milestones, oracle.actions)
+        rep.problems += checkpoint_problems(env, task, episode.milestones, oracle.actions,
+                                            truncated=LONG_HORIZON in task.tags)
     noop = run_episode(env, make("noop"), task)
     rep.noop_score = noop["score"]
     if noop["status"] == "error":
@@ -197,22 +207,21 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
     mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
     if workers <= 1 or len(tasks) < 2:
         return _check_all(tasks, progress, mode), overall
-    # Whole variants to each worker (each compiles and holds only its own), the biggest first.
+    # One variant at a time to each worker (it compiles and holds only that one), the biggest first;
+    # each variant's reports come back as soon as it is checked, so a long run shows its progress
+    # (and what it found) as it goes, and a stopped one has reported what it finished.
     groups: dict[str, list[str]] = {}
     for i in ids:
         groups.setdefault(_ref_of(i), []).append(i)
-    chunks: list[list[str]] = [[] for _ in range(workers)]
-    for g in sorted(groups.values(), key=len, reverse=True):
-        min(chunks, key=len).extend(g)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-        futures = [pool.submit(_check_ids, c, mode) for c in chunks if c]
+        futures = [pool.submit(_check_ids, g, mode) for g in sorted(groups.values(), key=len, reverse=True)]
         done = []
         for f in as_completed(futures):
             part = f.result()
             done.append(part)
             if progress:
                 for r in part:
-                    progress(r.task)
+                    progress(r)
     by_id = {r.task: r for part in done for r in part}
     return [by_id[i] for i in ids], overall
 
@@ -231,12 +240,22 @@ def _check_ids(ids: list[str], mode: str = "plain") -> list[TaskReport]:
     return _check_all(ids, None, mode)
 
 
+_CATALOGUES: dict[frozenset, Catalogue] = {}       # a worker's, built once for all its chunks
+
+
+def _catalogue(worlds) -> Catalogue:
+    key = frozenset(worlds)
+    if key not in _CATALOGUES:
+        _CATALOGUES[key] = Catalogue.for_worlds(key)
+    return _CATALOGUES[key]
+
+
 def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
     """``tasks``: Task objects or ids (loaded one at a time: a worker given a thousand instances
     renders each when it comes to it)."""
     benches, catalogue = Benches(), None
     if mode != "plain":
-        catalogue = Catalogue.for_worlds({(t if isinstance(t, str) else t.id).split("/", 1)[0] for t in tasks})
+        catalogue = _catalogue({(t if isinstance(t, str) else t.id).split("/", 1)[0] for t in tasks})
     env = None
     reports = []
     try:

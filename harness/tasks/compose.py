@@ -14,7 +14,7 @@ adversaries of its own. From each part it takes, rendered in the same variant:
   its own); each part's oracle starts from that part's start page (a ``goto``);
 - its work as **checkpoints**: a part with checkpoints keeps them (renamed ``<as>-<name>``); a part
   scored by a rubric of checks gives one checkpoint per criterion (``<as>-<n>``, its name and
-  weight), then ``<as>-done``: every check of the part holds; otherwise one checkpoint per check
+  weight), then ``<as>-done``: every check of the part holds, after all of them; otherwise one checkpoint per check
   that isn't a gate. Its gates stay gates;
 - its ``allow`` queries, ``coworkers`` scenario triggers and apps;
 - its own adversaries that still mean the same in the composite: those on the solved state
@@ -89,7 +89,7 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
                                     "checks": [{**c.check, "name": c.name}]})
             if main:
                 checkpoints.append({"name": f"{short}-done", "title": f"{t.title}: all of it, as asked",
-                                    "checks": main})
+                                    "checks": main, "after": [f"{short}-{n}" for n in range(1, len(criteria) + 1)]})
         else:
             for n, spec in enumerate(main, 1):
                 checkpoints.append({"name": f"{short}-{n}", "title": str(spec.get("name") or f"{short} {n}"),

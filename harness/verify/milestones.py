@@ -74,6 +74,16 @@ class Milestones:
         return reward, new
 
     def in_order(self) -> bool:
-        """Were the checkpoints first reached in the order they are listed?"""
-        steps = [self.reached[c.name] for c in self.task.checkpoints if c.name in self.reached]
-        return steps == sorted(steps)
+        """Was every checkpoint first reached no earlier than the checkpoints it comes ``after``?
+        The order a task declares is that partial order (where its prompt lets the work be done in
+        any order, the list's order is only how it reads); judging enforces it as it goes, so this
+        holds for every episode: it is what the viewer and the run report rely on."""
+        got = self.reached
+        return all(c.name not in got or (d in got and got[d] <= got[c.name])
+                   for c in self.task.checkpoints for d in c.after)
+
+    def late(self, last_step: int) -> list[str]:
+        """Checkpoints judged along the way that were first reached only on ``last_step`` (the
+        episode's end): a reward that could have come earlier came only at the end."""
+        return [c.name for c in self.task.checkpoints
+                if not (c.at_end or c.answer) and self.reached.get(c.name) == last_step]

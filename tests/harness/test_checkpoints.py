@@ -124,6 +124,54 @@ def test_a_milestone_undone_before_the_end_is_taken_back_on_the_last_step():
         bench.close()
 
 
+COMPOSITE = "lumen/mondays-backlog"               # three tasks in one day, Elise's message mid-morning
+ACTION_COST = {"fill": 3, "expect": 0, "expect_url": 0}  # a fill is click, select-all, type
+
+
+def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries():
+    t = load_task(COMPOSITE)
+    parts = [load_task(f"lumen/{p}") for p in ("onboard-nico", "triage-five-new-incidents", "qualify-new-leads")]
+    names = [c.name for c in t.checkpoints]
+    assert names[:5] == [f"nico-{c.name}" for c in parts[0].checkpoints]
+    assert names[5:12] == [*(f"triage-{n}" for n in range(1, 7)), "triage-done"]
+    assert names[12:] == [*(f"leads-{n}" for n in range(1, 8)), "leads-done", "nico-in-revops"]
+    assert 10 <= len(t.checkpoints) <= 30
+    assert t.checkpoints[names.index("triage-done")].after == [f"triage-{n}" for n in range(1, 7)]
+    # Every part's gates stay gates; its oracle and solution come in order, each part from its start page.
+    assert [c["name"] for c in t.checks] == [g["name"] for p in parts for g in p.checks if g.get("gate")]
+    gotos = [s.goto for s in t.oracle if s.goto is not None]
+    assert gotos[0] == "/mail/inbox" and sum(ACTION_COST.get(s.kind, 1) for s in t.oracle) >= 150
+    assert t.max_steps >= 3 * sum(ACTION_COST.get(s.kind, 1) for s in t.oracle)
+    assert [s.call for s in t.solution if s.call][:3] == [s.call for s in parts[0].solution if s.call][:3]
+    # Adversaries on the solved state and those that must fail from the start; not a part's own passes.
+    adv = {a.name: a for a in t.adversaries}
+    assert "nico:admin-console-too" in adv and "nico:nico-added-to-revops-first" not in adv
+    assert t.coworkers == ["elise.moreau:monday-nico-revops"] and t.principal.person == "elise.moreau"
+
+
+@pytest.mark.parametrize("parts, says", [
+    ("[{task: no-such-task}]", "no task lumen/no-such-task"),
+    ("[{task: deal-amount}]", "has params"),
+    ("[{task: harrowgate-arr}]", "can't ask for an answer"),
+    ("[{task: onboard-nico, as: A}]", "lower-case letters"),
+    ("[{task: onboard-nico}, {task: onboard-nico}]", "its own 'as' name"),
+    ("onboard-nico", "a list of"),
+])
+def test_bad_parts_are_named(tmp_path, monkeypatch, parts, says):
+    import shutil
+    from pathlib import Path
+    from harness.tasks.registry import TaskError
+    root = Path(__file__).resolve().parents[2] / "worlds"
+    world = tmp_path / "lumen"
+    shutil.copytree(root / "lumen", world, ignore=shutil.ignore_patterns("__pycache__"))
+    (world / "tasks" / "bad-composite.yaml").write_text(
+        f"revision: 1\ntitle: t\napps: [crm]\nprompt: p\nparts: {parts}\n", encoding="utf-8")
+    monkeypatch.setenv("DESKWORLD_WORLDS", str(tmp_path))
+    with pytest.raises(TaskError, match=says) as e:
+        load_task("lumen/bad-composite")
+    assert "bad-composite.yaml" in str(e.value)
+
+
 def _figure(task) -> int:
     return int(task.checkpoints[0].checks[0]["exists"]["where"]["amount"])
 

@@ -56,7 +56,7 @@ def test_the_wrapped_env_passes_check_env_and_repeats_its_last_observation_when_
     env = make_env(TASK, tools=True, axtree=True, som=True)
     try:
         obs, info = env.reset(seed=0)
-        assert list(obs) == ["screenshot", "url", "goal", "last_action_error", "tool_result", "axtree", "som"]
+        assert list(obs) == ["screenshot", "url", "goal", "last_action_error", "user_reply", "tool_result", "axtree", "som"]
         assert obs in env.observation_space and info == {"step": 0, "task": TASK, "status": "ok"}
         session = env.unwrapped.session
         session.call(lambda: session.browser.close())                 # the browser dies mid-episode

@@ -35,6 +35,8 @@ def old_observation_space(*, axtree=False, som=False, obs_mode="dict", tools=Fal
         "url": AnyText(max_length=8192, min_length=0),
         "goal": AnyText(max_length=50_000, min_length=0),
         "last_action_error": AnyText(max_length=8192, min_length=0),
+        # Added since, on purpose: the principal's answer to an ask_user action ("" on other steps).
+        "user_reply": AnyText(max_length=8192, min_length=0),
     }
     if axtree:
         obs["axtree"] = AnyText(max_length=2_000_000, min_length=0)
