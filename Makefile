@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser serve screenshots bench fuzz check-instances clean
+.PHONY: demo test setup browser serve screenshots bench fuzz check-instances check-long clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -56,6 +56,11 @@ bench: setup
 # (the CI sample is in tests/harness/test_instances.py); prints time and throughput.
 check-instances: setup
 	$(BIN)/deskworld check --tools-only --adversaries --instances all --workers 2
+
+# The long-horizon tier in a browser: every task tagged long-horizon (oracle, do-nothing, the first
+# half of the oracle, the adversaries); make test runs one of its composites a day.
+check-long: setup
+	$(BIN)/deskworld check --adversaries --workers 2 $$($(BIN)/deskworld tasks --json | $(BIN)/python -c "import json,sys; print(','.join(t['id'] for t in json.load(sys.stdin) if 'long-horizon' in t['tags']))")
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -19,7 +19,8 @@ adversaries of its own. From each part it takes, rendered in the same variant:
 - its ``allow`` queries, ``coworkers`` scenario triggers and apps;
 - its own adversaries that still mean the same in the composite: those on the solved state
   (``base: solution``: one more write on top of all the work) and those that must fail from the
-  start (doing part of the work with a flaw can't pass the whole). An adversary that expects a
+  start (doing part of the work with a flaw can't pass the whole), with the clause of the prompt each
+  tests when the composite's prompt says it too. An adversary that expects a
   pass or partial credit from the start is about that part alone, and is left out.
 
 A part can't ask for an answer or score by a rubric of judge criteria (the composite scores by
@@ -62,6 +63,7 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
     """The composite task's fields: ``raw`` (the composite file, rendered) with ``parts`` —
     ``(as, Task)`` pairs — folded in."""
     out = {k: v for k, v in raw.items() if k != "parts"}
+    said = " ".join(str(raw.get("prompt") or "").split()).lower()
     oracle, solution, checkpoints, gates, allow, coworkers, apps, adversaries = [], [], [], [], [], [], [], []
     for short, t in parts:
         where = f"parts.{short} ({t.family or t.id})"
@@ -101,7 +103,8 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
             if a.base == "solution" or a.expect == "fail":
                 d = _dump(a)
                 d["name"] = f"{short}:{a.name}"
-                d.pop("clause", None)                 # the clause quotes the part's prompt, not this one
+                if d.get("clause") and d["clause"].lower() not in said:
+                    d.pop("clause")                   # it quotes the part's prompt, which this one words otherwise
                 adversaries.append(d)
     out["oracle"] = oracle + list(raw.get("oracle") or [{"done": {}}])
     out["solution"] = solution + list(raw.get("solution") or [{"done": {}}])

@@ -113,13 +113,17 @@ def _instance_cached(path_s: str, mtime: int, world: str, variant: int, keys: tu
         raise TaskError(f"{path}{where}: invalid YAML: {e}") from None
     if not isinstance(raw, dict):
         raise TaskError(f"{path}: a task file is a mapping of fields")
+    part_ids = []
     if "parts" in raw:
-        raw = _composed(path, world, variant, raw)
+        composed = _composed(path, world, variant, raw)          # names a bad part as a TaskError
+        part_ids = [f"{world}/{name}" for name, _ in part_specs(raw)]
+        raw = composed
     try:
         task = Task.model_validate(raw)
     except ValidationError as e:
         raise TaskError(validation_message(path, e)) from None
     task.id = fam.instance_id(variant, keys)
+    task.parts_of = part_ids
     task.world = world
     task.family = fam.id
     task.variant = variant

@@ -249,6 +249,7 @@ class Task(_M):
     variant: int = Field(0, exclude=True)            # the world variant the instance is set in
     param_values: dict = Field({}, exclude=True)     # the params' values (facts: numbers, names, mappings)
     split: str = Field("train", exclude=True)
+    parts_of: list[str] = Field([], exclude=True)    # a composite's parts (their ids), in order
 
     @property
     def world_ref(self) -> str:
