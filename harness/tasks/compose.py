@@ -6,7 +6,8 @@ A task file may list ``parts:`` — other tasks of its world, in the order a per
       - {task: onboard-nico, as: nico}
       - {task: triage-five-new-incidents, as: triage}
 
-The composite is those tasks done in one episode, under its own prompt (written for a person, as
+The composite is those tasks done in one episode (after its ``prelude:`` oracle and solution
+steps, when it has them: a question to the principal first), under its own prompt (written for a person, as
 any prompt), ``max_steps``, principal, scenario and any checkpoints, checks, allowances and
 adversaries of its own. From each part it takes, rendered in the same variant:
 
@@ -23,8 +24,8 @@ adversaries of its own. From each part it takes, rendered in the same variant:
   tests when the composite's prompt says it too. An adversary that expects a
   pass or partial credit from the start is about that part alone, and is left out.
 
-A part can't ask for an answer or score by a rubric of judge criteria (the composite scores by
-checkpoints), and can't itself have parts.
+A part can't ask for an answer (the composite has one ending) or itself have parts; its judge
+criteria are left out (they never decide a pass, and the composite scores by checkpoints).
 """
 from __future__ import annotations
 
@@ -62,15 +63,16 @@ def _dump(model) -> dict:
 def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
     """The composite task's fields: ``raw`` (the composite file, rendered) with ``parts`` —
     ``(as, Task)`` pairs — folded in."""
-    out = {k: v for k, v in raw.items() if k != "parts"}
+    out = {k: v for k, v in raw.items() if k not in ("parts", "prelude")}
+    prelude = raw.get("prelude") or {}
+    if not isinstance(prelude, dict) or set(prelude) - {"oracle", "solution"}:
+        raise CompositionError("prelude: {oracle: [steps], solution: [steps]}, what comes before the parts")
     said = " ".join(str(raw.get("prompt") or "").split()).lower()
     oracle, solution, checkpoints, gates, allow, coworkers, apps, adversaries = [], [], [], [], [], [], [], []
     for short, t in parts:
         where = f"parts.{short} ({t.family or t.id})"
         if t.answer is not None:
             raise CompositionError(f"{where}: a part can't ask for an answer (the composite has one ending)")
-        if any(c.judge for c in t.rubric):
-            raise CompositionError(f"{where}: a part can't score by judge criteria")
         oracle.append({"goto": t.start_path})
         oracle += [_dump(s) for s in t.oracle if s.kind != "done"]
         solution += [_dump(s) for s in t.solution if s.done is None]
@@ -106,8 +108,8 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
                 if d.get("clause") and d["clause"].lower() not in said:
                     d.pop("clause")                   # it quotes the part's prompt, which this one words otherwise
                 adversaries.append(d)
-    out["oracle"] = oracle + list(raw.get("oracle") or [{"done": {}}])
-    out["solution"] = solution + list(raw.get("solution") or [{"done": {}}])
+    out["oracle"] = list(prelude.get("oracle") or []) + oracle + list(raw.get("oracle") or [{"done": {}}])
+    out["solution"] = list(prelude.get("solution") or []) + solution + list(raw.get("solution") or [{"done": {}}])
     out["checkpoints"] = checkpoints + list(raw.get("checkpoints") or [])
     out["checks"] = gates + list(raw.get("checks") or [])
     out["allow"] = allow + list(raw.get("allow") or [])

@@ -149,6 +149,17 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
     assert t.coworkers == ["elise.moreau:monday-nico-revops"] and t.principal.person == "elise.moreau"
 
 
+def test_a_composite_can_start_by_asking_its_principal_and_drops_its_parts_judge_criteria():
+    t = load_task("lumen/harrowgate-day")
+    assert t.oracle[0].ask and t.solution[0].ask and t.principal.person == "miguel.santos"
+    risk = load_task("lumen/harrowgate-renewal-risk")
+    assert any(c.judge for c in risk.rubric) and not t.rubric
+    assert len([c for c in t.checkpoints if c.name.startswith("risk-")]) == \
+        len([c for c in risk.rubric if c.check is not None]) + 1
+    # The call's points are only Miguel's: the prompt doesn't say them, his answer does.
+    assert "root-cause" not in t.prompt and "ready to sign" not in t.prompt
+
+
 @pytest.mark.parametrize("parts, says", [
     ("[{task: no-such-task}]", "no task lumen/no-such-task"),
     ("[{task: deal-amount}]", "has params"),
@@ -156,6 +167,7 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
     ("[{task: onboard-nico, as: A}]", "lower-case letters"),
     ("[{task: onboard-nico}, {task: onboard-nico}]", "its own 'as' name"),
     ("onboard-nico", "a list of"),
+    ("[{task: onboard-nico}]\nprelude: [1]", "prelude:"),
 ])
 def test_bad_parts_are_named(tmp_path, monkeypatch, parts, says):
     import shutil
