@@ -16,7 +16,9 @@ adversaries of its own. From each part it takes, rendered in the same variant:
 - its work as **checkpoints**: a part with checkpoints keeps them (renamed ``<as>-<name>``); a part
   scored by a rubric of checks gives one checkpoint per criterion (``<as>-<n>``, its name and
   weight), then ``<as>-done``: every check of the part holds, after all of them; otherwise one checkpoint per check
-  that isn't a gate. Its gates stay gates;
+  that isn't a gate. Its gates stay gates, bound to its checkpoints (``binds``: a rule that doesn't
+  hold before any work — the message must give the venue — binds once one of them is reached, so it
+  doesn't zero a day stopped before that part; a rule that holds at the start always binds);
 - its ``allow`` queries, ``coworkers`` scenario triggers and apps;
 - its own adversaries that still mean the same in the composite: those on the solved state
   (``base: solution``: one more write on top of all the work) and those that must fail from the
@@ -76,13 +78,14 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
         oracle.append({"goto": t.start_path})
         oracle += [_dump(s) for s in t.oracle if s.kind != "done"]
         solution += [_dump(s) for s in t.solution if s.done is None]
+        first = len(checkpoints)
         if t.checkpoints:
             for c in t.checkpoints:
                 d = _dump(c)
                 d["name"] = f"{short}-{c.name}"
                 d["after"] = [f"{short}-{a}" for a in c.after]
                 checkpoints.append(d)
-        gates += [dict(spec) for spec in t.checks if spec.get("gate")]
+        part_gates = [{k: v for k, v in spec.items() if k != "gate"} for spec in t.checks if spec.get("gate")]
         main = [{k: v for k, v in spec.items() if k != "gate"} for spec in t.checks if not spec.get("gate")]
         criteria = [c for c in t.rubric if c.check is not None]
         if t.checkpoints:
@@ -98,6 +101,11 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
             for n, spec in enumerate(main, 1):
                 checkpoints.append({"name": f"{short}-{n}", "title": str(spec.get("name") or f"{short} {n}"),
                                     "checks": [spec]})
+        # The part's gates stay gates (breaking one zeroes the day), bound to the part: a rule that
+        # needs the part's work to hold (a message that must give the venue) binds once the part is
+        # started, so a day stopped before that part isn't zeroed by it (harness.verify).
+        names = [d["name"] for d in checkpoints[first:]]
+        gates += [{**g, "gate": True, "binds": names} for g in part_gates]
         allow += [dict(q) for q in t.allow]
         coworkers += [c for c in t.coworkers if c not in coworkers]
         apps += [a for a in t.apps if a not in apps]

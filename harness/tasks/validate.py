@@ -45,7 +45,7 @@ class Problem:
 
 
 # ---------------------------------------------------------------------------- the walk
-CHECK_KEYS = {"name", "gate", "expected"}                         # beside the kind
+CHECK_KEYS = {"name", "gate", "expected", "binds"}                # beside the kind
 QUERY = {"table", "where", "new", "changed", "by", "related"}      # what _select reads
 BODY = {
     "exists": QUERY | {"count", "min", "max"},

@@ -112,12 +112,16 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     checks: list[CheckResult] = []
     gates_ok = True
     vouches: list[Vouch] = []
+    bound: list[tuple[dict, CheckResult]] = []        # gates bound to checkpoints: judged below
     for spec in task.checks:
-        c = run_check(ctx, {k: v for k, v in spec.items() if k != "gate"})
+        c = run_check(ctx, {k: v for k, v in spec.items() if k not in ("gate", "binds")})
         checks.append(c)
-        lines.append(c.line() + ("  (gate)" if spec.get("gate") else ""))
         if c.passed:
             vouches += c.vouches
+        if spec.get("binds"):
+            bound.append((spec, c))
+            continue
+        lines.append(c.line() + ("  (gate)" if spec.get("gate") else ""))
         if spec.get("gate"):
             gates_ok &= c.passed
         else:
@@ -141,6 +145,18 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
                          + (f" ({c['title']})" if c.get("title") else "")
                          + ("" if c["reached"] or not c.get("blocked") else f": waits for {', '.join(c['blocked'])}"))
             lines += [f"    {line}" for line in c["lines"]]
+    # A gate that ``binds`` checkpoints (a composite's part's rule) zeroes the score when it fails and
+    # either holds at the start (a pure constraint: it always binds) or one of its checkpoints was
+    # reached (its part was started); a rule that needs the part's work doesn't bind before it.
+    reached = {c["name"] for c in cps_out if c["reached"]}
+    for spec, c in bound:
+        binding = bool(set(spec["binds"]) & reached)
+        if not c.passed and not binding:
+            start = Ctx(initial=initial, final=initial, diff={"tables": {}}, world_root=world_root, task=task)
+            binding = run_check(start, {k: v for k, v in spec.items() if k not in ("gate", "binds")}).passed
+        if binding:
+            gates_ok &= c.passed
+        lines.append(c.line() + ("  (gate)" if binding or c.passed else "  (gate, not binding: its part wasn't started)"))
 
     rubric_out = []
     if task.rubric:

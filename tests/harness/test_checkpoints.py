@@ -137,8 +137,12 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
     assert names[12:] == [*(f"leads-{n}" for n in range(1, 8)), "leads-done", "nico-in-revops"]
     assert 10 <= len(t.checkpoints) <= 30
     assert t.checkpoints[names.index("triage-done")].after == [f"triage-{n}" for n in range(1, 7)]
-    # Every part's gates stay gates; its oracle and solution come in order, each part from its start page.
+    # Every part's gates stay gates, bound to the part's checkpoints; its oracle and solution come in
+    # order, each part from its start page.
     assert [c["name"] for c in t.checks] == [g["name"] for p in parts for g in p.checks if g.get("gate")]
+    for g in t.checks:
+        short = g["binds"][0].split("-")[0]
+        assert g["gate"] and g["binds"] == [c.name for c in t.checkpoints[:-1] if c.name.startswith(short + "-")]
     gotos = [s.goto for s in t.oracle if s.goto is not None]
     assert gotos[0] == "/mail/inbox" and sum(ACTION_COST.get(s.kind, 1) for s in t.oracle) >= 150
     assert t.max_steps >= 3 * sum(ACTION_COST.get(s.kind, 1) for s in t.oracle)
@@ -147,6 +151,34 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
     adv = {a.name: a for a in t.adversaries}
     assert "nico:admin-console-too" in adv and "nico:nico-added-to-revops-first" not in adv
     assert t.coworkers == ["elise.moreau:monday-nico-revops"] and t.principal.person == "elise.moreau"
+
+
+def test_a_part_rule_that_needs_its_work_binds_once_the_part_is_started():
+    """corvane-week: the mediation message must give the venue (a gate of its part). Stopped before the
+    mediation, that rule doesn't zero the day; a bar date copied instead of moved (its part started,
+    its rule broken) does."""
+    from harness.qc.adversaries.workbench import Attempt
+    from apps.core.store.db import AGENT
+    t = load_task("meridian/corvane-week")
+    bench = Workbench("meridian")
+    try:
+        steps = [s for s in t.solution if s.done is None]
+        cut = next(i for i, s in enumerate(steps) if s.call == "chat.create_channel")
+        early = bench.score(t, bench.attempt(t, steps[:cut]))
+        assert not early.passed and 0 < early.score < 1 and not early.zeroed
+        assert any("not binding" in line for line in early.lines)
+
+        def copy_bar_date(st):
+            ev = st.one("SELECT id FROM cal_events WHERE title LIKE 'Claims bar date%' ORDER BY id")
+            row = st.get("cal_events", ev["id"])
+            st.insert("cal_events", AGENT, **{k: v for k, v in row.items() if k in st.table("cal_events").by_name
+                                               and k != "id"})
+            bench_row = bench.initial["tables"]["cal_events"]["records"][str(ev["id"])]
+            st.update("cal_events", ev["id"], AGENT, start=bench_row["start"], end=bench_row["end"])
+        copied = bench.score(t, bench.attempt(t, t.solution, then=copy_bar_date))
+        assert not copied.passed and copied.score == 0 and copied.zeroed
+    finally:
+        bench.close()
 
 
 def test_a_composite_can_start_by_asking_its_principal_and_drops_its_parts_judge_criteria():
