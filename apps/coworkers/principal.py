@@ -29,7 +29,7 @@ def ask(store: Store, user: str, principal: str, text: str, *, via: str = "chat"
         cant_help: str = "Sorry, I can't help with that.") -> dict:
     """Put the question to ``principal`` and queue their answer; returns where it was asked
     (``replies`` reads the answer from there once the step's tick has run)."""
-    text = " ".join(text.split()) if "\n" not in text else text.strip()
+    text = text.strip()
     if not text:
         raise ValueError("ask_user needs a question")
     caller = Caller(user=user, actor=ASKER)

@@ -41,9 +41,8 @@ from PIL import Image
 
 from harness.env.actions import ActionError, parse
 from harness.env.adapters import from_anthropic
-from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, reply_text,
-                                  sdk_client,
-                                  system_prompt)
+from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, asked_user,
+                                  reply_text, sdk_client, system_prompt)
 
 TOOLSET = "computer_toolset_20260801"
 PREVIOUS = "computer_20251124"
@@ -110,17 +109,13 @@ class AnthropicAgent(ModelAgentBase):
 
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         self._obs = obs
-        by_id: dict[str, list[Pending]] = {}
-        asked = False
-        for p in results:
-            if not p.call_id and (p.action or {}).get("type") == "ask_user":
-                asked = True                    # a text turn that asked: the answer is the next user turn
-                continue
-            by_id.setdefault(p.call_id, []).append(p)
-        if asked:
+        if asked_user(results):               # a text turn that asked: the answer is the next user turn
             self.messages.append({"role": "user", "content": [{"type": "text", "text": reply_text(obs)},
                                                               _image_block(self.screen.png(obs["screenshot"]))]})
             return
+        by_id: dict[str, list[Pending]] = {}
+        for p in results:
+            by_id.setdefault(p.call_id, []).append(p)
         content = []
         for call_id, ps in by_id.items():
             content.append(self._result(call_id, ps))

@@ -308,6 +308,11 @@ def call_usage(model: str, resp, retries: int = 0) -> Usage:
     return out
 
 
+def asked_user(results) -> bool:
+    """Did the last model turn end in a question to the user (a text turn mapped to ``ask_user``)?"""
+    return any(not p.call_id and (p.action or {}).get("type") == "ask_user" for p in results)
+
+
 def reply_text(obs: dict) -> str:
     """What the model is told after an ``ask_user``: the principal's answer."""
     said = (obs.get("user_reply") or "").strip()

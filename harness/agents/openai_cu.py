@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from harness.env.actions import ActionError, parse
 from harness.env.adapters import from_openai
-from harness.agents.model import (ModelAgentBase, Pending, call_usage, create, final_action, goal_of, reply_text,
-                                  sdk_client, system_prompt)
+from harness.agents.model import (ModelAgentBase, Pending, call_usage, create, final_action, goal_of, asked_user,
+                                  reply_text, sdk_client, system_prompt)
 
 SAFETY_POLICIES = ("acknowledge", "stop")
 
@@ -73,7 +73,7 @@ class OpenAIAgent(ModelAgentBase):
     def _continue(self, obs: dict, results: list[Pending]) -> None:
         self.input = []
         shot = self.screen.data_url(obs["screenshot"])
-        if any(not p.call_id and (p.action or {}).get("type") == "ask_user" for p in results):
+        if asked_user(results):
             # A text turn that asked: the principal's answer is the next user message.
             self.input.append({"role": "user", "content": [{"type": "input_text", "text": reply_text(obs)},
                                                            {"type": "input_image", "image_url": shot}]})

@@ -115,9 +115,7 @@ def _instance_cached(path_s: str, mtime: int, world: str, variant: int, keys: tu
         raise TaskError(f"{path}: a task file is a mapping of fields")
     part_ids = []
     if "parts" in raw:
-        composed = _composed(path, world, variant, raw)          # names a bad part as a TaskError
-        part_ids = [f"{world}/{name}" for name, _ in part_specs(raw)]
-        raw = composed
+        raw, part_ids = _composed(path, world, variant, raw)     # names a bad part as a TaskError
     try:
         task = Task.model_validate(raw)
     except ValidationError as e:
@@ -136,8 +134,9 @@ def _instance_cached(path_s: str, mtime: int, world: str, variant: int, keys: tu
     return task
 
 
-def _composed(path: Path, world: str, variant: int, raw: dict) -> dict:
-    """A composite task (``parts:``, harness.tasks.compose): its parts rendered in the same variant."""
+def _composed(path: Path, world: str, variant: int, raw: dict) -> tuple[dict, list[str]]:
+    """A composite task (``parts:``, harness.tasks.compose): its fields with its parts rendered in the
+    same variant folded in, and the parts' ids."""
     try:
         specs = part_specs(raw)
         parts = []
@@ -154,7 +153,7 @@ def _composed(path: Path, world: str, variant: int, raw: dict) -> dict:
                 raise CompositionError(f"parts: {world}/{name} has parts of its own")
             pv = variant if pfam.all_variants else 0
             parts.append((short, _instance_task(pfam, pv, pfam.default_keys(), check_refs=False)))
-        return compose(raw, parts)
+        return compose(raw, parts), [f"{world}/{name}" for name, _ in specs]
     except CompositionError as e:
         raise TaskError(f"{path}: {e}") from None
 

@@ -70,24 +70,31 @@ def test_partial_credit_is_the_weighted_share_of_checkpoints_reached():
         bench.close()
 
 
+def _step_by_step(bench, t, steps, then=None):
+    """``steps`` one agent step at a time on a fresh slot, the milestones judged after each (``then(st)``
+    once they are done); the rewards, the checkpoints in the order reached, the tracker, the verdict."""
+    from apps.core.store.export import diff
+    from harness.verify import verify
+    ms = Milestones(t, bench.world.root)
+    rewards, order = [], []
+    with bench.fresh(t) as st:
+        for i, s in enumerate(steps, 1):
+            bench.run_steps(st, t, [s])
+            r, new = ms.after_step(i, st, bench.initial)
+            rewards.append(r)
+            order += new
+        if then is not None:
+            then(st)
+        final = export(st)
+    result = verify(t, bench.initial, final, diff(bench.initial, final), world_root=bench.world.root)
+    return rewards, order, ms, result
+
+
 def test_milestones_on_a_live_store_pay_each_checkpoint_once_and_sum_to_the_score():
     t = load_task(LONG)
     bench = Workbench("lumen")
     try:
-        ms = Milestones(t, bench.world.root)
-        rewards, order = [], []
-        with bench.fresh(t) as st:
-            for i, s in enumerate(t.solution, 1):
-                if s.done is not None:
-                    break
-                bench.run_steps(st, t, [s])
-                r, new = ms.after_step(i, st, bench.initial)
-                rewards.append(r)
-                order += new
-            final = export(st)
-        from apps.core.store.export import diff
-        from harness.verify import verify
-        result = verify(t, bench.initial, final, diff(bench.initial, final), world_root=bench.world.root)
+        rewards, order, ms, result = _step_by_step(bench, t, [s for s in t.solution if s.done is None])
         last, _ = ms.finish(len(rewards) + 1, result)
         assert order == [c.name for c in t.checkpoints] and ms.in_order()
         assert sum(rewards) == pytest.approx(1.0) and last == pytest.approx(0.0)
@@ -101,24 +108,16 @@ def test_milestones_on_a_live_store_pay_each_checkpoint_once_and_sum_to_the_scor
 def test_a_milestone_undone_before_the_end_is_taken_back_on_the_last_step():
     t = load_task(LONG)
     bench = Workbench("lumen")
+
+    def empty_the_request(st):                         # the laptop request emptied again: nothing holds
+        req = st.one("SELECT id FROM tk_requests ORDER BY id DESC")
+        st.update("tk_requests", req["id"], "agent", variables={})
     try:
-        ms = Milestones(t, bench.world.root)
-        with bench.fresh(t) as st:
-            steps = [s for s in t.solution if s.done is None]
-            paid = 0.0
-            for i, s in enumerate(steps[:4], 1):
-                bench.run_steps(st, t, [s])
-                paid += ms.after_step(i, st, bench.initial)[0]
-            assert ms.reached == {"laptop": 4} and paid == pytest.approx(0.2)
-            # The request is emptied again: at the end, nothing holds.
-            req = st.one("SELECT id FROM tk_requests ORDER BY id DESC")
-            st.update("tk_requests", req["id"], "agent", variables={})
-            final = export(st)
-        from apps.core.store.export import diff
-        from harness.verify import verify
-        result = verify(t, bench.initial, final, diff(bench.initial, final), world_root=bench.world.root)
+        steps = [s for s in t.solution if s.done is None]
+        rewards, _, ms, result = _step_by_step(bench, t, steps[:4], then=empty_the_request)
+        assert ms.reached == {"laptop": 4} and sum(rewards) == pytest.approx(0.2)
         last, _ = ms.finish(5, result)
-        assert result.score == 0.0 and last == pytest.approx(-0.2) and paid + last == pytest.approx(0.0)
+        assert result.score == 0.0 and last == pytest.approx(-0.2) and sum(rewards) + last == pytest.approx(0.0)
         assert result.checkpoints[0]["undone_after"] == 4
     finally:
         bench.close()
@@ -246,15 +245,18 @@ def test_the_principal_answers_the_same_question_with_the_same_bytes_and_cant_he
         bench.close()
 
 
-def test_guessing_fails_and_asking_passes_on_the_tools():
+def test_the_guessed_figure_fails_the_agreed_one_passes_and_a_second_question_breaks_the_rule():
     t = load_task(ASK)
     bench = Workbench("lumen")
     try:
         assert bench.score(t, bench.attempt(t, t.solution)).passed
         assert _figure(t) != 72000                       # the figure on the record is never the agreed one
         guess = [s for s in t.solution if s.ask is None]
+        guessed = [s.model_copy(update={"args": {**s.args, "fields": {"amount": "72000"}}})
+                   if s.call == "crm.update" else s for s in guess]
+        assert not bench.score(t, bench.attempt(t, guessed)).passed   # the only figure without asking
         r = bench.score(t, bench.attempt(t, guess))
-        assert r.passed                                  # a memorised figure passes the state check…
+        assert r.passed                                  # the agreed figure passes however it was learnt…
         twice = [t.solution[0], t.solution[0], *t.solution[1:]]
         r = bench.score(t, bench.attempt(t, twice))
         assert not r.passed and r.zeroed                 # …and two questions break the one-question rule
@@ -391,3 +393,12 @@ def test_ask_user_end_to_end_guessing_fails_asking_passes_and_the_answer_is_the_
         assert "nobody to ask" in obs["last_action_error"] and obs["user_reply"] == ""
     finally:
         env.close()
+
+
+def test_a_model_asks_with_an_ask_user_line_and_answers_with_answer():
+    from harness.agents.model import Pending, asked_user, final_action
+    a = final_action("I need one thing first.\nASK_USER: Which figure did you agree?")
+    assert a == {"type": "ask_user", "text": "Which figure did you agree?"}
+    assert final_action("Done. ANSWER: 4\nASK_USER: anything else?")["type"] == "done"   # an answer ends it
+    assert final_action("Is there anything else I can help with?")["type"] == "done"     # no marker, no question
+    assert asked_user([Pending("", a)]) and not asked_user([Pending("c1", {"type": "click", "x": 1, "y": 1})])
