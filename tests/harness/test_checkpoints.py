@@ -153,12 +153,12 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
 
 
 def test_a_part_rule_that_needs_its_work_binds_once_the_part_is_started():
-    """corvane-week: the mediation message must give the venue (a gate of its part). Stopped before the
+    """hearing-week: the mediation message must give the venue (a gate of its part). Stopped before the
     mediation, that rule doesn't zero the day; a bar date copied instead of moved (its part started,
     its rule broken) does."""
     from harness.qc.adversaries.workbench import Attempt
     from apps.core.store.db import AGENT
-    t = load_task("meridian/corvane-week")
+    t = load_task("meridian/hearing-week")
     bench = Workbench("meridian")
     try:
         steps = [s for s in t.solution if s.done is None]
