@@ -19,7 +19,9 @@ adversaries of its own. From each part it takes, rendered in the same variant:
   that isn't a gate. Its gates stay gates, bound to its checkpoints (``binds``: a rule that doesn't
   hold before any work — the message must give the venue — binds once one of them is reached, so it
   doesn't zero a day stopped before that part; a rule that holds at the start always binds);
-- its ``allow`` queries, ``coworkers`` scenario triggers and apps;
+- its ``allow`` queries, ``coworkers`` scenario triggers and apps; its ``progress`` documents (those
+  whose blanks it fills) on each of its checkpoints, so a day stopped with half a letter filled
+  keeps the rest of its credit (the half letter earns nothing);
 - its own adversaries that still mean the same in the composite: those on the solved state
   (``base: solution``: one more write on top of all the work) and those that must fail from the
   start (doing part of the work with a flaw can't pass the whole), with the clause of the prompt each
@@ -104,6 +106,10 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
         # The part's gates stay gates (breaking one zeroes the day), bound to the part: a rule that
         # needs the part's work to hold (a message that must give the venue) binds once the part is
         # started, so a day stopped before that part isn't zeroed by it (harness.verify).
+        for d in checkpoints[first:]:              # blanks it fills: work in progress until it's reached
+            d["progress"] = list(dict.fromkeys([*d.get("progress", []), *t.progress]))
+            if not d["progress"]:
+                d.pop("progress")
         names = [d["name"] for d in checkpoints[first:]]
         gates += [{**g, "gate": True, "binds": names} for g in part_gates]
         allow += [dict(q) for q in t.allow]

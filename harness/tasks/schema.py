@@ -194,6 +194,10 @@ class Checkpoint(_M):
     answer: bool = False
     after: list[str] = []
     at_end: bool = False
+    # Documents whose blanks this checkpoint's work fills: while it isn't reached, a blank filled in
+    # one of them (a block that reads as before but for its ``[…]`` placeholders) is work in progress,
+    # not damage — it earns nothing and costs nothing (harness.verify).
+    progress: list[str] = []
 
     @model_validator(mode="after")
     def _something(self):
@@ -229,6 +233,7 @@ class Task(_M):
     infeasible: str | None = None          # why it can't be done
     explain: dict | None = None            # infeasible tasks: a condition the agent's explanation meets
     allow: list[dict] = []                 # queries {table, where, new?, fields?}: records the agent may also change
+    progress: list[str] = []               # documents whose blanks it fills (a composite's checkpoints: work in progress)
     guard: bool = True                     # collateral-damage guard
     step_seconds: float | None = None
     coworkers: list[str] = []              # scenario triggers this task turns on: "<person>:<trigger id>"
@@ -291,6 +296,9 @@ class Task(_M):
                 names.append(c.name)
             if self.rubric:
                 raise ValueError("a task scores by its checkpoints or by a rubric, not both")
+            if self.progress:
+                raise ValueError("progress: with checkpoints, name the documents on the checkpoints whose "
+                                 "work fills their blanks (checkpoints[].progress)")
             if any(not spec.get("gate") for spec in self.checks):
                 raise ValueError("with checkpoints, every check belongs to a checkpoint; top-level checks are "
                                  "gates (gate: true), the constraints that must hold for any credit")

@@ -21,6 +21,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from harness.verify.answer import match_answer, normalise
+from harness.verify.artifacts import progress_vouches
 from harness.verify.checks import CheckResult, Ctx, _select, allow_vouches, load_function, run_check
 from harness.verify.conditions import match
 from harness.verify.guard import Vouch, agent_changes, collateral, describe
@@ -139,12 +140,22 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
         criteria = []
         cps_out, cp_vouches = checkpoint_states(ctx, task, None if ans is None else ans.passed)
         vouches += cp_vouches
+        # Work in progress: blanks filled in an unreached checkpoint's documents earn nothing, cost nothing.
+        for cp, row in zip(task.checkpoints, cps_out):
+            if row["reached"] or not cp.progress or not task.guard:
+                continue
+            wip = [v for title in cp.progress for v in progress_vouches(ctx, title)]
+            if wip:
+                vouches += wip
+                row["in_progress"] = True
         for c in cps_out:
             criteria.append((c["name"], c["weight"], c["reached"]))
             lines.append(f"{'✓' if c['reached'] else '✗'} checkpoint {c['name']}"
                          + (f" ({c['title']})" if c.get("title") else "")
                          + ("" if c["reached"] or not c.get("blocked") else f": waits for {', '.join(c['blocked'])}"))
             lines += [f"    {line}" for line in c["lines"]]
+            if c.get("in_progress"):
+                lines.append("    … work in progress: blanks filled in its document, not finished (no credit, no damage)")
     # A gate that ``binds`` checkpoints (a composite's part's rule) zeroes the score when it fails and
     # either holds at the start (a pure constraint: it always binds) or one of its checkpoints was
     # reached (its part was started); a rule that needs the part's work doesn't bind before it.

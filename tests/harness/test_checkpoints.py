@@ -153,9 +153,9 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
 
 
 def test_a_part_rule_that_needs_its_work_binds_once_the_part_is_started():
-    """hearing-week: the mediation message must give the venue (a gate of its part). Stopped before the
-    mediation, that rule doesn't zero the day; a bar date copied instead of moved (its part started,
-    its rule broken) does."""
+    """hearing-week: no bar date may be left at the draft order's date (a gate of its part, which fails
+    at the start). Stopped before that part, the rule doesn't zero the day; a bar date copied instead
+    of moved (its part started, its rule broken) does."""
     from harness.qc.adversaries.workbench import Attempt
     from apps.core.store.db import AGENT
     t = load_task("meridian/hearing-week")
@@ -165,7 +165,14 @@ def test_a_part_rule_that_needs_its_work_binds_once_the_part_is_started():
         cut = next(i for i, s in enumerate(steps) if s.call == "chat.create_channel")
         early = bench.score(t, bench.attempt(t, steps[:cut]))
         assert not early.passed and 0 < early.score < 1 and not early.zeroed
-        assert any("not binding" in line for line in early.lines)
+        # "no bar date left at the draft order's date" fails before the work (the event is there):
+        # it binds once its part is started, not on a day that hasn't reached it.
+        nothing = bench.score(t, bench.attempt(t, []))
+        assert any("draft order's date" in line and "not binding" in line for line in nothing.lines)
+        assert not any("draft order's date" in line and "not binding" in line for line in early.lines)
+        # The channel made, its message not posted yet: nothing denies the venue, the day isn't zeroed.
+        made = bench.score(t, bench.attempt(t, steps[:cut + 1]))
+        assert not made.passed and early.score < made.score < 1 and not made.zeroed
 
         def copy_bar_date(st):
             ev = st.one("SELECT id FROM cal_events WHERE title LIKE 'Claims bar date%' ORDER BY id")
@@ -176,6 +183,51 @@ def test_a_part_rule_that_needs_its_work_binds_once_the_part_is_started():
             st.update("cal_events", ev["id"], AGENT, start=bench_row["start"], end=bench_row["end"])
         copied = bench.score(t, bench.attempt(t, t.solution, then=copy_bar_date))
         assert not copied.passed and copied.score == 0 and copied.zeroed
+    finally:
+        bench.close()
+
+
+def test_blanks_filled_is_a_placeholder_replaced_and_nothing_else():
+    from harness.verify.artifacts import blanks_filled
+    assert blanks_filled("limit is $[__________].", "limit is $160,600,000.")
+    assert blanks_filled("No. 2025-02 [AC: insert rate] to the", "No. 2025-02, namely $2,750 per gross ton, to the")
+    assert blanks_filled("by [fund] and [shortfall].", "by $1 and [shortfall].")          # some of them
+    assert not blanks_filled("by [fund] and [shortfall].", "by $1 or [shortfall].")      # a word between changed
+    assert not blanks_filled("By [fund].", "By $1.\n\nAlso $9m, by the way")           # text after the last one
+    assert not blanks_filled("The limit. By [limit].", "Our limit. By $1.")                 # its own words changed
+    assert not blanks_filled("No blanks here.", "No blanks here at all.")
+    assert not blanks_filled("by [fund].", "by [fund].")
+
+
+def test_a_half_filled_letter_is_work_in_progress_in_a_long_task_and_a_rewrite_is_still_damage():
+    """hearing-week stopped halfway through the letter to Pryce: the blanks filled so far earn nothing
+    and cost nothing (the letter's checkpoint says so), the rest of the day keeps its credit. A
+    paragraph without blanks rewritten is damage as before; the letter's own task (pass or fail)
+    scores a half letter 0."""
+    from harness.qc.adversaries.base import Expect, verdict_ok
+    from harness.tasks.schema import SolutionStep
+    t = load_task("meridian/hearing-week")
+    letter = "Letter to J. Pryce re Limitation Fund – DRAFT"
+    assert next(c for c in t.checkpoints if c.name.startswith("letter-")).progress == [letter]
+    bench = Workbench("meridian")
+    try:
+        steps = [s for s in t.solution if s.done is None]
+        fills = [i for i, s in enumerate(steps) if s.call == "docs.replace_text" and s.args["doc"] == letter]
+        half = steps[:fills[1] + 1]                        # [limit] and [fund] filled, [shortfall] and [date] not
+        before = bench.score(t, bench.attempt(t, steps[:fills[0]]))
+        wip = bench.score(t, bench.attempt(t, half))
+        assert not wip.passed and not wip.zeroed and wip.score == before.score > 0
+        row = next(c for c in wip.checkpoints if c["name"].startswith("letter-"))
+        assert not row["reached"] and row["in_progress"]
+        assert verdict_ok(Expect.FAIL, wip.passed, wip.score, True) and not verdict_ok(Expect.FAIL, wip.passed, wip.score)
+        rewrite = SolutionStep(call="docs.replace_text", args={
+            "doc": letter, "find": "is irrelevant.", "replacement": "is beside the point."})
+        damaged = bench.score(t, bench.attempt(t, [*half, rewrite]))
+        assert damaged.zeroed and damaged.score == 0 and damaged.collateral
+        single = load_task("meridian/pryce-letter-figures")
+        part = [s for s in single.solution if s.done is None]
+        cut = [i for i, s in enumerate(part) if s.call == "docs.replace_text"][1] + 1
+        assert bench.score(single, bench.attempt(single, part[:cut])).score == 0
     finally:
         bench.close()
 

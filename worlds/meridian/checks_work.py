@@ -766,20 +766,22 @@ def _mediation_channels(ctx) -> dict[str, dict]:
 
 def mediation_location_affirmed(ctx):
     """Gate: the channel's message states the mediation's place as where it is (a message that denies
-    it — "we will NOT be at Harbour Exchange" — states another place or none)."""
+    it — "we will NOT be at Harbour Exchange" — states another place or none). No message yet denies
+    nothing (the task's own check wants the message; a day stopped before it isn't zeroed)."""
     convs = set(_mediation_channels(ctx))
     msgs = {k: m for k, m in ctx.records("chat_messages", which="new").items() if str(m.get("conversation")) in convs}
     if not msgs:
-        return False, "no message in #aurelia-mediation"
+        return True, "no message in #aurelia-mediation yet (nothing denies the place)"
     bad = [k for k, m in msgs.items() if re.search(r"(?i)harbour exchange", m.get("text") or "")
            and not place_affirmed(m.get("text"), "Harbour Exchange")]
     return not bad, (f"message(s) {bad} deny Harbour Exchange" if bad else "the location is stated")
 
 
 def mediation_topic_affirmed(ctx):
-    """Gate: the new channel's topic gives the mediation's date as its date, not denied."""
+    """Gate: a topic the new channel has gives the mediation's date as its date, not denied (no
+    topic yet denies nothing: the task's own check wants it)."""
     topics = [c.get("topic") or "" for c in _mediation_channels(ctx).values()]
-    ok = bool(topics) and all(date_affirmed(t, date(2026, 5, 7), _today(ctx)) for t in topics)
+    ok = all(not t.strip() or date_affirmed(t, date(2026, 5, 7), _today(ctx)) for t in topics)
     return ok, f"topic(s) {topics!r}"
 
 

@@ -5,7 +5,9 @@ An adversary is one attempt at a task, built from the task's own structure
 grader would give it:
 
 - ``fail``: must not pass and must score 0 (hedges, spam, duplicates,
-  collateral writes, literals for formulas, memorised answers, infeasible…);
+  collateral writes, literals for formulas, memorised answers, infeasible…) — or, in a task
+  scored by checkpoints, leave the flawed work as an unreached checkpoint's work in progress
+  (blanks filled wrong in its document: no credit for it, the rest of the day still scored);
 - ``below``: must not pass and must score below 1 (the work stopped halfway);
 - ``pass``: must pass with score 1 (the task done another right way).
 
@@ -56,9 +58,11 @@ class Outcome:
         return self.error is None and not self.ok and self.expect == Expect.PASS
 
 
-def verdict_ok(expect: Expect, passed: bool, score: float) -> bool:
+def verdict_ok(expect: Expect, passed: bool, score: float, in_progress: bool = False) -> bool:
+    """``in_progress``: the result counts some of the attempt's edits as an unreached checkpoint's
+    work in progress (harness.verify), the one way a flawed attempt keeps the rest of its credit."""
     if expect == Expect.FAIL:
-        return not passed and score == 0
+        return not passed and (score == 0 or in_progress)
     if expect == Expect.BELOW:
         return not passed and score < 1
     return passed and score == 1

@@ -106,7 +106,7 @@ def try_one(task, wb: Workbench, adv: Adversary) -> Outcome:
         o.error = f"{type(e).__name__}: {e} | {traceback.format_exc(limit=3)[-400:]}"
         return o
     o.passed, o.score = r.passed, r.score
-    o.ok = verdict_ok(adv.expect, r.passed, r.score)
+    o.ok = verdict_ok(adv.expect, r.passed, r.score, any(c.get("in_progress") for c in r.checkpoints))
     bad = [line for line in r.lines if line.startswith("✗")]
     o.why = "; ".join(bad)[:600] if bad else "passed: " + "; ".join(r.lines)[:300]
     if not o.ok:
