@@ -240,14 +240,16 @@ def checkpoint_states(ctx: Ctx, task, answer_passed: bool | None, *, final: bool
         elif cp.answer:
             row["reached"] = bool(answer_passed) and not blocked
         else:
-            ok = True
+            ok, mine = True, []
             for spec in cp.checks:
                 r = run_check(ctx, spec)
                 row["lines"].append(r.line())
                 if r.passed:
-                    vouches += r.vouches
+                    mine += r.vouches
                 ok &= r.passed
             row["reached"] = ok and not blocked
+            if row["reached"]:             # a checkpoint waiting for another vouches for nothing yet
+                vouches += mine
         if blocked and row["reached"] is False:
             row["blocked"] = blocked
         reached[cp.name] = bool(row["reached"])
