@@ -232,6 +232,25 @@ def test_a_half_filled_letter_is_work_in_progress_in_a_long_task_and_a_rewrite_i
         bench.close()
 
 
+def test_a_checkpoint_waiting_for_another_vouches_for_nothing():
+    """model-and-board: "pin your message with the corrected figures" comes after "the message gives
+    the corrected total". A hedged message that is pinned passes the pin's check, but the pin waits for
+    the message's checkpoint, so it vouches for nothing and the hedged message is damage (score 0)."""
+    t = load_task("meridian/model-and-board")
+    bench = Workbench("meridian")
+    try:
+        def hedge(call, args):
+            if call == "chat.post" and "Port Calder" in args.get("text", ""):
+                return {**args, "text": args["text"] + " (possibly $135,000,000 on the draft register)"}
+            return args
+        r = bench.score(t, bench.attempt(t, t.solution, transform=hedge))
+        pin = next(c for c in r.checkpoints if c["name"] == "update-pinned")
+        assert not pin["reached"] and pin["blocked"] == ["fix-2"]
+        assert r.score == 0 and r.zeroed and r.collateral
+    finally:
+        bench.close()
+
+
 def test_a_composite_can_start_by_asking_its_principal_and_drops_its_parts_judge_criteria():
     t = load_task("lumen/harrowgate-day")
     assert t.oracle[0].ask and t.solution[0].ask and t.principal.person == "miguel.santos"
