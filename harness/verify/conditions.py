@@ -78,7 +78,9 @@ def says(value, arg) -> bool:
     if arg.get("about") and re.search(arg["about"], normalise(text), re.I):
         # stated where it is named: "the deductible is $2.5M", not "the deductible is $2.75M … $2.5M is
         # another figure"; a reply that never names it ("USD 2500000 per occurrence") only states it
-        ok, _ = states_by_label(text, {"it": (arg["about"], expected)}, SAYS[kind], **kw)
+        # a date without a year ("Wednesday 15 April") is read in the expected date's year
+        akw = {**kw, "today": parse_date(str(expected))} if kind == "date" else kw
+        ok, _ = states_by_label(text, {"it": (arg["about"], expected)}, SAYS[kind], **akw)
         return ok and states(text, SAYS[kind], expected, **kw)[0]
     ok, _ = states(text, SAYS[kind], expected, **kw)
     return ok

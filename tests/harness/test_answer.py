@@ -155,3 +155,15 @@ def test_scaled_figures_are_read_exactly(text, value):
     """A figure with a scale word is the exact number it names (no float drift to compare with a tolerance)."""
     from harness.verify.reading import numbers_in
     assert numbers_in(text) == [value]
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("We're filing the objection on Wednesday 15 April at 3:00 pm (the e-filing portal is down on the 16th).", True),
+    ("Heads up: the portal is down on 16 April, so we file the objection on 15 April at 3 pm.", True),
+    ("Objection: we file Wed 15 Apr 2026 at 15:00.", True),
+    ("We file the objection on 22 April; not 15 April.", False),
+    ("Objection to the fund: we file April 22, 2026 (Wed 15 Apr 2026 is another date).", False),
+])
+def test_says_about_reads_a_date_without_a_year_in_the_expected_year(text, ok):
+    from harness.verify.conditions import says
+    assert says(text, {"date": "2026-04-15", "about": r"\bfil(?:e|es|ing)\b"}) is ok, text
