@@ -17,7 +17,7 @@ adversaries of its own. From each part it takes, rendered in the same variant:
   scored by a rubric of checks gives one checkpoint per criterion (``<as>-<n>``, its name and
   weight), then ``<as>-done``: every check of the part holds, after all of them; otherwise one checkpoint per check
   that isn't a gate. Its gates stay gates, bound to its checkpoints (``binds``: a rule that doesn't
-  hold before any work — the message must give the venue — binds once one of them is reached, so it
+  hold before any work — no bar date left at the draft order's date — binds once one of them is reached, so it
   doesn't zero a day stopped before that part; a rule that holds at the start always binds);
 - its ``allow`` queries, ``coworkers`` scenario triggers and apps; its ``progress`` documents (those
   whose blanks it fills) on each of its checkpoints, so a day stopped with half a letter filled
@@ -104,7 +104,7 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
                 checkpoints.append({"name": f"{short}-{n}", "title": str(spec.get("name") or f"{short} {n}"),
                                     "checks": [spec]})
         # The part's gates stay gates (breaking one zeroes the day), bound to the part: a rule that
-        # needs the part's work to hold (a message that must give the venue) binds once the part is
+        # needs the part's work to hold (no bar date left at the draft date) binds once the part is
         # started, so a day stopped before that part isn't zeroed by it (harness.verify).
         for d in checkpoints[first:]:              # blanks it fills: work in progress until it's reached
             d["progress"] = list(dict.fromkeys([*d.get("progress", []), *t.progress]))
