@@ -43,6 +43,20 @@ def _enabled(store: Store, cw: str, t: Trigger) -> bool:
     return not t.scenario or f"{cw}:{t.id}" in json.loads(store.meta(META_SCENARIO) or "[]")
 
 
+def conversation(store: Store, cw: str) -> dict[str, int]:
+    """The turns this co-worker has taken in the episode: trigger id → the step it last fired."""
+    return {r["trigger"]: r["step"] for r in store.all(
+        "SELECT trigger, MAX(step) AS step FROM coworker_fired WHERE coworker=? GROUP BY trigger", (cw,))}
+
+
+def live(t: Trigger, state: dict[str, int], steps: int) -> bool:
+    """Whether the conversation is where this turn belongs: its ``after`` turns taken (``wait``
+    steps ago or more), none of its ``until`` turns."""
+    if any(a not in state for a in t.after) or any(u in state for u in t.until):
+        return False
+    return not t.wait or steps - max(state[a] for a in t.after) >= t.wait
+
+
 # ---------------------------------------------------------------------- install / load
 def install(store: Store, spec: CoworkersFile) -> None:
     store.set_meta(META_SPEC, spec.model_dump_json(by_alias=True))
@@ -198,15 +212,18 @@ def tick(store: Store, *, step: bool = True) -> bool:
         for cw in spec.coworkers:
             for t in cw.triggers:
                 if t.when == "record" and _enabled(store, cw.id, t) and t.table == tbl and op != "delete" and \
-                        (not t.fields or set(t.fields) & set(fields)) and (cw.id, t.id, pk) not in seen:
+                        (not t.fields or set(t.fields) & set(fields)) and (cw.id, t.id, pk) not in seen and \
+                        live(t, conversation(store, cw.id), steps):
                     row = store.get(tbl, pk)
                     if row is not None and _where(row, t.where):
                         seen.add((cw.id, t.id, pk))
                         _fire(store, cw, t, steps, {"record": {"table": tbl, "id": pk}}, f"{tbl}:{pk}")
     for cw in spec.coworkers:
         for t in cw.triggers:
-            if t.when == "steps" and _enabled(store, cw.id, t) and t.steps <= steps and not _fired(store, cw.id, t.id):
-                _fire(store, cw, t, steps, {}, f"step:{steps}")
+            if t.when == "steps" and _enabled(store, cw.id, t) and not _fired(store, cw.id, t.id):
+                state = conversation(store, cw.id)
+                if live(t, state, steps) and steps - max((state[a] for a in t.after), default=0) >= t.steps:
+                    _fire(store, cw, t, steps, {}, f"step:{steps}")
     before = _last_seq(store)
     _run_due(store, by_id, steps)
     wrote = _last_seq(store) != before
@@ -255,11 +272,20 @@ def is_request(text: str) -> bool:
 
 
 def first_match(cw: Coworker, via: str, text: str, channel: str | None = None,
-                store: Store | None = None) -> Trigger | None:
+                store: Store | None = None, *, state: dict[str, int] | None = None,
+                steps: int | None = None) -> Trigger | None:
+    """The first of ``cw``'s message triggers that is live in the conversation (``state``, else
+    read from ``store``; none taken without either) and matches ``text``."""
+    if state is None:
+        state = conversation(store, cw.id) if store is not None else {}
+    if steps is None:
+        steps = int(store.meta(META_STEPS, "0")) if store is not None else 0
     for t in cw.triggers:
         if t.when != "message" or via not in t.via or (store is not None and not _enabled(store, cw.id, t)):
             continue
         if t.channel and t.channel != channel:
+            continue
+        if not live(t, state, steps):
             continue
         if matches(text, t.match, t.unless):
             return t
@@ -270,14 +296,14 @@ def _on_event(store: Store, cw: Coworker, ev: Event, steps: int) -> None:
     ctx = dict(ev.context)
     if ev.kind == "invite":
         for t in cw.triggers:
-            if t.when == "invite" and _enabled(store, cw.id, t):
+            if t.when == "invite" and _enabled(store, cw.id, t) and live(t, conversation(store, cw.id), steps):
                 e = store.get("cal_events", ev.context["event"])
                 if e is None or (t.title and not matches(e["title"], t.title)):
                     continue
                 _fire(store, cw, t, steps, ctx, f"cal_events:{ev.context['event']}")
                 return
         return
-    t = first_match(cw, ev.via, ev.text, ctx.get("channel"), store)
+    t = first_match(cw, ev.via, ev.text, ctx.get("channel"), store, steps=steps)
     if t is not None and not (t.once and _fired(store, cw.id, t.id)):
         _fire(store, cw, t, steps, ctx, f"{'chat' if ev.via == 'chat' else 'mail'}_messages:{ctx['message']}",
               via=ev.via)
@@ -483,9 +509,10 @@ def validate(store: Store, spec: CoworkersFile) -> list[str]:
         for t in cw.triggers:
             tw = f"{where}.triggers.{t.id}"
             if t.when == "message":
+                state = turns_before(cw, t)
                 for ex in t.examples:
                     for via in t.via:
-                        got = first_match(cw, via, ex, t.channel)
+                        got = first_match(cw, via, ex, t.channel, state=state, steps=t.wait)
                         if got is None or got.id != t.id:
                             problems.append(f"{tw}: example {ex!r} ({via}) "
                                             + ("matches no trigger" if got is None else f"is taken by trigger {got.id!r}"))
@@ -528,6 +555,19 @@ def validate(store: Store, spec: CoworkersFile) -> list[str]:
                         problems.append(f"{tw}: {e}")
             _ = (ReplyAction, ReactAction, RespondAction)
     return problems
+
+
+def turns_before(cw: Coworker, t: Trigger) -> dict[str, int]:
+    """The conversation in which ``t`` is live: its ``after`` turns and theirs, all at step 0."""
+    by_id = {x.id: x for x in cw.triggers}
+    state: dict[str, int] = {}
+    todo = list(t.after)
+    while todo:
+        a = todo.pop()
+        if a not in state:
+            state[a] = 0
+            todo.extend(by_id[a].after)
+    return state
 
 
 def phrasing_report(store: Store) -> list[tuple[str, str, int, int]]:

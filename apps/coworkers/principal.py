@@ -47,7 +47,7 @@ def ask(store: Store, user: str, principal: str, text: str, *, via: str = "chat"
                    "channel": None, "sender": user}
         by_id = {c.id: c for c in spec_of(store).coworkers}
         cw = by_id.get(principal)
-        t = first_match(cw, via, text, None, store) if cw is not None else None
+        t = first_match(cw, via, text, None, store, steps=due) if cw is not None else None
         if t is not None and t.once and _fired(store, principal, t.id):
             t = None
         if t is not None:

@@ -30,6 +30,19 @@ decline when busy). ``when: steps`` fires once after ``steps`` agent steps.
 ``when: record`` fires when an agent write to ``table`` (optionally only the
 ``fields`` listed) leaves a row matching ``where``.
 
+Conversations have state: what this co-worker has already said in the episode.
+``after: [ids]`` makes a trigger a turn that follows others (every one of them
+must have fired): the answer to the question they asked back, the rest of a
+partial answer, the file they send when reminded. ``until: [ids]`` retires a
+turn once any of those has fired ("still on it" stops when the promise is
+kept). ``wait: N`` (with ``after``) holds a turn until N agent steps have passed
+since the last of ``after`` fired — a colleague in a meeting, who needs
+reminding later rather than at once; on a ``when: steps`` trigger with
+``after``, ``steps`` counts from that moment (a colleague who chases you N
+steps after asking). Triggers are tried in file order, so a follow-up that
+shares words with its opener comes before it (``deskworld check`` reports an
+example taken by another turn in the state where its own turn is live).
+
 A trigger marked ``scenario: true`` is part of one task's story (a partner
 who messages after three steps, say): it fires only in episodes of tasks
 that list it as ``coworkers: ["<person>:<trigger id>"]``.
@@ -143,6 +156,10 @@ class Trigger(_Model):
     where: dict[str, object] = {}
     once: bool = False
     scenario: bool = False               # fires only in tasks that list it (task field ``coworkers``)
+    # conversation state: this co-worker's triggers that have fired in the episode
+    after: list[str] = []                # all of these fired first (a follow-up turn)
+    until: list[str] = []                # none of these fired yet (a turn that retires)
+    wait: int = Field(0, ge=0, le=500)   # agent steps since the last of ``after`` fired
     do: list[Action]
 
     @model_validator(mode="after")
@@ -156,6 +173,10 @@ class Trigger(_Model):
             raise ValueError("a steps trigger needs steps")
         if self.when == "record" and not self.table:
             raise ValueError("a record trigger needs table")
+        if self.wait and not self.after:
+            raise ValueError("wait counts steps since the triggers in after; add after")
+        if self.id in self.after or self.id in self.until:
+            raise ValueError("a trigger cannot follow or retire itself")
         if self.when in ("steps", "record"):
             for a in self.do:
                 if isinstance(a, (ReplyAction, ReactAction, RespondAction)):
@@ -178,6 +199,10 @@ class Coworker(_Model):
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise ValueError(f"duplicate trigger id {sorted(dup)[0]!r}")
+        for t in self.triggers:
+            for ref in t.after + t.until:
+                if ref not in ids:
+                    raise ValueError(f"trigger {t.id!r}: after/until names {ref!r}, not a trigger of {self.id}")
         return self
 
 

@@ -329,3 +329,88 @@ def test_assigning_a_crm_task_to_the_csm_gets_her_acknowledgement(lumen):
     engine.tick(lumen)
     [m] = lumen.select("chat_messages", "author='dana.whitaker' AND text LIKE '%remediation plan%'")
     assert chat.conversation(lumen, "jordan.blake", m["conversation"])["kind"] == "dm"
+
+
+# ------------------------------------------------------------------ conversations (multi-turn)
+VICTOR_TURNS = ["victor.hale:" + t for t in ("board-numbers-stale", "board-numbers", "ex-harrowgate-answer",
+                                              "chase-ex-harrowgate")]
+
+
+def _mail_victor(st, body, reply_to=None):
+    jordan = Caller(user="jordan.blake")
+    if reply_to:
+        return compose.send(st, jordan, body=body, reply_to=reply_to)
+    return compose.send(st, jordan, to="victor.hale@lumenanalytics.io", subject="Q2 board numbers", body=body)
+
+
+def _victor_said(st):
+    return [m["body"].split("\n")[0] for m in st.select("mail_messages", "sender='victor.hale@lumenanalytics.io' "
+                                                         "AND subject LIKE 'Re: Q2 board numbers%'", order="id")] + \
+        [m["text"] for m in st.select("chat_messages", "author='victor.hale' AND text LIKE 'Jordan — %'", order="id")]
+
+
+def test_a_stale_figure_is_pushed_back_then_the_right_one_gets_a_question_back_and_its_answer_closes_it(lumen):
+    engine.set_scenario(lumen, VICTOR_TURNS)
+    n = len(_victor_said(lumen))
+    m1 = _mail_victor(lumen, "Closed won $1.72M, commit $3.31M, best case $3.88M.")
+    engine.tick(lumen)
+    said = _victor_said(lumen)[n:]
+    assert len(said) == 1 and said[0].startswith("That closed won looks like Monday's number")     # pushback
+    m2 = _mail_victor(lumen, "Corrected: closed won $2,123,000, commit $3,305,000, best case $3,785,000.", reply_to=m1)
+    engine.tick(lumen)
+    said = _victor_said(lumen)[n:]
+    assert len(said) == 2 and "what's commit without Harrowgate?" in said[1]                       # asks back
+    # the same figures again are not asked about twice (once), and a stale one is no longer pushed back
+    _mail_victor(lumen, "Closed won $1.72M, commit $3.31M.", reply_to=m2)
+    engine.tick(lumen)
+    assert len(_victor_said(lumen)[n:]) == 2
+    _mail_victor(lumen, "Commit without Harrowgate: $2,825,000.", reply_to=m2)
+    engine.tick(lumen)
+    said = _victor_said(lumen)[n:]
+    assert len(said) == 3 and said[2].startswith("Got it — both versions go in the pack")
+    for _ in range(25):                                   # answered: he doesn't chase
+        engine.tick(lumen)
+    assert len(_victor_said(lumen)[n:]) == 3
+
+
+def test_a_question_left_unanswered_is_chased_steps_after_it_was_asked(lumen):
+    engine.set_scenario(lumen, VICTOR_TURNS)
+    for _ in range(30):                                   # steps before the conversation don't count
+        engine.tick(lumen)
+    _mail_victor(lumen, "Closed won $2.12M, commit $3.31M, best case $3.79M.")
+    engine.tick(lumen)
+    asked = engine.conversation(lumen, "victor.hale")["board-numbers"]
+    assert asked == 31
+    for _ in range(19):
+        engine.tick(lumen)
+    assert not lumen.select("chat_messages", "author='victor.hale' AND text LIKE 'Jordan — %'")
+    engine.tick(lumen)                                    # 20 steps after he asked
+    [chase] = lumen.select("chat_messages", "author='victor.hale' AND text LIKE 'Jordan — %'")
+    assert chase["text"].startswith("Jordan — still need commit without Harrowgate")
+    # the answer before him asking isn't an answer: a follow-up turn is live only after its opener
+    st_spec = engine.spec_of(lumen)
+    victor = next(c for c in st_spec.coworkers if c.id == "victor.hale")
+    assert engine.first_match(victor, "mail", "Commit without Harrowgate is $2.83M.", state={}) is None
+    assert engine.first_match(victor, "mail", "Commit without Harrowgate is $2.83M.",
+                              state={"board-numbers": 0}).id == "ex-harrowgate-answer"
+
+
+def test_wait_holds_a_turn_until_enough_steps_have_passed(lumen):
+    raw = json.loads(engine.spec_of(lumen).model_dump_json(by_alias=True))
+    victor = next(c for c in raw["coworkers"] if c["id"] == "victor.hale")
+    victor["triggers"][0]["wait"] = 5                     # he reads the answer only 5 steps after asking
+    spec = CoworkersFile.model_validate(raw)
+    t = spec.coworkers[[c.id for c in spec.coworkers].index("victor.hale")].triggers[0]
+    assert not engine.live(t, {"board-numbers": 10}, 14) and engine.live(t, {"board-numbers": 10}, 15)
+    assert engine.validate(lumen, spec) == []            # examples are checked where the turn is live
+
+
+def test_a_conversation_that_names_a_missing_turn_or_waits_without_after_is_refused():
+    from pydantic import ValidationError
+    base = {"id": "x", "persona": "p", "fallback": ["f"]}
+    with pytest.raises(ValidationError, match="names 'nope', not a trigger of x"):
+        CoworkersFile.model_validate({"coworkers": [{**base, "triggers": [
+            {"id": "a", "when": "steps", "steps": 1, "after": ["nope"], "do": [{"post": "p", "to": ["agent"]}]}]}]})
+    with pytest.raises(ValidationError, match="wait counts steps since the triggers in after"):
+        CoworkersFile.model_validate({"coworkers": [{**base, "triggers": [
+            {"id": "a", "when": "steps", "steps": 1, "wait": 3, "do": [{"post": "p", "to": ["agent"]}]}]}]})
