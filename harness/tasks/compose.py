@@ -26,7 +26,9 @@ adversaries of its own. From each part it takes, rendered in the same variant:
   (``base: solution``: one more write on top of all the work) and those that must fail from the
   start (doing part of the work with a flaw can't pass the whole), with the clause of the prompt each
   tests when the composite's prompt says it too. An adversary that expects a
-  pass or partial credit from the start is about that part alone, and is left out.
+  pass or partial credit from the start is about that part alone, and is left out. One the day
+  changes the meaning of (a close date moved in the CRM must now also move in the forecast) is
+  restated in the composite's own ``adversaries:`` under the same ``<as>:<name>``, which replaces it.
 
 A part can't ask for an answer (the composite has one ending) or itself have parts; its judge
 criteria are left out (they never decide a pass, and the composite scores by checkpoints).
@@ -129,5 +131,7 @@ def compose(raw: dict, parts: list[tuple[str, object]]) -> dict:
     out["allow"] = allow + list(raw.get("allow") or [])
     out["coworkers"] = coworkers + [c for c in raw.get("coworkers") or [] if c not in coworkers]
     out["apps"] = [*apps, *[a for a in raw.get("apps") or [] if a not in apps]]
-    out["adversaries"] = adversaries + list(raw.get("adversaries") or [])
+    own = list(raw.get("adversaries") or [])
+    restated = {a.get("name") for a in own if isinstance(a, dict)}
+    out["adversaries"] = [a for a in adversaries if a["name"] not in restated] + own
     return out

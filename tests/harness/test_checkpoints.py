@@ -473,3 +473,40 @@ def test_a_model_asks_with_an_ask_user_line_and_answers_with_answer():
     assert final_action("Done. ANSWER: 4\nASK_USER: anything else?")["type"] == "done"   # an answer ends it
     assert final_action("Is there anything else I can help with?")["type"] == "done"     # no marker, no question
     assert asked_user([Pending("", a)]) and not asked_user([Pending("c1", {"type": "click", "x": 1, "y": 1})])
+
+
+# ------------------------------------------------------------------ a conversation inside a long task
+def _victor_flow(t, victor_steps: list[dict]):
+    """lumen/quarter-close's tool solution up to the forecast, then ``victor_steps`` instead of its mails."""
+    from harness.tasks.schema import SolutionStep
+    steps = [s for s in t.solution if s.done is None]
+    cut = next(i for i, s in enumerate(steps) if s.call == "mail.send" and "Q2 numbers" in str(s.args))
+    return steps[:cut] + [SolutionStep.model_validate(s) for s in victor_steps] + [s for s in t.solution if s.done]
+
+
+def test_a_stale_figure_pushed_back_and_corrected_passes_and_one_left_standing_is_zeroed():
+    t = load_task("lumen/quarter-close")
+    bench = Workbench("lumen")
+    victor = {"find": {"table": "mail_messages", "new": True, "where": {"sender": "victor.hale@lumenanalytics.io"}}}
+    stale = {"call": "mail.send", "args": {"to": ["victor.hale@lumenanalytics.io"], "subject": "Q2 board numbers",
+                                           "body": "Closed won $1.72M, commit $3.31M, best case $3.88M."}}
+    try:
+        fixed = _victor_flow(t, [
+            stale,
+            {"call": "mail.reply", "args": {"message_id": victor, "body":
+                "You're right, sorry. With Brightvault: closed won $2,123,000, commit $3,305,000, best case $3,785,000."}},
+            {"call": "mail.reply", "args": {"message_id": {"find": {**victor["find"], "where": {
+                **victor["find"]["where"], "body": {"contains": "without Harrowgate"}}}},
+                "body": "Commit excluding Harrowgate: $2,825,000."}}])
+        a = bench.attempt(t, fixed)
+        said = [m["body"].split("\n")[0] for m in a.final["tables"]["mail_messages"]["records"].values()
+                if m["sender"] == "victor.hale@lumenanalytics.io" and m["subject"].startswith("Re: Q2 board")]
+        assert said[0].startswith("That closed won looks like Monday's number")      # he pushed back
+        assert "what's commit without Harrowgate?" in said[1]                        # then asked back
+        r = bench.score(t, a)
+        assert r.passed and r.score == 1.0
+        left = bench.attempt(t, _victor_flow(t, [stale]))                              # never corrected
+        r = bench.score(t, left)
+        assert not r.passed and r.score == 0.0 and r.zeroed
+    finally:
+        bench.close()
