@@ -175,8 +175,67 @@ def forecast_row_quarry(ctx):
 
 def forecast_matches_crm(ctx):
     """The Q2 Pipeline tab has one row for every Q2 opportunity of the CRM and none for another quarter's,
-    every row as the CRM has it."""
-    return _forecast(ctx, summary=False)
+    every row as the CRM has it. Rows inserted for new Q2 deals are vouched, and so are the formulas
+    the insertion rewrote (their references follow the rows that moved), nothing else."""
+    out = _forecast(ctx, summary=False)
+    if not out[0]:
+        return out
+    tab = _tab(ctx.final, PIPELINE)
+    start = {kc[0] for kc in A.cells(ctx.initial, _tab(ctx.initial, PIPELINE)).values()}
+    new_rows = sorted({r for r, cells in _pipeline_rows(ctx.final).items()
+                       if all(kc[0] not in start for kc in cells.values())})
+    vouches = A.cell_vouches(ctx, tab, [f"{c}{r}" for r in new_rows for c in COLUMNS])
+    return out[0], out[1], vouches + inserted_row_vouches(ctx, new_rows)
+
+
+def _row_shift(new_rows: list[int]):
+    """Where a row of the start is at the end, given the final positions of the rows inserted."""
+    points = [p - i for i, p in enumerate(sorted(new_rows))]      # each insertion, in the start's numbering
+    return lambda r: r + sum(1 for q in points if q <= r)
+
+
+REF = re.compile(r"(?:(?:'([^']+)'|([A-Za-z_][\w.]*))!)?(\$?)([A-Z]{1,3})(\$?)(\d+)(?![\w(])")
+
+
+def _shifted(formula: str, shift, here: bool) -> str:
+    """``formula`` with its row references into the Q2 Pipeline tab moved by ``shift``."""
+    def one(m):
+        tab = m.group(1) or m.group(2)
+        if (tab is None and not here) or (tab is not None and tab != PIPELINE):
+            return m.group(0)
+        head = m.group(0)[:m.start(3) - m.start(0)]
+        return f"{head}{m.group(3)}{m.group(4)}{m.group(5)}{shift(int(m.group(6)))}"
+    parts = re.split(r'("[^"]*")', formula)
+    out = []
+    for p in parts:
+        if p.startswith('"'):
+            out.append(p)
+            continue
+        # a range's sheet prefix covers its second cell too: 'Q2 Pipeline'!E2:E60
+        p = re.sub(r"('[^']+'|[A-Za-z_][\w.]*)!(\$?[A-Z]{1,3}\$?\d+):(\$?[A-Z]{1,3}\$?\d+)",
+                   lambda m: f"{m.group(1)}!{m.group(2)}:{m.group(1)}!{m.group(3)}", p)
+        p = REF.sub(one, p)
+        p = re.sub(r"('[^']+'|[A-Za-z_][\w.]*)!(\$?[A-Z]{1,3}\$?\d+):\1!", r"\1!\2:", p)
+        out.append(p)
+    return "".join(out)
+
+
+def inserted_row_vouches(ctx, new_rows: list[int]) -> list[Vouch]:
+    """The formulas of the forecast that inserting ``new_rows`` into Q2 Pipeline rewrote, and no other."""
+    if not new_rows:
+        return []
+    shift = _row_shift(new_rows)
+    book = str(A.app_key(ctx.final, BOOK, "sheet"))
+    names = {k: t["name"] for k, t in A.records(ctx.final, "sheets_tabs").items() if str(t["book"]) == book}
+    before = A.records(ctx.initial, "sheets_cells")
+    out = []
+    for k, c in A.records(ctx.final, "sheets_cells").items():
+        if str(c["tab"]) not in names or k not in before:
+            continue
+        was, now = str(before[k].get("input") or ""), str(c.get("input") or "")
+        if was != now and was.startswith("=") and _shifted(was, shift, names[str(c["tab"])] == PIPELINE) == now:
+            out.append(Vouch.of("sheets_cells", k, ("input",)))
+    return out
 
 
 def forecast_summary(ctx):
