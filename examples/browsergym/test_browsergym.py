@@ -136,3 +136,24 @@ def test_doing_nothing_scores_zero():
         assert terminated and reward == 0.0
     finally:
         env.close()
+
+
+def test_a_message_that_asks_is_ask_user_and_the_principal_answers_in_the_chat():
+    env = make("lumen/lineage-addon-agreed-amount", task_kwargs={"max_steps": 5})
+    question = 'send_msg_to_user("ASK_USER: What figure did you and Miguel agree for the Harrowgate Lineage add-on?")'
+    try:
+        answers = []
+        for seed in (0, 0):                                  # the same question, the same answer, byte for byte
+            obs, info = env.reset(seed=seed)
+            obs, reward, terminated, truncated, info = env.step(question)
+            assert (reward, terminated) == (0.0, False)      # asking doesn't end the episode
+            assert info["task_info"]["asked"].startswith("What figure did you and Miguel agree")
+            last = obs["chat_messages"][-1]
+            assert last["role"] == "user" and last["message"].startswith("Elise Moreau: $")
+            assert "Miguel's sending Greta the quote today" in last["message"]
+            answers.append(last["message"])
+        assert answers[0] == answers[1]
+        obs, reward, terminated, truncated, info = env.step('send_msg_to_user("Done.")')
+        assert terminated and reward == 0.0                  # an answer without the CRM change
+    finally:
+        env.close()

@@ -25,7 +25,11 @@ How a BrowserGym episode maps onto deskworld:
   ``DeskEnv`` does after every action). The episode ends when the agent speaks:
   its last chat message (``send_msg_to_user``) is the answer,
   ``report_infeasible`` is ``done(status=infeasible)``; or at the task's
-  ``max_steps``. Then deskworld's verifier grades the slot's final state against
+  ``max_steps``. A message that asks instead (a line ``ASK_USER: <question>`` and
+  no ``ANSWER:``, as the model agents' final texts) is ``ask_user``: the question
+  goes to the task's principal (``apps.coworkers.principal``, their DM or mail),
+  the episode goes on, and their answer comes back as BrowserGym's user message
+  in the chat (a task without a principal says nobody can be asked). Then deskworld's verifier grades the slot's final state against
   its start state (never the page) and the reward is its score.
 - ``cheat(page, chat_messages)``: deskworld's oracle, aimed through the page and
   acted out as BrowserGym coordinate actions (``mouse_click``, ``keyboard_type``,
@@ -64,6 +68,8 @@ from apps.core.store.export import export
 from apps.core.world import load_world
 from apps.coworkers.engine import set_scenario, tick
 from harness.env import actions as A
+from apps.coworkers import principal as principals
+from harness.agents.model import final_action
 from harness.agents.oracle import OracleAgent
 from harness.env.browser import EXTRA_ARGS, VIEWPORT, BrowserNotFound, context_args, find_chromium, install_hint
 from harness.env.containment import Fence
@@ -408,6 +414,9 @@ class DeskworldTask(AbstractBrowserTask):
             note = (f"(deskworld) blocked: {blocked[0]} is outside the workspace; only {self.desk.server.url} "
                     "can be opened")
         reply = agent_reply(chat_messages)
+        asked = final_action(reply["message"]) if reply is not None and reply["role"] == "assistant" else None
+        if asked is not None and asked["type"] == "ask_user" and self.steps < self.max_steps:
+            return 0.0, False, self._ask(asked["text"]), {**info, "asked": asked["text"]}
         if reply is None:
             self._advance_clock()                 # world time moves after every step but the last word
             if self.steps < self.max_steps:
@@ -475,6 +484,21 @@ class DeskworldTask(AbstractBrowserTask):
         errs = list(self.desk.errors) + list(self.net.five_xx if self.net else [])
         if errs:
             raise EnvironmentBroken(f"the app failed: {errs[0]}")
+
+    def _ask(self, text: str) -> str:
+        """``ask_user`` from ``send_msg_to_user``: the question to the task's principal, this step's
+        tick (they answer in it, as in ``DeskEnv``), and their answer as the chat's user message."""
+        p = self.task.principal
+        if p is None:
+            self._advance_clock()
+            return "(deskworld) nobody to ask: this task comes with everything it needs"
+        with self.desk.slot.store() as st:
+            where = principals.ask(st, self.user, p.person, text, via=p.via, cant_help=p.cant_help)
+        self._advance_clock()
+        with self.desk.slot.store() as st:
+            said = principals.replies(st, where)
+            name = next((r["name"] for r in st.select("people", "slug=?", (p.person,))), p.person)
+        return "\n\n".join(f"{name}: {t}" for t in said) or f"(no reply from {name})"
 
     def _advance_clock(self) -> None:
         """After each step: world time moves one step and co-workers act (``Driver.advance_clock``);
