@@ -414,3 +414,26 @@ def test_a_conversation_that_names_a_missing_turn_or_waits_without_after_is_refu
     with pytest.raises(ValidationError, match="wait counts steps since the triggers in after"):
         CoworkersFile.model_validate({"coworkers": [{**base, "triggers": [
             {"id": "a", "when": "steps", "steps": 1, "wait": 3, "do": [{"post": "p", "to": ["agent"]}]}]}]})
+
+
+def test_eleanor_asks_which_rate_after_the_shortfall_and_pushes_back_on_the_superseded_one(store):
+    engine.set_scenario(store, ["eleanor.vance:" + t for t in ("rate-question", "rate-superseded", "rate-answer",
+                                                               "rate-chase")])
+    conv = chat.open_dm(store, ALEX, ["eleanor.vance"])
+    said = lambda: [m["text"] for m in replies_from(store, "eleanor.vance", conv)]         # noqa: E731
+    n = len(said())
+    dm(store, "eleanor.vance", "Eleanor, I've confirmed the fund shortfall: $8,760,000.")
+    engine.tick(store)                                    # her thanks; the question comes two steps on
+    assert not any("which rate per GT" in t for t in said()[n:])
+    engine.tick(store)
+    engine.tick(store)
+    assert said()[-1].startswith("Before I sign off the Pryce demand: which rate per GT")
+    dm(store, "eleanor.vance", "I used $2,600 per GT from Notice No. 2022-01.")
+    engine.tick(store)
+    assert said()[-1].startswith("That's the superseded rate")
+    dm(store, "eleanor.vance", "Corrected: $2,750 per GT, Notice No. 2025-02.")
+    engine.tick(store)
+    assert said()[-1] == "Good — that's the one. Go ahead with the draft."
+    for _ in range(25):                                   # answered: no chase
+        engine.tick(store)
+    assert not any(t.startswith("Alex — still need the rate") for t in said())
