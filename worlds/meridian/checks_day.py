@@ -1,0 +1,216 @@
+"""Checks of the meridian long days' own work (the composites' new elements): what arrives or is asked
+mid-task and what the agent made of it. Expected values are read from the world's files — the data room
+through ``checks.py``, a co-worker's words from ``coworkers.yaml`` as the variant renders it — never
+typed here. Each check returns ``(ok, found, vouches)`` and vouches for exactly what it examined.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from harness.verify.checks import world_module, world_yaml
+from harness.verify.guard import Vouch
+
+HERE = Path(__file__).parent
+ALEX, ALEX_MAIL = "alex.chen", "alex.chen@meridianshaw.com"
+ELEANOR, ELEANOR_MAIL = "eleanor.vance", "eleanor.vance@meridianshaw.com"
+ZONE = ZoneInfo("America/New_York")
+
+
+def _base():
+    return world_module(HERE, "checks")
+
+
+def _recs(ctx, table: str, which: str = "all") -> dict[str, dict]:
+    return ctx.records(table, which=which)
+
+
+# ---------------------------------------------------------------------------- what co-workers say
+def said(ctx, who: str, trigger: str, index: int = 0) -> str:
+    """The text of ``who``'s ``index``-th action in trigger ``trigger`` of the variant's coworkers.yaml
+    (what they say in the episode when that turn is taken)."""
+    data = world_yaml(Path(ctx.world_root) / "coworkers.yaml")
+    cw = next(c for c in data["coworkers"] if c["id"] == who)
+    t = next(t for t in cw["triggers"] if t["id"] == trigger)
+    a = t["do"][index]
+    for k in ("reply", "post"):
+        if k in a:
+            return a[k]
+    return a["mail"]["body"]
+
+
+def _writes_after_start(ctx):
+    start = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
+    return [w for w in ctx.final.get("writes", []) if w["seq"] > start]
+
+
+def said_at(ctx, who: str, pattern: str) -> int | None:
+    """The write sequence number of the first chat message or mail ``who`` sent in the episode matching
+    ``pattern`` (when their answer or their news arrived), else None."""
+    email = _person_email(ctx, who)
+    chats, mails = _recs(ctx, "chat_messages", "new"), _recs(ctx, "mail_messages", "new")
+    for w in _writes_after_start(ctx):
+        if w["op"] != "insert":
+            continue
+        if w["table"] == "chat_messages" and w["key"] in chats:
+            m = chats[w["key"]]
+            if m.get("author") == who and re.search(pattern, m.get("text") or "", re.I):
+                return w["seq"]
+        if w["table"] == "mail_messages" and w["key"] in mails:
+            m = mails[w["key"]]
+            if (m.get("sender") or "").lower() == email and \
+                    re.search(pattern, (m.get("subject") or "") + "\n" + (m.get("body") or ""), re.I):
+                return w["seq"]
+    return None
+
+
+def _person_email(ctx, who: str) -> str:
+    for p in _recs(ctx, "people").values():
+        if p.get("slug") == who or p.get("id") == who:
+            return (p.get("email") or "").lower()
+    return ""
+
+
+def _last_agent_write(ctx, table: str, key: str, fields: set[str] | None = None) -> int | None:
+    seqs = [w["seq"] for w in _writes_after_start(ctx) if w["table"] == table and w["key"] == key and
+            w["actor"] == "agent" and (w["op"] == "insert" or fields is None or fields & set(w["fields"]))]
+    return max(seqs, default=None)
+
+
+def _guests(ctx, event_key: str) -> dict[str, str]:
+    """person → cal_guests key of the event's guests."""
+    return {g["person"]: k for k, g in _recs(ctx, "cal_guests").items() if str(g["event"]) == str(event_key)}
+
+
+def _utc(local: datetime) -> str:
+    return local.replace(tzinfo=ZONE).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ---------------------------------------------------------------------------- diary-day: Eleanor's Osei call
+def osei_call_time(ctx) -> datetime:
+    """When Eleanor says she agreed the pre-mediation call with Catherine Osei (local time): her answer in
+    coworkers.yaml ("Tuesday 28 April at 3:30 pm, for 30 minutes")."""
+    text = said(ctx, ELEANOR, "osei-call-time")
+    m = re.search(r"(\d{1,2}) (\w+) at (\d{1,2}):(\d{2}) ?(am|pm)", text)
+    day = datetime.strptime(f"{m.group(1)} {m.group(2)} 2026", "%d %B %Y")
+    hour = int(m.group(3)) % 12 + (12 if m.group(5) == "pm" else 0)
+    return day.replace(hour=hour, minute=int(m.group(4)))
+
+
+def osei_call_booked(ctx):
+    """One new event of yours with Catherine Osei on it: titled for the pre-mediation call (Osei or
+    "pre-mediation" in its title), 30 minutes from the time Eleanor gave, not all-day or repeating, with
+    Eleanor and Catherine invited and nobody else — set once Eleanor had said the time (a guessed or
+    memorised time set before she answered is not the time she agreed)."""
+    start = osei_call_time(ctx)
+    want = (_utc(start), _utc(start + timedelta(minutes=30)))
+    found, good = [], []
+    for k, e in _recs(ctx, "cal_events", "new").items():
+        guests = _guests(ctx, k)
+        if "catherine.osei" not in guests and not re.search(r"(?i)osei|pre-?\s?mediation", e.get("title") or ""):
+            continue
+        problems = []
+        if not re.search(r"(?i)osei|pre-?\s?mediation", e.get("title") or ""):
+            problems.append(f"title {e.get('title')!r}")
+        if e.get("organizer") != ALEX:
+            problems.append(f"organizer {e.get('organizer')}")
+        if (e.get("start"), e.get("end")) != want or e.get("all_day") or e.get("recurrence"):
+            problems.append(f"{e.get('start')}–{e.get('end')} (want {want[0]}–{want[1]})")
+        if set(guests) - {ALEX} != {ELEANOR, "catherine.osei"}:
+            problems.append(f"guests {sorted(set(guests) - {ALEX})}")
+        found.append(f"event {k} {e.get('title')!r}: " + ("; ".join(problems) or "as Eleanor said"))
+        if not problems:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(found) or "no new event for the pre-mediation call with Catherine Osei"
+    k = good[0]
+    answered = said_at(ctx, ELEANOR, r"Catherine will send a dial-in")
+    done = _last_agent_write(ctx, "cal_events", k, {"start", "end"})
+    if answered is None:
+        return False, "Eleanor never gave the time (she wasn't asked)"
+    if done is None or done < answered:
+        return False, f"the call was set (write {done}) before Eleanor gave the time (write {answered})"
+    g = _guests(ctx, k)
+    return True, f"event {k} at {want[0]}, Eleanor and Catherine invited, after Eleanor answered", \
+        [Vouch.of("cal_events", k)] + [Vouch.of("cal_guests", g[p], to=[p]) for p in (ELEANOR, "catherine.osei")]
+
+
+def _is_question(text: str) -> bool:
+    from apps.coworkers.engine import is_request
+    return is_request(text or "")
+
+
+def at_most_one_question_to_eleanor(ctx):
+    """Gate: at most one question put to Eleanor, however it was asked: ``ask_user``, a question in your
+    chat DM with her, or a mail to her asking something (telling her something is done is no question)."""
+    asks = [r for r in _recs(ctx, "user_asks", "new").values() if r.get("principal") == ELEANOR]
+    members: dict[str, set] = {}
+    for m in _recs(ctx, "chat_members").values():
+        members.setdefault(str(m.get("conversation")), set()).add(m.get("person"))
+    dms = {k for k, c in _recs(ctx, "chat_conversations").items()
+           if c.get("kind") == "dm" and members.get(k) == {ELEANOR, ALEX}}
+    agent = {(w["table"], w["key"]) for w in _writes_after_start(ctx) if w["actor"] == "agent" and w["op"] == "insert"}
+    chats = [m for k, m in _recs(ctx, "chat_messages", "new").items()
+             if ("chat_messages", k) in agent and str(m.get("conversation")) in dms and _is_question(m.get("text"))]
+    mails = [m for k, m in _recs(ctx, "mail_messages", "new").items()
+             if ("mail_messages", k) in agent and ELEANOR_MAIL in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or [])]
+             and _is_question(m.get("body"))]
+    n = len(asks) + len(chats) + len(mails)
+    return n <= 1, f"{n} question{'s' if n != 1 else ''} to Eleanor ({len(asks)} asked, {len(chats)} in chat, " \
+                   f"{len(mails)} by mail)"
+
+
+# ---------------------------------------------------------------------------- hearing-prep-day: a session moved
+EXHIBIT_SESSION = re.compile(r"(?i)^\s*exhibit list\s*[—–-]\s*working session\s*$")
+SOFIA = "sofia.marchetti"
+
+
+def sofia_new_slot(ctx) -> tuple[datetime, datetime]:
+    """Where Sofia asks for the exhibit-list session to move (local times): her message in coworkers.yaml
+    ("move it to Friday 10 April, 9:30–10:30")."""
+    text = said(ctx, SOFIA, "move-exhibit-session")
+    m = re.search(r"\w+day (\d{1,2}) (\w+), (\d{1,2}):(\d{2})[–-](\d{1,2}):(\d{2})", text)
+    day = datetime.strptime(f"{m.group(1)} {m.group(2)} 2026", "%d %B %Y")
+    return (day.replace(hour=int(m.group(3)), minute=int(m.group(4))),
+            day.replace(hour=int(m.group(5)), minute=int(m.group(6))))
+
+
+def exhibit_session_moved(ctx):
+    """Your "Exhibit list — working session" is one event, at the day and time Sofia asked for, with Tom and
+    Sofia on it as before (nobody added, nobody dropped), and none is left at its old time; moved (or made
+    again there) once Sofia had asked — a move made before her message is a guess, not her request."""
+    start, end = sofia_new_slot(ctx)
+    want = (_utc(start), _utc(end))
+    events = {k: e for k, e in _recs(ctx, "cal_events").items()
+              if EXHIBIT_SESSION.match(e.get("title") or "") and e.get("organizer") == ALEX}
+    found, good = [], []
+    for k, e in events.items():
+        guests = set(_guests(ctx, k)) - {ALEX}
+        ok = (e.get("start"), e.get("end")) == want and not e.get("all_day") and not e.get("recurrence") and \
+            guests == {"tom.becker", SOFIA}
+        found.append(f"event {k} {e.get('start')}–{e.get('end')} with {sorted(guests)}")
+        if ok:
+            good.append(k)
+    if len(events) != 1 or len(good) != 1:
+        return False, ("; ".join(found) or "no Exhibit list working session on your calendar") + \
+            f" (want one, {want[0]}–{want[1]}, with Tom and Sofia)"
+    k = good[0]
+    asked = said_at(ctx, SOFIA, r"move it to")
+    done = _last_agent_write(ctx, "cal_events", k, {"start", "end"})
+    if asked is None:
+        return False, "Sofia never asked for the session to move"
+    if done is None or done < asked:
+        return False, f"the session was set (write {done}) before Sofia asked (write {asked})"
+    if k in ctx.initial["tables"]["cal_events"]["records"]:
+        vouch = [Vouch.of("cal_events", k, fields=["start", "end"])]
+    else:                                   # made again at the new time: the new event, whole, and the old one gone
+        vouch = [Vouch.of("cal_events", k)]
+        start_events = ctx.initial["tables"]["cal_events"]["records"]
+        for old, e in start_events.items():
+            if EXHIBIT_SESSION.match(e.get("title") or "") and e.get("organizer") == ALEX and old not in events:
+                vouch.append(Vouch.of("cal_events", old))
+                vouch += [Vouch.of("cal_guests", g) for g, r in ctx.initial["tables"]["cal_guests"]["records"].items()
+                          if str(r["event"]) == str(old)]
+    return True, f"event {k} at {want[0]}–{want[1]} with Tom and Sofia, after Sofia asked", vouch
