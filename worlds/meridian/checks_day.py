@@ -214,3 +214,79 @@ def exhibit_session_moved(ctx):
                 vouch += [Vouch.of("cal_guests", g) for g, r in ctx.initial["tables"]["cal_guests"]["records"].items()
                           if str(r["event"]) == str(old)]
     return True, f"event {k} at {want[0]}–{want[1]} with Tom and Sofia, after Sofia asked", vouch
+
+
+# ---------------------------------------------------------------------------- billing-day: Henry's question back
+HENRY = "henry.adeyemi"
+# An amount of money as written: "$8,544.00", "USD 8,544", "8,544" (grouped thousands); not "17.8 hours".
+MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?|\b(\d{1,3}(?:,\d{3})+)(?:\.\d{1,2})?\b", re.I)
+
+
+def money_cands(text: str):
+    """Every amount of money in ``text`` (its value)."""
+    from harness.verify.reading import Cand
+    return [Cand(m.start(), m.end(), float(re.sub(r"[^\d.]", "", m.group(0).upper().replace("USD", ""))))
+            for m in MONEY.finditer(text)]
+
+
+def alex_amount(ctx) -> float:
+    """Your total amount on the matter in the live tracker once Henry's entry is in: your rows at the
+    start (hours × rate) and the entry Henry's mail gives."""
+    work = world_module(HERE, "checks_work")
+    before = sum(r[5] * r[6] for r in work._billing_rows(ctx)[1:] if r and r[1] == "Alex Chen")
+    e = work._henry_entry(ctx)
+    return round(before + e["hours"] * e["rate"], 2)
+
+
+def _dm_with(ctx, who: str) -> set[str]:
+    members: dict[str, set] = {}
+    for m in _recs(ctx, "chat_members").values():
+        members.setdefault(str(m.get("conversation")), set()).add(m.get("person"))
+    return {k for k, c in _recs(ctx, "chat_conversations").items()
+            if c.get("kind") == "dm" and members.get(k) == {who, ALEX}}
+
+
+def agent_chats_to(ctx, who: str) -> list[tuple[int, str, str]]:
+    """Your new messages in your chat DM with ``who``, in order: (write seq, key, text)."""
+    from harness.verify.reading import normalise
+    dms = _dm_with(ctx, who)
+    new = _recs(ctx, "chat_messages", "new")
+    out = []
+    for w in _writes_after_start(ctx):
+        if w["table"] == "chat_messages" and w["op"] == "insert" and w["actor"] == "agent" and w["key"] in new:
+            m = new[w["key"]]
+            if str(m.get("conversation")) in dms:
+                out.append((w["seq"], w["key"], normalise(m.get("text") or "")))
+    return out
+
+
+# What names the amount in a message: "the tab shows …", "I'm at …", "total: …", "it comes to …".
+AMOUNT_LABEL = (r"\bamount\b|\btotal\b|\bshows?\b|\bI'?m (?:now )?(?:at|on)\b|\bcomes? to\b|\bstands? at\b|"
+                r"\bit'?s\b|\bputs me at\b")
+
+
+def henry_amount_answered(ctx):
+    """Henry's question is answered on chat: the last message of yours to him that gives an amount of money
+    states your total amount in the tracker with Friday's entry in, unhedged, and at most one earlier one
+    gave another amount (a slip corrected after his pushback is fine; amounts sprayed over several
+    messages are not)."""
+    says = world_module(HERE, "checks_work").says_number
+    msgs = [m for m in agent_chats_to(ctx, HENRY) if money_cands(m[2])]
+    if not msgs:
+        return False, "no message of yours to Henry on chat gives an amount"
+    want = alex_amount(ctx)
+    verdicts = [says(text, want, AMOUNT_LABEL) for _, _, text in msgs]
+    wrong = [why for ok, why in verdicts if not ok]
+    if not verdicts[-1][0]:
+        return False, f"your last answer: {verdicts[-1][1]}"
+    if len(wrong) > 1:
+        return False, f"{len(wrong)} other amounts given before the right one ({'; '.join(wrong)})"
+    return True, f"${want:,.2f}", [Vouch.of("chat_messages", k) for _, k, _ in msgs]
+
+
+def henry_amount_not_wrong(ctx):
+    """Gate: no wrong amount stands with Henry (the last one you gave him on chat, if any, is right)."""
+    if not [m for m in agent_chats_to(ctx, HENRY) if money_cands(m[2])]:
+        return True, "no amount given"
+    out = henry_amount_answered(ctx)
+    return out[0], out[1]
