@@ -474,6 +474,11 @@ def _arg(store: Store, cw: str, value: object, ctx: dict):
             if row is None:
                 raise LookupError(f"no event titled {name!r}")
             return row["id"]
+        if kind == "incident_titled":                # the newest incident with that short description
+            row = store.one("SELECT id FROM tk_incidents WHERE short_description=? ORDER BY id DESC", (name,))
+            if row is None:
+                raise LookupError(f"no incident titled {name!r}")
+            return row["id"]
     if isinstance(value, str):
         return _text(store, cw, value, ctx)
     return value

@@ -125,7 +125,8 @@ class ShareAction(_Model):
 class CallAction(_Model):
     """Update a record through an app's service layer: ``call: apps.chat.service.set_topic``
     with ``args``. An argument may name a record instead of its key: ``{channel: name}``,
-    ``{drive: "drive/<owner>/<path>"}``, ``{event_titled: "…"}``, or ``$event`` /
+    ``{drive: "drive/<owner>/<path>"}``, ``{event_titled: "…"}``, ``{incident_titled: "<short
+    description>"}`` (the newest such incident: one a customer filed earlier in the episode), or ``$event`` /
     ``$message`` (what triggered it)."""
     call: str = Field(pattern=r"^apps\.[a-z_]+\.service\.[a-z_]+$")
     args: dict[str, object] = {}

@@ -72,6 +72,30 @@ def build(page, loc: Locator):
     return found.nth(loc.nth) if loc.nth >= 0 else found.last
 
 
+# A point inside the element that a click would reach: its centre unless something covers it (a toast
+# over a list row), else the first of a grid of points across its box that hits it; null when every one
+# is covered.
+OPEN_POINT_JS = """
+(el) => {
+  const r = el.getBoundingClientRect();
+  const hits = (x, y) => {
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    const top = document.elementFromPoint(x, y);
+    return !!top && (top === el || el.contains(top) || top.contains(el));
+  };
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  if (hits(cx, cy)) return [cx, cy];
+  for (const fy of [0.5, 0.25, 0.75]) {
+    for (const fx of [0.9, 0.75, 0.6, 0.4, 0.25, 0.1]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (hits(x, y)) return [x, y];
+    }
+  }
+  return null;
+}
+"""
+
+
 def _where(page, loc: Locator) -> dict:
     """Box of a visible element, and its scroll container if it is off screen."""
     el = build(page, loc)
@@ -86,6 +110,8 @@ def _where(page, loc: Locator) -> dict:
     scroller = el.evaluate(FIND_SCROLLER_JS)
     if scroller is not None:
         out["scroller"] = scroller
+    else:
+        out["point"] = el.evaluate(OPEN_POINT_JS)
     try:
         out["checked"] = el.is_checked()
     except Exception:
@@ -136,8 +162,9 @@ class OracleAgent:
             self.steps.appendleft(step)
             self.pending.append({"type": "scroll", "x": at_x, "y": at_y, "dx": 0, "dy": dy})
             return None
-        x = int(min(max(box["x"] + box["width"] / 2, 0), VIEWPORT["width"] - 1))
-        y = int(min(max(box["y"] + box["height"] / 2, 0), VIEWPORT["height"] - 1))
+        cx, cy = info.get("point") or (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        x = int(min(max(cx, 0), VIEWPORT["width"] - 1))
+        y = int(min(max(cy, 0), VIEWPORT["height"] - 1))
         return x, y, info
 
     def _expand(self, step: OracleStep) -> list[dict]:

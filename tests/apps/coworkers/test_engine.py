@@ -437,3 +437,59 @@ def test_eleanor_asks_which_rate_after_the_shortfall_and_pushes_back_on_the_supe
     for _ in range(25):                                   # answered: no chase
         engine.tick(store)
     assert not any(t.startswith("Alex — still need the rate") for t in said())
+
+
+# ------------------------------------------------------------------ scenario events that make records
+SHIFT = ["kofi.mensah:shift-back", "raj.iyer:shift-files-freshness", "sofia.brandt:shift-files-invoice",
+         "kenji.watanabe:shift-files-sso", "greta.lindqvist:shift-files-dpa", "olivia.hart:shift-files-dashboards",
+         "olivia.hart:shift-update-dashboards", "lucia.ferraro:shift-files-volume"]
+
+
+def _shift_log(st, steps):
+    """What the morning shift's customers did by each step: (step, number, short description, caller) for
+    each incident filed, (step, 'comment', text) for each comment they added."""
+    engine.set_scenario(st, SHIFT)
+    out = []
+    for step in range(1, steps + 1):
+        before = st.scalar("SELECT MAX(id) FROM tk_journal")
+        n = st.scalar("SELECT MAX(id) FROM tk_incidents")
+        engine.tick(st)
+        for r in st.select("tk_incidents", "id>?", (n,), order="id"):
+            out.append((step, r["number"], r["short_description"], r["caller_id"], r["impact"], r["urgency"], r["state"]))
+        for j in st.select("tk_journal", "id>?", (before,), order="id"):
+            out.append((step, "comment", j["author"], j["record"], j["kind"], j["text"]))
+    return out
+
+
+def test_customers_file_incidents_during_the_shift_and_one_updates_hers_deterministically(lumen):
+    log = _shift_log(lumen, 150)
+    filed = [e for e in log if e[1] != "comment"]
+    assert [(e[0], e[1], e[3]) for e in filed] == [
+        (20, "INC0010446", "raj.iyer"), (35, "INC0010447", "sofia.brandt"), (50, "INC0010448", "kenji.watanabe"),
+        (65, "INC0010449", "greta.lindqvist"), (80, "INC0010450", "olivia.hart"), (115, "INC0010451", "lucia.ferraro")]
+    assert all(e[6] == "New" for e in filed)
+    [update] = [e for e in log if e[1] == "comment"]
+    olivia = lumen.one("SELECT id FROM tk_incidents WHERE number='INC0010450'")["id"]
+    assert update[:5] == (100, "comment", "olivia.hart", olivia, "comment")      # 20 steps after she filed
+    assert "High impact and High urgency" in update[5]
+    [back] = lumen.select("chat_messages", "author='kofi.mensah' AND text LIKE 'Back from the Harrowgate session%'")
+    assert chat.conversation(lumen, "jordan.blake", back["conversation"])["kind"] == "dm"
+    # The same episode again: the same filings, numbers and comment at the same steps, byte for byte.
+    from apps.core.store.compile import template_for
+    again = Slot(template_for("lumen"))
+    with again.store() as st:
+        assert _shift_log(st, 150) == log
+    again.close()
+
+
+def test_the_shift_s_filings_stay_off_in_other_tasks(lumen):
+    for _ in range(130):
+        engine.tick(lumen)
+    assert lumen.scalar("SELECT MAX(number) FROM tk_incidents") == "INC0010445"
+
+
+def test_an_incident_argument_names_the_newest_incident_with_that_description(lumen):
+    assert engine._arg(lumen, "olivia.hart", {"incident_titled": "Freshness monitor delayed 6h"}, {}) == \
+        lumen.one("SELECT id FROM tk_incidents WHERE number='INC0010421'")["id"]
+    with pytest.raises(LookupError, match="no incident titled 'Nothing like this'"):
+        engine._arg(lumen, "olivia.hart", {"incident_titled": "Nothing like this"}, {})

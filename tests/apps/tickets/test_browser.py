@@ -108,3 +108,44 @@ def test_list_filter_select_and_bulk_assign(tk_desk):
     expect(result).to_contain_text("INC0010440: Ines Duarte is not a member of Platform Infra")
     assert rec(page, "INC0010433")["assigned_to"] == "ines.duarte"
     assert rec(page, "INC0010440")["assigned_to"] != "ines.duarte"
+
+
+REFRESH = "document.body.dispatchEvent(new CustomEvent('deskworld:refresh', {bubbles: true}))"
+
+
+def test_a_coworkers_write_refreshes_the_record_but_not_under_the_users_hands(tk_desk, fresh):
+    """Another write in the world (a customer filing an incident, a comment) refreshes the open record
+    when the user is only looking at it; with a choice menu open, the cursor in a field or a comment
+    half typed, the refresh waits and what the user was doing stays as it was."""
+    page = tk_desk
+    page.goto(f"{page.base}/tickets/incident/{fresh}")
+    with page.slot.store() as st:
+        S.add_comment(st, Caller("raj.iyer", "raj.iyer"), "incident", fresh, "Still late as of 10:00.")
+    page.evaluate(REFRESH)
+    expect(page.locator(".tk-entry.comment", has_text="Still late as of 10:00.")).to_be_visible()  # idle: refreshed
+
+    # a menu open: the refresh waits, the menu stays open and its choice still works
+    page.get_by_role("button", name=re.compile(r"^Assignment group:")).click()
+    box = page.get_by_role("listbox", name="Assignment group")
+    expect(box).to_be_visible()
+    with page.slot.store() as st:
+        S.add_comment(st, Caller("raj.iyer", "raj.iyer"), "incident", fresh, "Now 3 hours late.")
+    page.evaluate(REFRESH)
+    expect(box).to_be_visible()
+    box.get_by_role("option", name="Pipeline Ops", exact=True).click()
+    expect(page.get_by_role("button", name="Assignment group: Pipeline Ops")).to_be_visible()
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("status").filter(has_text=f"{fresh} saved")).to_be_visible()
+    assert rec(page, fresh)["group_name"] == "Pipeline Ops"
+
+    # the cursor in the comment box, then a comment half typed: neither is lost to a refresh
+    page.get_by_role("tab", name="Additional comments (Customer visible)").click()
+    comment = page.get_by_role("textbox", name="Additional comments (Customer visible)")
+    comment.click()
+    page.evaluate(REFRESH)
+    expect(comment).to_be_focused()
+    comment.press_sequentially("We're on it")
+    page.evaluate(REFRESH)
+    expect(comment).to_have_value("We're on it")
+    page.get_by_role("button", name="Post comment").click()
+    expect(page.locator(".tk-entry.comment", has_text="We're on it")).to_be_visible()

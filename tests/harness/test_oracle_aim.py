@@ -1,0 +1,34 @@
+"""Where the oracle clicks: a point of the element that a click reaches, not a toast over it."""
+from __future__ import annotations
+
+import pytest
+
+from harness.agents.oracle import _where
+from harness.tasks.schema import Locator
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!doctype html><body style="margin:0">
+<a href="#" id="row" style="position:absolute; left:274px; top:740px; width:74px; height:18px">INC0010445</a>
+<div id="toast" style="position:fixed; left:24px; top:728px; width:288px; height:46px; background:#333">
+  INC0010444 updated</div>
+<a href="#" id="free" style="position:absolute; left:500px; top:300px; width:80px; height:20px">INC0010421</a>
+</body>"""
+
+
+def _hit(page, point):
+    return page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", point)
+
+
+def test_a_covered_centre_is_not_where_the_oracle_clicks(page):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_content(PAGE)
+    covered = _where(page, Locator(role="link", name="INC0010445"))
+    box = covered["box"]
+    assert _hit(page, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]) == "toast"   # the centre is covered
+    assert _hit(page, covered["point"]) == "row"                                               # the point isn't
+    free = _where(page, Locator(role="link", name="INC0010421"))
+    fb = free["box"]
+    assert free["point"] == [fb["x"] + fb["width"] / 2, fb["y"] + fb["height"] / 2]          # uncovered: its centre
+    page.evaluate("document.getElementById('toast').style.width = '1280px'")
+    assert _where(page, Locator(role="link", name="INC0010445"))["point"] is None             # covered everywhere
