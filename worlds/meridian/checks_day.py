@@ -290,3 +290,120 @@ def henry_amount_not_wrong(ctx):
         return True, "no amount given"
     out = henry_amount_answered(ctx)
     return out[0], out[1]
+
+
+# ---------------------------------------------------------------------------- pryce-day: his further request
+PRYCE_MAIL = "jonathan.pryce@brightwaterkessler.com"
+RUN = 8     # words running from his mail: his request, carried over
+
+
+def _pryce_request(ctx) -> tuple[str | None, str]:
+    """Pryce's further request as it arrived in the episode (its key), and what he asks (coworkers.yaml)."""
+    body = said(ctx, "jonathan.pryce", "survey-follow-up")
+    for k, m in _recs(ctx, "mail_messages", "new").items():
+        if (m.get("sender") or "").lower() == PRYCE_MAIL and "Dr. Menon's preliminary analysis" in (m.get("body") or ""):
+            return k, body
+    return None, body
+
+
+def _recipients(m: dict) -> set[str]:
+    return {a.lower() for a in (m.get("to") or []) + (m.get("cc") or []) + (m.get("bcc") or [])}
+
+
+def pryce_request_to_eleanor(ctx):
+    """Pryce's further request went to Eleanor and to nobody else: a mail of yours to her alone (no one
+    copied) that forwards his message or carries his request in his words, sent once it had arrived."""
+    docs = world_module(HERE, "checks_documents")
+    key, body = _pryce_request(ctx)
+    if key is None:
+        return False, "Pryce's further request never came (the survey didn't reach him)"
+    request = body.split("Regards,")[0]
+    runs = docs._grams(request, RUN)
+    arrived = next((w["seq"] for w in _writes_after_start(ctx) if w["table"] == "mail_messages" and w["key"] == key
+                    and w["op"] == "insert"), 0)
+    good, seen = [], []
+    for k, m in _recs(ctx, "mail_messages", "new").items():
+        if (m.get("sender") or "").lower() != ALEX_MAIL:
+            continue
+        carries = str(m.get("forward_of")) == key or bool(docs._grams(m.get("body"), RUN) & runs)
+        if not carries:
+            continue
+        to = _recipients(m)
+        sent = _last_agent_write(ctx, "mail_messages", k) or 0
+        problems = []
+        if to != {ELEANOR_MAIL}:
+            problems.append(f"to {sorted(to)} (want Eleanor alone)")
+        if sent < arrived:
+            problems.append("sent before his request arrived")
+        seen.append(f"mail {k}: " + ("; ".join(problems) or "to Eleanor alone"))
+        if not problems:
+            good.append(k)
+    if not good:
+        return False, "; ".join(seen) or "his request was not passed to Eleanor"
+    return True, f"mail {good[0]} passes his request to Eleanor", [Vouch.of("mail_messages", k) for k in good]
+
+
+# ---------------------------------------------------------------------------- claims-day: a revised figure mailed in
+AISHA, AISHA_MAIL = "aisha.karimi", "aisha.karimi@corvane-energy.com"
+DAMAGES = "Damages Model – Aurelia Dawn"
+
+
+def revised_own_loss(ctx) -> int:
+    """Corvane's own-loss total as Aisha revises it mid-day (her mail in coworkers.yaml: "Our total … is
+    now $X")."""
+    text = said(ctx, AISHA, "revised-own-loss")
+    return int(re.search(r"total for the terminal shutdown losses is now \$([\d,]+)", text).group(1).replace(",", ""))
+
+
+def own_loss_revised_in_model(ctx):
+    """CL-006's amount in the damages model is the revised total Aisha mailed in (set once her mail had
+    arrived), and the model's Corvane-own and all-in totals are still formulas that read it."""
+    from harness.verify import artifacts as A
+    work = world_module(HERE, "checks_work")
+    want = revised_own_loss(ctx)
+    tab = work._tab(ctx.final, DAMAGES, "Claims")
+    rows = A.rows(ctx.final, tab)
+    r = work._row_of(rows, "CL-006")
+    if r is None:
+        return False, "CL-006 is missing from the Claims tab"
+    amount = work._num(work._val(rows[r].get("D")))
+    problems = []
+    if amount != want:
+        problems.append(f"CL-006 is {amount} (want {want:,})")
+    own = next((rr for rr, c in rows.items() if work._val(c.get("A")) == "Corvane own"), None)
+    total = next((rr for rr, c in rows.items() if work._val(c.get("A")) == "Total incl. Corvane"), None)
+    for label, rr in (("Corvane own", own), ("Total incl. Corvane", total)):
+        f = work._inp(rows.get(rr, {}).get("D")) if rr else ""
+        if not f.startswith("="):
+            problems.append(f"{label} is not a formula ({f!r})")
+    if own and ("", "D", r) not in work._ref_cells(work._inp(rows[own].get("D"))):
+        problems.append("the Corvane own total no longer reads CL-006")
+    if problems:
+        return False, "; ".join(problems)
+    arrived = said_at(ctx, AISHA, r"total for the terminal shutdown losses is now")
+    cell = next((k for k, c in ctx.records("sheets_cells").items() if str(c.get("tab")) == str(tab)
+                 and c.get("a1") == f"D{r}"), None)
+    done = _last_agent_write(ctx, "sheets_cells", cell) if cell else None
+    if arrived is None or done is None or done < arrived:
+        return False, f"CL-006 was set (write {done}) before Aisha's revised figure came (write {arrived})"
+    return True, f"CL-006 {amount:,.0f}, totals still formulas", A.cell_vouches(ctx, tab, [f"D{r}"])
+
+
+def own_loss_confirmed_to_aisha(ctx):
+    """One mail of yours to Aisha (Eleanor may be copied, nobody else) confirming the revised figure you put
+    in: it states her new total."""
+    says = world_module(HERE, "checks_work").says_number
+    want = revised_own_loss(ctx)
+    good, seen = [], []
+    for k, m in _recs(ctx, "mail_messages", "new").items():
+        if (m.get("sender") or "").lower() != ALEX_MAIL or AISHA_MAIL not in _recipients(m):
+            continue
+        ok, why = says(m.get("body") or "", want, r"\btotal\b|\bCL-006\b|\bfigure\b|\bamount\b|\bnow\b")
+        if not _recipients(m) <= {AISHA_MAIL, ELEANOR_MAIL}:
+            ok, why = False, f"also to {sorted(_recipients(m) - {AISHA_MAIL, ELEANOR_MAIL})}"
+        seen.append(f"mail {k}: {why}")
+        if ok:
+            good.append(k)
+    if len(good) != 1:
+        return False, "; ".join(seen) or "no mail of yours to Aisha"
+    return True, f"mail {good[0]} confirms ${want:,}", [Vouch.of("mail_messages", good[0], to=[AISHA_MAIL])]
