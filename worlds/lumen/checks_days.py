@@ -253,6 +253,10 @@ HEADERS = {                   # the columns the prompt asks for, by what their h
     "owner": re.compile(r"owner|\bae\b|\brep\b|account exec", re.I),
     "close": re.compile(r"close", re.I),
     "amount": re.compile(r"amount|\barr\b|value|\$|usd", re.I),
+    "account": re.compile(r"\baccount\b|\bcustomer\b|\bcompany\b", re.I),     # columns a careful colleague
+    "stage": re.compile(r"\bstage\b", re.I),                                    # may add: checked if there
+    "type": re.compile(r"\btype\b", re.I),
+    "csm": re.compile(r"\bcsm\b", re.I),
     "opportunity": re.compile(r"opportunit|\bdeal\b|\bname\b|renewal", re.I),
 }
 
@@ -325,6 +329,7 @@ def _sheet_problems(ctx, book_item: str):
     tabs = sorted((t.get("position", 0), k) for k, t in A.records(ctx.final, "sheets_tabs").items()
                   if str(t["book"]) == str(book))
     people = _people(ctx)
+    accounts = _recs(ctx.final, "crm_accounts")
     want = open_renewals(ctx)
     by_name = {_squash(o["name"]): s for s, o in want.items()}
     best = None
@@ -350,6 +355,16 @@ def _sheet_problems(ctx, book_item: str):
                 row_problems.append(f"{o['name']}: amount {_text(cells.get(cols['amount']))!r} (the CRM has {o['amount']:,})")
             if F._day(cells.get(cols["close"])) != str(o["close_date"]):
                 row_problems.append(f"{o['name']}: close date {_text(cells.get(cols['close']))!r} (the CRM has {o['close_date']})")
+            account = accounts.get(str(o.get("account"))) or {}
+            extra = {"account": [account.get("name")], "stage": [o["stage"]], "type": [o["type"]],
+                     "csm": [people.get(account.get("csm"), {}).get("name"), account.get("csm")]}
+            for role, ok_values in extra.items():
+                if role in cols and _text(cells.get(cols[role])) and \
+                        _squash(_text(cells.get(cols[role]))) not in {_squash(v) for v in ok_values if v}:
+                    row_problems.append(f"{o['name']}: {role} {_text(cells.get(cols[role]))!r} (the CRM has {ok_values[0]})")
+            stray = [c for c in cells if c not in cols.values() and _text(cells.get(c))]
+            if stray:
+                row_problems.append(f"{o['name']}: {', '.join(f'{c}{r}' for c in stray)} under no header")
         for s, o in sorted(want.items()):
             if s not in seen and cols:
                 row_problems.append(f"{o['name']} is missing")
@@ -414,6 +429,7 @@ def _started_problems(ctx, book_item: str) -> list[str]:
     tabs = sorted((t.get("position", 0), k) for k, t in A.records(ctx.final, "sheets_tabs").items()
                   if str(t["book"]) == str(book))
     people = _people(ctx)
+    accounts = _recs(ctx.final, "crm_accounts")
     want = open_renewals(ctx)
     by_name = {_squash(o["name"]): s for s, o in want.items()}
     best = None
@@ -424,6 +440,9 @@ def _started_problems(ctx, book_item: str) -> list[str]:
             texts = {c: _text(kc) for c, kc in rows[r].items() if _text(kc) or F._inp(kc)}
             if not texts:
                 continue
+            if head is None and not any(HEADERS["opportunity"].search(tx) for tx in texts.values()) \
+                    and all(F._num(rows[r][c][1].get("value")) is None for c in texts):
+                continue                                 # a title above the table
             if head is None:
                 for c, tx in texts.items():
                     role = next((n for n, rx in HEADERS.items() if rx.search(tx)), None)
@@ -447,12 +466,18 @@ def _started_problems(ctx, book_item: str) -> list[str]:
                 continue
             seen.add(slug)
             o = want[slug]
+            account = accounts.get(str(o.get("account"))) or {}
             for c, tx in texts.items():
                 role, kc = roles.get(c), rows[r][c]
                 ok = (role == "opportunity" or
                       (role == "owner" and _squash(tx) in (_squash(people.get(o["owner"], {}).get("name", "")), _squash(o["owner"]))) or
                       (role == "amount" and F._num(kc[1].get("value")) == float(o.get("amount") or 0)) or
-                      (role == "close" and F._day(kc) == str(o["close_date"])))
+                      (role == "close" and F._day(kc) == str(o["close_date"])) or
+                      (role == "account" and _squash(tx) == _squash(account.get("name"))) or
+                      (role == "stage" and _squash(tx) == _squash(o["stage"])) or
+                      (role == "type" and _squash(tx) == _squash(o["type"])) or
+                      (role == "csm" and _squash(tx) in (_squash(people.get(account.get("csm"), {}).get("name", "")),
+                                                         _squash(account.get("csm")))))
                 if not ok:
                     problems.append(f"{c}{r} {tx!r} for {o['name']}")
         if head is None:
@@ -465,6 +490,9 @@ def _started_problems(ctx, book_item: str) -> list[str]:
 def renewals_sheet_started(ctx):
     """The spreadsheet "Open renewals through Q3" is under way and everything in it so far is right
     (a header, renewals' names, their owners, amounts and close dates as the CRM has them)."""
+    done = renewals_sheet_rows(ctx)
+    if done[0]:
+        return done                                      # finished and right is under way too
     found = _sheets(ctx)
     if not found:
         return False, "no new spreadsheet titled “Open renewals through Q3”"
