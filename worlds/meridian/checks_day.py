@@ -407,3 +407,41 @@ def own_loss_confirmed_to_aisha(ctx):
     if len(good) != 1:
         return False, "; ".join(seen) or "no mail of yours to Aisha"
     return True, f"mail {good[0]} confirms ${want:,}", [Vouch.of("mail_messages", good[0], to=[AISHA_MAIL])]
+
+
+# ---------------------------------------------------------------------------- board-pack-day: Laura changes her mind
+LAURA = "laura.whitfield"
+CLIENT_UPDATE = "Client Update – Aurelia Dawn (April 2026)"
+
+
+def _s9_removed_at(ctx) -> int | None:
+    """When the deck's §9 slide ("Can Halcyon limit at all?") was deleted in the episode (write seq)."""
+    slides = {str(b["slide"]) for b in ctx.initial["tables"]["slides_boxes"]["records"].values()
+              if b.get("role") == "title" and (b.get("text") or "").startswith("Can Halcyon limit at all")}
+    done = [w["seq"] for w in _writes_after_start(ctx) if w["table"] == "slides_slides" and w["op"] == "delete"
+            and w["key"] in slides]
+    return max(done, default=None)
+
+
+def deck_shared_with_laura(ctx):
+    """The board deck is shared with Laura to view (one new share, viewer), made once she had asked for it
+    and once the §9 slide was out of the deck (the board doesn't see §9 in writing)."""
+    deck = next((k for k, i in _recs(ctx, "drive_items").items() if i.get("name") == CLIENT_UPDATE), None)
+    shares = {k: s for k, s in _recs(ctx, "drive_shares", "new").items()
+              if str(s.get("item")) == str(deck) and s.get("person") == LAURA}
+    if len(shares) != 1:
+        return False, f"{len(shares)} new shares of the deck with Laura (want one)"
+    k, share = next(iter(shares.items()))
+    if share.get("role") != "viewer":
+        return False, f"shared with Laura as {share.get('role')} (she asked to view)"
+    asked = said_at(ctx, LAURA, r"rather the board saw these figures in your deck")
+    done = _last_agent_write(ctx, "drive_shares", k)
+    s9 = _s9_removed_at(ctx)
+    if asked is None:
+        return False, "Laura never asked for the deck"
+    if done < asked:
+        return False, f"shared (write {done}) before Laura asked (write {asked})"
+    if s9 is None or done < s9:
+        return False, f"shared (write {done}) while the §9 slide was still in the deck (deleted at write {s9})"
+    return True, f"share {k}: Laura views the deck, after she asked and after §9 was out", \
+        [Vouch.of("drive_shares", k, to=[LAURA])]
