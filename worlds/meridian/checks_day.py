@@ -445,3 +445,29 @@ def deck_shared_with_laura(ctx):
         return False, f"shared (write {done}) while the §9 slide was still in the deck (deleted at write {s9})"
     return True, f"share {k}: Laura views the deck, after she asked and after §9 was out", \
         [Vouch.of("drive_shares", k, to=[LAURA])]
+
+
+# ---------------------------------------------------------------------------- inbox-day: a call cancelled
+MENON_CALL = re.compile(r"(?i)^\s*call\s*[—–-]\s*dr\.? ravi menon \(preliminary range\)\s*$")
+
+
+def menon_call_cancelled(ctx):
+    """Your call with Dr. Menon on the preliminary range is off the calendar (cancelled for everyone on it),
+    taken off once he had asked — and not moved to another slot: he asked for no other."""
+    start = ctx.initial["tables"]["cal_events"]["records"]
+    olds = [k for k, e in start.items() if MENON_CALL.match(e.get("title") or "") and e.get("organizer") == ALEX]
+    if not olds:
+        return False, "the world has no such call"
+    left = [k for k, e in _recs(ctx, "cal_events").items() if MENON_CALL.match(e.get("title") or "")]
+    if left:
+        return False, f"the call is still on the calendar (event {left[0]})"
+    asked = said_at(ctx, "ravi.menon", r"Could you cancel it")
+    gone = max((w["seq"] for w in _writes_after_start(ctx) if w["table"] == "cal_events" and w["op"] == "delete"
+                and w["key"] in olds), default=None)
+    if asked is None:
+        return False, "Dr. Menon never asked to cancel"
+    if gone is None or gone < asked:
+        return False, f"the call was taken off (write {gone}) before he asked (write {asked})"
+    guests = [g for g, r in ctx.initial["tables"]["cal_guests"]["records"].items() if str(r["event"]) in olds]
+    return True, "the call is cancelled, after Dr. Menon asked", \
+        [Vouch.of("cal_events", k) for k in olds] + [Vouch.of("cal_guests", g) for g in guests]
