@@ -350,6 +350,14 @@ def duplicates(final: dict, diff: dict) -> list[dict]:
     sent again, the same event made twice), ignoring when and under which new parent."""
     out = []
     added = {name: {r["key"] for r in t["added"] if r["actor"] == "agent"} for name, t in diff["tables"].items()}
+    # A new container (a mail thread, a conversation) is what its new contents are: two threads with the
+    # same subject holding different mails are two mails, not one made twice; the contents are compared.
+    holders = set()
+    for name, keys in added.items():
+        t = final["tables"].get(name, {})
+        for f, how in t.get("links", {}).items():
+            if how in ("container", "both"):
+                holders |= {(t["refs"][f], str(t["records"].get(k, {}).get(f))) for k in keys}
     for name, keys in added.items():
         t = final["tables"].get(name, {})
         classes, refs, links = t.get("fields", {}), t.get("refs", {}), t.get("links", {})
@@ -360,6 +368,8 @@ def duplicates(final: dict, diff: dict) -> list[dict]:
             rec = t["records"].get(k, {})
             if any(how in ("part", "both") and str(rec.get(f)) in added.get(refs[f], ()) for f, how in links.items()):
                 continue                        # a part of a new record: compared with its whole
+            if (name, str(k)) in holders:
+                continue                        # a new container: compared by its contents
             sig = tuple((f, repr(rec.get(f))) for f, c in sorted(classes.items())
                         if c == "content" and f not in STAMPS and not (f in refs and str(rec.get(f)) in added.get(refs[f], ())))
             if sig in seen:

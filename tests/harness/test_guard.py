@@ -84,6 +84,23 @@ def test_the_same_reply_twice_is_a_duplicate(store, alex, run):
     assert not r.passed and any(c["op"] == "duplicated" and c["table"] == "mail_messages" for c in r.collateral)
 
 
+def test_two_new_threads_or_dms_with_different_mail_are_not_duplicates(store, alex):
+    """A new thread or conversation is what it holds: the same subject to two colleagues, or two new
+    direct messages, are two messages, not one made twice; the same mail twice in two threads still is."""
+    from harness.verify.guard import duplicates
+    initial = export(store)
+    for who in ("eleanor.vance", "priya.raman"):
+        compose.send(store, alex, to=f"{who}@meridianshaw.com", subject="Hearing bundle", body=f"Hi {who}, the index is attached.")
+    for who in ("marcus.okafor", "sofia.marchetti"):
+        chat.post_message(store, alex, chat.open_dm(store, alex, [who]), f"{who}: bundle index done.")
+    final = export(store)
+    assert duplicates(final, diff(initial, final)) == []
+    for _ in range(2):
+        compose.send(store, alex, to=ELEANOR, subject="Hearing bundle v2", body="Same text twice.")
+    final = export(store)
+    assert [d["table"] for d in duplicates(final, diff(initial, final))] == ["mail_messages"]
+
+
 def test_an_existing_record_is_vouched_only_in_the_fields_the_check_names(store, alex, run):
     ev = store.select("cal_events", "title LIKE 'Hearing on the limitation fund%'")[0]
     check = {"exists": {"table": "cal_events", "where": {"id": str(ev["id"]), "location": "Courtroom 5"}}}

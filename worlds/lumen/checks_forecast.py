@@ -322,7 +322,8 @@ def _figures_vouch(ctx, msgs) -> list[Vouch]:
 def board_numbers(ctx):
     """Victor has the board numbers: the last message of yours to him that gives closed won, commit and
     best case gives the CRM's, each where its label is, none hedged (within $10K rounding). Said once,
-    or corrected when he pushes back: at most three messages with figures reach him."""
+    or corrected once when he pushes back (three sets of numbers are noise, whichever comes last): at most
+    three messages with figures reach him."""
     msgs = to_victor(ctx)
     want = board_figures(ctx)
     full = [m for m in msgs if all(re.search(rx, m[3], re.I) for rx in LABELS.values())]
@@ -330,6 +331,8 @@ def board_numbers(ctx):
         return False, "no message of yours to Victor gives closed won, commit and best case"
     if len(msgs) > 3:
         return False, f"{len(msgs)} messages to Victor (the numbers, a correction and an answer at most)"
+    if len(full) > 2:
+        return False, f"the board numbers sent {len(full)} times (once, and once more corrected at most)"
     text = full[-1][3]
     ok, why = states_by_label(text, {name: (rx, want[name]) for name, rx in LABELS.items()}, tolerance=TOLERANCE)
     if not ok:

@@ -61,20 +61,6 @@
     if (form) form.setAttribute("data-dirty", "");
   });
 
-  /* A co-worker's write refreshes the record, unless the user is in the middle of editing it: a changed
-     field, a choice menu open, the cursor in a field, a note or comment being typed. */
-  document.addEventListener("htmx:beforeRequest", (e) => {
-    const el = e.detail.elt;
-    if (el && el.matches && el.matches("[data-refresh-record]")) {
-      const form = $("[data-record-form]", el);
-      const typing = $$("textarea, input[type=text], input:not([type])", el).some((t) => t.value !== t.defaultValue);
-      const active = document.activeElement;
-      const focused = active && el.contains(active) && active.matches("textarea, input:not([type=hidden]), [contenteditable]");
-      const busy = (form && form.hasAttribute("data-dirty")) || $("details[open]", el) || typing || focused;
-      if (busy && e.detail.requestConfig && e.detail.requestConfig.verb === "get") e.preventDefault();
-    }
-  });
-
   function showTab(form, name) {
     $$("[data-tab]", form).forEach((t) => t.setAttribute("aria-selected", t.dataset.tab === name ? "true" : "false"));
     $$("[data-panel]", form).forEach((p) => { p.hidden = p.dataset.panel !== name; });

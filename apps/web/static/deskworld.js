@@ -253,6 +253,25 @@
     if (reveal) { const el = document.getElementById(reveal.dataset.reveal); if (el) { el.hidden = false; const i = $("input.chip-entry", el); if (i) i.focus(); } reveal.remove(); }
   });
 
+  /* ---------------------------------------------------------------- refresh guard
+     Someone else's write (a co-worker, a customer) refreshes what a page shows of the world
+     ("deskworld:refresh"). A record being worked on says data-refresh-guard: while the user is in the
+     middle of something there — an inline editor or a changed form, a choice menu open, the cursor in
+     a field, text typed and not yet saved — the refresh waits for the next one, so it never takes the
+     work from under their hands. */
+  function busy(el) {
+    const active = document.activeElement;
+    return !!($("form[data-inline-form], form[data-dirty], details[open]:has([role=listbox], [role=menu])", el) ||
+      (active && el.contains(active) && typing(active)) ||
+      $$("textarea, input", el).some((t) => TEXT_INPUTS.test(t.type || "text") && t.tagName !== "SELECT" &&
+                                          t.value !== t.defaultValue));
+  }
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const el = e.detail.elt, cfg = e.detail.requestConfig;
+    if (!el || !el.matches || !el.matches("[data-refresh-guard]") || !cfg || cfg.verb !== "get") return;
+    if (cfg.triggeringEvent && cfg.triggeringEvent.type === "deskworld:refresh" && busy(el)) e.preventDefault();
+  });
+
   /* ---------------------------------------------------------------- file rows (tr.frow): select, open */
   let anchor = null;
   function rowsOf(table) { return $$("tr.frow", table); }

@@ -53,7 +53,8 @@ def test_every_world_phrasing_is_accepted_by_its_trigger(store):
 def test_a_phrasing_taken_by_an_earlier_trigger_is_reported(store):
     raw = json.loads(engine.spec_of(store).model_dump_json(by_alias=True))
     sofia = next(c for c in raw["coworkers"] if c["id"] == "sofia.marchetti")
-    sofia["triggers"][1]["examples"].append("Could you send me the latest survey report?")  # trigger 0 takes it
+    thanks = next(t for t in sofia["triggers"] if t["id"] == "thanks")
+    thanks["examples"].append("Could you send me the latest survey report?")          # latest-survey takes it
     problems = engine.validate(store, CoworkersFile.model_validate(raw))
     assert any("is taken by trigger 'latest-survey'" in p for p in problems)
 
@@ -493,3 +494,28 @@ def test_an_incident_argument_names_the_newest_incident_with_that_description(lu
         lumen.one("SELECT id FROM tk_incidents WHERE number='INC0010421'")["id"]
     with pytest.raises(LookupError, match="no incident titled 'Nothing like this'"):
         engine._arg(lumen, "olivia.hart", {"incident_titled": "Nothing like this"}, {})
+
+
+def test_farah_moves_two_accounts_fifty_steps_in_and_dana_and_grace_acknowledge_their_lists(lumen):
+    engine.set_scenario(lumen, ["farah.aziz:handover-grace-capacity", "dana.whitaker:handover-thanks",
+                                "grace.okoro:handover-thanks"])
+    jordan = Caller(user="jordan.blake")
+    said = lambda who: [m["text"] for m in lumen.select("chat_messages", "author=?", (who,), order="id")]  # noqa: E731
+    n = len(said("farah.aziz"))
+    for _ in range(49):
+        engine.tick(lumen)
+    assert len(said("farah.aziz")) == n
+    engine.tick(lumen)
+    assert said("farah.aziz")[-1] == ("Change to Leo's book: Grace is at capacity this quarter, so Stackhouse Systems "
+                                      "and Atlas Outdoor Advertising go to Dana as well.")
+    for who, text in (("dana.whitaker", "Dana, from Leo's book these accounts are yours: Brightwave Studios."),
+                      ("grace.okoro", "Hi Grace — you're taking over Leo's Orbital Remit account from Monday.")):
+        conv = chat.open_dm(lumen, jordan, [who])
+        mid = chat.post_message(lumen, jordan, conv, text)
+        engine.tick(lumen)
+        [reply] = lumen.select("chat_messages", "conversation=? AND author=? AND id>?", (conv, who, mid), order="id")
+        assert reply["text"].startswith(("Got them, thanks", "Thanks — I'll reach out"))
+    conv = chat.open_dm(lumen, jordan, ["grace.okoro"])
+    chat.post_message(lumen, jordan, conv, "Grace, how did the Lantern Books QBR go?")         # not about Leo's book
+    engine.tick(lumen)
+    assert said("grace.okoro")[-1] == "Sure — which account is this about?"

@@ -116,6 +116,31 @@ def test_inline_edit_details(desk, live_slot):
     expect(page.locator("#crm-details [data-field='next_step'] .val")).to_have_text("Redlines back from Nadia by Friday")
 
 
+REFRESH = "document.body.dispatchEvent(new CustomEvent('deskworld:refresh', {bubbles: true}))"
+
+
+def test_someone_elses_write_refreshes_the_record_but_not_an_open_inline_edit(desk, live_slot):
+    """A co-worker's write refreshes the record page when the user is only looking; with an inline
+    editor open (Farah's message arriving mid-edit), the refresh waits and the edit goes through."""
+    page = desk
+    acc = rec(live_slot, "accounts", "hearthstone-furniture")
+    page.goto(acc["url"])
+    with live_slot.store() as st:
+        st.update("crm_accounts", acc["id"], "system", description="Furniture retailer; 14 stores.")
+    page.evaluate(REFRESH)
+    expect(page.locator("#crm-details [data-field='description'] .val")).to_have_text("Furniture retailer; 14 stores.")
+    page.get_by_role("button", name="Edit Customer Success Manager").click()
+    expect(page.locator("#crm-details.editing")).to_have_count(1)
+    page.evaluate(REFRESH)                                   # before anything is typed: the editor stays
+    expect(page.locator("#crm-details.editing")).to_have_count(1)
+    page.get_by_role("combobox", name="Customer Success Manager").fill("Grace")
+    page.evaluate(REFRESH)
+    page.get_by_role("option", name="Grace Okoro").click()
+    page.locator("#crm-details").get_by_role("button", name="Save").click()
+    expect(page.locator("#crm-details.editing")).to_have_count(0)
+    assert get(live_slot, "accounts", acc["id"])["csm"] == "grace.okoro"
+
+
 def test_closed_lost_on_the_path_requires_a_reason(desk, live_slot):
     page = desk
     h = rec(live_slot, "opportunities", "harrowgate-fy27-renewal")
