@@ -137,14 +137,18 @@ def osei_call_booked(ctx):
         [Vouch.of("cal_events", k)] + [Vouch.of("cal_guests", g[p], to=[p]) for p in (ELEANOR, "catherine.osei")]
 
 
-def _is_question(text: str) -> bool:
-    from apps.coworkers.engine import is_request
-    return is_request(text or "")
+def _is_question(ctx, text: str) -> bool:
+    """A question put to Eleanor: a question mark, or words that ask her for the call's time (her trigger's
+    keyword groups) — "Done; let me know if you need anything else" is no question."""
+    from apps.coworkers.match import matches
+    data = world_yaml(Path(ctx.world_root) / "coworkers.yaml")
+    t = next(t for c in data["coworkers"] if c["id"] == ELEANOR for t in c["triggers"] if t["id"] == "osei-call-time")
+    return "?" in (text or "") or matches(text or "", t["match"], t.get("unless") or [])
 
 
 def at_most_one_question_to_eleanor(ctx):
     """Gate: at most one question put to Eleanor, however it was asked: ``ask_user``, a question in your
-    chat DM with her, or a mail to her asking something (telling her something is done is no question)."""
+    chat DM with her, or a mail to her asking one (telling her something is done is no question)."""
     asks = [r for r in _recs(ctx, "user_asks", "new").values() if r.get("principal") == ELEANOR]
     members: dict[str, set] = {}
     for m in _recs(ctx, "chat_members").values():
@@ -153,10 +157,10 @@ def at_most_one_question_to_eleanor(ctx):
            if c.get("kind") == "dm" and members.get(k) == {ELEANOR, ALEX}}
     agent = {(w["table"], w["key"]) for w in _writes_after_start(ctx) if w["actor"] == "agent" and w["op"] == "insert"}
     chats = [m for k, m in _recs(ctx, "chat_messages", "new").items()
-             if ("chat_messages", k) in agent and str(m.get("conversation")) in dms and _is_question(m.get("text"))]
+             if ("chat_messages", k) in agent and str(m.get("conversation")) in dms and _is_question(ctx, m.get("text"))]
     mails = [m for k, m in _recs(ctx, "mail_messages", "new").items()
              if ("mail_messages", k) in agent and ELEANOR_MAIL in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or [])]
-             and _is_question(m.get("body"))]
+             and _is_question(ctx, m.get("body"))]
     n = len(asks) + len(chats) + len(mails)
     return n <= 1, f"{n} question{'s' if n != 1 else ''} to Eleanor ({len(asks)} asked, {len(chats)} in chat, " \
                    f"{len(mails)} by mail)"
