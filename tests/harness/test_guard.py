@@ -101,6 +101,22 @@ def test_two_new_threads_or_dms_with_different_mail_are_not_duplicates(store, al
     assert [d["table"] for d in duplicates(final, diff(initial, final))] == ["mail_messages"]
 
 
+def test_the_agent_s_edits_to_a_record_a_coworker_added_in_the_episode_are_seen(store, alex):
+    """A lead a colleague imports mid-task is not the agent's: setting its status is an edit a check can
+    vouch for field by field, and taking the owner along with it is damage, as on any existing record."""
+    initial = export(store)
+    key = store.insert("crm_leads", "eleanor.vance", slug="marisol-reyes", first_name="Marisol", last_name="Reyes",
+                       company="Sunpath Dental Partners", owner="tessa.grant", status="New", source="Event")
+    store.update("crm_leads", key, AGENT, status="Qualified", owner="rachel.kim")
+    final = export(store)
+    d = diff(initial, final)
+    [added] = d["tables"]["crm_leads"]["added"]
+    assert added["actor"] == "eleanor.vance" and added["edits"] == {"owner": "agent", "status": "agent"}
+    found = collateral(initial, final, d, [Vouch.of("crm_leads", str(key), ("status",))], user="alex.chen")
+    assert [(c["op"], c.get("field")) for c in found] == [("changed", "owner")]
+    assert collateral(initial, final, d, [Vouch.of("crm_leads", str(key), ("status", "owner"))], user="alex.chen") == []
+
+
 def test_an_existing_record_is_vouched_only_in_the_fields_the_check_names(store, alex, run):
     ev = store.select("cal_events", "title LIKE 'Hearing on the limitation fund%'")[0]
     check = {"exists": {"table": "cal_events", "where": {"id": str(ev["id"]), "location": "Courtroom 5"}}}

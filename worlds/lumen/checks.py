@@ -525,7 +525,7 @@ CRITERIA = {
                   r"\b(?:10|ten) or more\b|\bat least (?:10|ten)\b|\b(?:1\d|[2-9]\d|\d{3,})\b(?!\s*months?)|\benough\b|"
                   r"\b(?:meets?|above|over|more than|exceeds?) (?:the )?N\b"),
     "budget owner": (r"\bbudget\b|\bdecision[- ]?maker\b|\bowner\b",
-                     r"\bno (?:named |clear )?(?:budget|owner|decision)|(?:\bnot|n['’]t)(?: yet| been| be)? (?:named|decided|sure|identified|known|clear|confirmed|settled)\b|\bunnamed\b|\bunknown\b|\bunclear\b|\bundetermined\b|"
+                     r"\bno (?:named |clear )?(?:budget|owner|decision)|(?:\bnot|n['’]t)(?: yet| been| be)?(?: an?)? (?:named|decided|sure|identified|known|clear|confirmed|settled)\b|\bunnamed\b|\bunknown\b|\bunclear\b|\bundetermined\b|"
                      r"\bundecided\b|\btbd\b|\bmissing\b|\bwithout\b|\blacks?\b|\bnobody\b|\bno one\b|\bnone\b",
                      r"\bnamed (?:budget )?owner\b(?!\s*(?:missing|not))|\bhas (?:a )?(?:named )?budget\b|\bbudget (?:ok|okay|fine|confirmed|met)\b|"
                      r"\bqualified on[^.;]*budget"),

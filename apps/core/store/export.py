@@ -187,8 +187,16 @@ def _table_diff(name: str, b: dict | None, a: dict | None, by_field: dict, by_op
     a = a or {"records": {}, "fields": {}}
     classes = a.get("fields") or b.get("fields")
     br, ar = b["records"], a["records"]
-    added = [{"key": k, "record": ar[k], "actor": by_op.get((name, k, "insert"), "unknown")}
-             for k in sorted(set(ar) - set(br), key=_natural)]
+    added = []
+    for k in sorted(set(ar) - set(br), key=_natural):
+        actor = by_op.get((name, k, "insert"), "unknown")
+        rec = {"key": k, "record": ar[k], "actor": actor}
+        # A record someone else added in the episode and another actor then edited (a lead a co-worker
+        # imported that the agent set Qualified): the fields each later actor left as they are.
+        edits = {f: by_field[(name, k, f)] for f in ar[k] if by_field.get((name, k, f), actor) != actor}
+        if edits:
+            rec["edits"] = edits
+        added.append(rec)
     removed = [{"key": k, "record": br[k], "actor": by_op.get((name, k, "delete"), "unknown")}
                for k in sorted(set(br) - set(ar), key=_natural)]
     changed = []
@@ -219,6 +227,11 @@ def content_changes(d: dict, actor: str | None = None) -> list[dict]:
         for rec in t["added"] if has_content else ():
             if actor is None or rec["actor"] == actor:
                 out.append({"table": name, "key": rec["key"], "op": "added", "actor": rec["actor"]})
+            elif rec.get("edits"):              # added by someone else, then edited: what the actor wrote
+                for f, who in rec["edits"].items():
+                    if who == actor and t["fields"].get(f, "content") == "content":
+                        out.append({"table": name, "key": rec["key"], "op": "changed", "field": f, "actor": who,
+                                    "before": None, "after": rec["record"].get(f)})
         for rec in t["removed"] if has_content else ():
             if actor is None or rec["actor"] == actor:
                 out.append({"table": name, "key": rec["key"], "op": "removed", "actor": rec["actor"]})

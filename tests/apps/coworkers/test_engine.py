@@ -519,3 +519,21 @@ def test_farah_moves_two_accounts_fifty_steps_in_and_dana_and_grace_acknowledge_
     chat.post_message(lumen, jordan, conv, "Grace, how did the Lantern Books QBR go?")         # not about Leo's book
     engine.tick(lumen)
     assert said("grace.okoro")[-1] == "Sure — which account is this about?"
+
+
+def test_maya_imports_the_webinar_leads_in_two_batches_then_passes_on_what_she_heard(lumen):
+    engine.set_scenario(lumen, ["maya.patel:webinar-import", "maya.patel:webinar-import-more", "maya.patel:webinar-news"])
+    event = lambda: lumen.select("crm_leads", "source='Event' AND created_by='maya.patel'", order="id")  # noqa: E731
+    seen = []
+    for step in range(1, 91):
+        engine.tick(lumen)
+        seen.append(len(event()))
+    assert (seen[1], seen[2], seen[43], seen[44]) == (0, 8, 8, 11)          # steps 3 and 45
+    leads = event()
+    assert [r["status"] for r in leads] == ["New"] * 11 and {r["owner"] for r in leads} == {"tessa.grant"}
+    assert [r["slug"] for r in leads][:2] == ["marisol-reyes", "hannah-cole"]
+    oakline = next(r for r in leads if r["company"] == "Oakline Family Medicine")
+    assert oakline["locations"] is None                                        # the scan didn't say
+    said = [m["text"] for m in lumen.select("chat_messages", "author='maya.patel'", order="id")][-3:]
+    assert said[0].startswith("Pulled the webinar import forward") and said[1].startswith("Found three more")
+    assert said[2].startswith("Marisol Reyes at Sunpath Dental Partners replied")
