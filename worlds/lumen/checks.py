@@ -917,6 +917,15 @@ def _account_name(ctx, slug: str) -> str:
     return acc["name"] if acc else slug
 
 
+def names_customer(text: str, name: str) -> bool:
+    """Does a text name the customer as people do: the account's name, or its first word when that
+    is a name of its own ("Northloop" for Northloop Retail, "Meadowline" for Meadowline Health)?"""
+    if name.lower() in text.lower():
+        return True
+    first = name.split()[0]
+    return len(first) >= 5 and re.search(rf"(?<![\w-]){re.escape(first)}(?![\w-])", text, re.I) is not None
+
+
 def _page(ctx, number: str):
     """KB0001001 §3: one post in #support-oncall with the incident number, the customer and a summary;
     a priority it states is the incident's (P1), and no other priority is given beside it."""
@@ -925,7 +934,7 @@ def _page(ctx, number: str):
 
     def problem(m):
         text = normalise(m["text"])
-        if customer.lower() not in text.lower():
+        if not names_customer(text, customer):
             return f"a page without the customer ({customer})"
         prios = priority_mentions(text)
         ok, why = stated_only(text, prios, 1) if prios else (True, "")
@@ -1606,16 +1615,47 @@ def nico_welcome(ctx):
 
 
 def at_most_one_question_to_elise(ctx):
-    """The agent put at most one question to Elise, however it asked: ``ask_user``, a chat message
-    in their DM, or a mail to her."""
-    asks = [r for r in _recs(ctx, "user_asks", "new").values() if r.get("principal") == "elise.moreau"]
+    """The agent put at most one question to Elise, however it asked: ``ask_user``, a question in their
+    DM, or a mail to her asking one. A message asks when it has a question mark, asks in words ("can
+    you…", "please let me know whether…", "confirm…"; not "let me know if you need anything"), or has
+    the words her triggers answer (what she agreed, the price, the figure) without being a report of
+    work done: one that thanks her or states the figure ("Thanks Elise: Palisade's renewal is at
+    $73,200 in Negotiation" is no question). Her quoted mail in a reply is not the agent's text."""
+    from apps.coworkers.match import matches
+    from harness.verify.answer import number_cands
+    elise = next(c for c in _yaml(ctx, "coworkers.yaml")["coworkers"] if c["id"] == "elise.moreau")
+    triggers = [t for t in elise.get("triggers") or [] if t.get("when") == "message" and t.get("match")]
+    asking = re.compile(r"\b(?:can|could|would|will) you\b|\bi (?:need|want) to know\b|"
+                        r"(?:\b(?:let me know|tell me|advise me|send me)|(?:^|[.!:;,]\s*|\bplease\s+)confirm)\b"
+                        r"(?!,?\s+if\s+(?:you|there)\b|\s+when\s+you\b)", re.I)
+
+    def own(body: str) -> str:                          # the new text of a mail, not the quoted thread
+        lines = []
+        for line in (body or "").splitlines():
+            if line.startswith(">") or (line.startswith("On ") and line.rstrip().endswith("wrote:")):
+                break
+            lines.append(line)
+        return "\n".join(lines)
+
+    def asks(text: str) -> bool:
+        text = normalise(text or "")
+        if "?" in text or asking.search(text):
+            return True
+        if not any(matches(text, t["match"], t.get("unless") or []) for t in triggers):
+            return False
+        return not any(c.value >= 100 for c in number_cands(text, words=False))      # a figure: a report
+
+    asked = [r for r in _recs(ctx, "user_asks", "new").values() if r.get("principal") == "elise.moreau"]
     members: dict[str, set] = {}
     for m in _recs(ctx, "chat_members").values():
         members.setdefault(str(m.get("conversation")), set()).add(m.get("person"))
     dm = {k for k, c in _recs(ctx, "chat_conversations").items()
           if c.get("kind") == "dm" and members.get(k) == {"elise.moreau", ctx.final.get("user")}}
-    chats = [r for r in _agent_new(ctx, "chat_messages").values() if str(r.get("conversation")) in dm]
+    chats = [r for r in _agent_new(ctx, "chat_messages").values()
+             if str(r.get("conversation")) in dm and asks(r.get("text"))]
     mails = [r for r in _agent_new(ctx, "mail_messages").values()
-             if "elise.moreau@lumenanalytics.io" in [a.lower() for a in (r.get("to") or []) + (r.get("cc") or [])]]
-    n = len(asks) + len(chats) + len(mails)
-    return n <= 1, f"{n} question{'s' if n != 1 else ''} ({len(asks)} asked, {len(chats)} in chat, {len(mails)} by mail)"
+             if "elise.moreau@lumenanalytics.io" in [a.lower() for a in (r.get("to") or []) + (r.get("cc") or [])
+                                                       + (r.get("bcc") or [])]
+             and asks(f"{r.get('subject') or ''}\n{own(r.get('body'))}")]
+    n = len(asked) + len(chats) + len(mails)
+    return n <= 1, f"{n} question{'s' if n != 1 else ''} ({len(asked)} asked, {len(chats)} in chat, {len(mails)} by mail)"

@@ -26,6 +26,10 @@ def _days():
     return world_module(Path(__file__).parent, "checks_days")
 
 
+def _lists():
+    return world_module(Path(__file__).parent, "checks_lists")
+
+
 def _turns(ctx) -> list[str]:
     """What Farah asked, in order: the task's prompt (her request), then the messages of hers this task
     turns on, in the order she sends them."""
@@ -101,23 +105,27 @@ def _account(ctx, i: int):
 
 
 def _list_to(ctx, person: str):
-    """The last message of yours that reaches ``person`` (a DM or a mail) and names any account of the
-    book lists exactly the accounts the plan gives them; earlier ones (a list before Farah's change, say)
-    are vouched for with it. Four such messages at most."""
+    """What ``person`` was told they take over, read from your messages that reach them (a DM or a mail)
+    in order, as they would read it (``checks_lists.told``: a correction adds to or takes from the list
+    unless it replaces it; names set aside or given to the other CSM don't count; a hedge fails), is
+    exactly the accounts the plan gives them. Four such messages at most."""
     keys = plan(ctx)
     names = {k: _accounts(ctx)[k]["name"] for k in keys}
-    want = {names[k] for k, who in keys.items() if who == person}
-    msgs = [m for m in _days().messages_to(ctx, person) if any(phrase_hits(m[3], n) for n in names.values())]
-    first = _people(ctx)[person]["name"].split()[0]
+    want = {k for k, who in keys.items() if who == person}
+    people = _people(ctx)
+    first = people[person]["name"].split()[0]
+    others = sorted({n for w in set(keys.values()) - {person} for n in (people[w]["name"], people[w]["name"].split()[0])})
+    msgs = [m for m in _days().messages_to(ctx, person) if _lists()._hits(normalise(m[3]), names)]
     if not msgs:
         return False, f"no message of yours to {first} lists the accounts", []
     if len(msgs) > 4:
         return False, f"{len(msgs)} messages to {first} with accounts of the book (a list and a correction or two)", []
-    text = normalise(msgs[-1][3])
-    named = {n for n in names.values() if phrase_hits(text, n)}
-    if named != want:
-        missing, extra = sorted(want - named), sorted(named - want)
-        return False, (f"your last list to {first}: " + "; ".join(
+    got, problem = _lists().told([m[3] for m in msgs], names, others)
+    if problem:
+        return False, f"your list to {first}: {problem}", []
+    if got != want:
+        missing, extra = sorted(names[k] for k in want - got), sorted(names[k] for k in got - want)
+        return False, (f"what {first} was told: " + "; ".join(
             (["missing " + ", ".join(missing)] if missing else []) + (["not theirs: " + ", ".join(extra)] if extra else []))), []
     return True, f"{first} has the list of {len(want)} accounts", _days()._vouch_all(msgs, person)
 

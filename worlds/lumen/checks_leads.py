@@ -30,12 +30,20 @@ PROPER_NAME = re.compile(r"\s*(?:Dr\.? )?[A-Z][\w'’-]+(?: [A-Z][\w'’-]+)+")
 SOON = re.compile(r"(?i)\bthis quarter\b|\bnext month\b|\bweeks?\b|\bwithin (?:[1-5]|one|two|three|four|five) months?\b")
 
 
+SUPERSEDES = re.compile(r"(?:^|(?<=[.;\n]))[^.;\n]*\b(?:update[ds]?|now (?:qualified|qualifies|working)|is now|changed to|"
+                        r"re-?qualified)\b", re.I)
+
+
 def _checks():
     return world_module(Path(__file__).parent, "checks")
 
 
 def _days():
     return world_module(Path(__file__).parent, "checks_days")
+
+
+def _lists():
+    return world_module(Path(__file__).parent, "checks_lists")
 
 
 def _maya(ctx) -> list[dict]:
@@ -120,11 +128,26 @@ def _worked(ctx, n: int):
     c = _checks()
     fields = ["status", "description"]        # the description as it is now is right (below): a rewrite of
     old, new = c._squash(lead.get("description")), c._squash(rec.get("description"))    # it back is too
+    if new != old and lead.get("news_owner"):
+        # the scan's budget-owner line brought up to date with what Maya heard ("Budget owner: Ana Ortiz, CFO")
+        owner = re.search(r"budget owner:\s*((?:dr\.\s*)?[^.]+)\.", old, re.I)
+        if owner:
+            line = re.compile(re.escape(old[:owner.start(1)]) + rf"[^.]*\b{re.escape(c._squash(lead['news_owner']))}\b[^.]*"
+                              + re.escape(old[owner.end(1):]))
+            found = line.search(new)
+            if found:
+                old = found.group(0)
     if new != old:
         if old not in new:
             return False, f"{name}: the scan text in its description was changed", []
         met = {k: bool(v) for k, v in criteria(lead).items()}
-        problems = c.reason_problems(new.replace(old, " ", 1), met)
+        added = new.replace(old, " ", 1)
+        # A note kept as a log: what a later update says supersedes the earlier lines ("Unqualified for now: no
+        # named budget owner. Update from Maya: their CFO owns the budget, so it is now Qualified.").
+        updates = [m.start() for m in SUPERSEDES.finditer(added)]
+        if updates:
+            added = added[updates[-1]:]
+        problems = c.reason_problems(added, met)
         if want != "Unqualified":
             problems = [p for p in problems if p != "names no criterion that failed"]
         if problems:
@@ -134,22 +157,31 @@ def _worked(ctx, n: int):
     return True, f"{name}: {want}", [Vouch.of("crm_leads", key, tuple(fields))]
 
 
+# A sentence that gives leads another status than Qualified sets them aside from Tessa's list.
+NOT_QUALIFIED = re.compile(r"\bworking\b|\bunqualified\b|\bnot (?:yet )?qualified\b|\bpending\b|\bwaiting\b|"
+                           r"\bon hold\b|\bnurtur\w*", re.I)
+
+
 def tessa_list(ctx):
-    """The last message of yours to Tessa that names any webinar lead's company lists exactly the ones
-    that are Qualified (so she can assign AEs); earlier ones are vouched for with it. Three at most."""
+    """What Tessa was told is Qualified, read from your messages to her in order as she would read them
+    (``checks_lists.told``: a PS or a correction adds to or takes from it; leads named as Working or
+    Unqualified don't count; a hedge fails), is exactly the webinar leads that are Qualified. Three
+    such messages at most."""
     tessa = "tessa.grant"
-    leads = filed(ctx)
-    want = {lead["company"] for lead in leads if expected(lead) == "Qualified"}
-    msgs = [m for m in _days().messages_to(ctx, tessa) if any(phrase_hits(m[3], lead["company"]) for lead in leads)]
+    leads = {lead["company"]: lead for lead in filed(ctx)}
+    names = {co: co for co in leads}
+    want = {co for co, lead in leads.items() if expected(lead) == "Qualified"}
+    msgs = [m for m in _days().messages_to(ctx, tessa) if _lists()._hits(normalise(m[3]), names)]
     if not msgs:
         return False, "no message of yours to Tessa names the qualified webinar leads", []
     if len(msgs) > 3:
         return False, f"{len(msgs)} messages to Tessa with webinar leads (a list and a correction or two)", []
-    text = normalise(msgs[-1][3])
-    named = {lead["company"] for lead in leads if phrase_hits(text, lead["company"])}
-    if named != want:
-        missing, extra = sorted(want - named), sorted(named - want)
-        return False, "your last list to Tessa: " + "; ".join(
+    got, problem = _lists().told([m[3] for m in msgs], names, [], NOT_QUALIFIED)
+    if problem:
+        return False, f"your list to Tessa: {problem}", []
+    if got != want:
+        missing, extra = sorted(want - got), sorted(got - want)
+        return False, "what Tessa was told: " + "; ".join(
             (["missing " + ", ".join(missing)] if missing else []) + (["not Qualified: " + ", ".join(extra)] if extra else [])), []
     return True, f"Tessa has the {len(want)} Qualified leads", _days()._vouch_all(msgs, tessa)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from harness.verify.answer import normalise
 from harness.verify.checks import world_module, world_yaml
 from harness.verify.guard import Vouch
-from harness.verify.reading import Cand, phrase_hits, stated_alone
+from harness.verify.reading import Cand, phrase_hits
 
 CREATE = "apps.tickets.service.create_incident"
 COMMENT = "apps.tickets.service.add_comment"
@@ -118,23 +118,63 @@ def _triage(ctx, n: int, parts: tuple[str, ...]):
         [Vouch.of("tk_incidents", key, tuple(fields))]
 
 
+def _spellings(group: str) -> list[str]:
+    """How people write a group's name: "Identity & Access" / "Identity and Access", "Billing Ops" /
+    "Billing Operations", "Platform Infra" / "Platform Infrastructure"."""
+    out = {group, group.replace("&", "and")}
+    for short, full in (("Ops", "Operations"), ("Infra", "Infrastructure")):
+        out |= {n.replace(short, full) for n in out if short in n.split()}
+    return sorted(out, key=len, reverse=True)
+
+
+LEAD = "the Support Lead"
+# ... or before it: "not Platform Infra", "it isn't with Billing Ops", "rather than Pipeline Ops".
+DENIED_BEFORE = re.compile(r"(?:\bnot|n['’]t|\bnever|\bno longer|\binstead of|\brather than|\bother than|\bexcept(?: for)?)"
+                           r"\s+(?:[\w'’]+\s+){0,2}$", re.I)
+# A team named only to be denied after it: "Pipeline Ops doesn't have this yet", "Platform Infra isn't on it".
+DENIED_AFTER = re.compile(r"^\s*(?:team\s+)?(?:doesn['’]t|does not|don['’]t|isn['’]t|is not|aren['’]t|are not|"
+                          r"won['’]t|will not|hasn['’]t|has not|(?:is |are )?no longer)\b", re.I)
+
+
 def _team_mentions(ctx, text: str) -> list[Cand]:
-    """The teams a comment names: an assignment group, or the Support Lead (by name, first name or role)."""
+    """The teams a comment puts the incident with: an assignment group (as people write its name), a
+    group manager by name (their group), or the Support Lead by role (value ``LEAD``). Kofi Mensah is
+    both Pipeline Ops' manager and the Support Lead: his name counts as either (value ``"person:kofi…"``)."""
     c = _checks()
-    out = []
+    out: list[Cand] = []
+
+    def add(phrase, value):
+        for h in phrase_hits(text, phrase):
+            if not any(o.start <= h.start < o.end or h.start <= o.start < h.end for o in out):
+                out.append(Cand(h.start, h.end, value))
     for g in c._group_names(ctx).values():
-        out += [Cand(h.start, h.end, g) for h in phrase_hits(text, g)]
+        for spelling in _spellings(g):
+            add(spelling, g)
+    add("Support Lead", LEAD)
+    people = c._people(ctx)
     lead = support_lead(ctx)
-    name = c._people(ctx)[lead]["name"]
-    for phrase in (name, name.split()[0], "Support Lead", "support lead"):
-        out += [Cand(h.start, h.end, None) for h in phrase_hits(text, phrase)
-                if not any(o.start <= h.start < o.end for o in out)]
+    for g in c._groups(ctx).values():
+        who = g["manager"]
+        value = f"person:{who}" if who == lead else g["name"]
+        name = people[who]["name"]
+        for phrase in (name, name.split()[0]):
+            add(phrase, value)
     return sorted(out, key=lambda x: x.start)
 
 
-def _ack(ctx, key: str | None, label: str, group: str | None):
-    """One new customer-visible comment of the agent's on the incident, naming the team that has it
-    (``group``; None: the Support Lead) and no other."""
+def _team_ok(ctx, value, group: str | None) -> bool:
+    """Does a team mention name the team that has the incident (``group``; None: the Support Lead)?"""
+    lead = support_lead(ctx)
+    if value == f"person:{lead}":
+        lead_group = next((g["name"] for g in _checks()._groups(ctx).values() if g["manager"] == lead), None)
+        return group is None or group == lead_group
+    return value == (group if group is not None else LEAD)
+
+
+def _ack(ctx, key: str | None, label: str, group: str | None, priority: int | None = None):
+    """One new customer-visible comment of the agent's on the incident that says which team has it: the
+    team it is with (``group``; None: the Support Lead), no other team as having it (one named only to be
+    denied is fine), and, if it gives a priority, the incident's own (``priority``)."""
     if key is None:
         return False, f"{label} hasn't come in", []
     c = _checks()
@@ -142,15 +182,28 @@ def _ack(ctx, key: str | None, label: str, group: str | None):
     caller = inc.get("caller_id")
     mine = {k: j for k, j in c._agent_new(ctx, "tk_journal").items()
             if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == "comment"}
+    team = group or LEAD
 
     def problem(j):
         text = normalise(j.get("text") or "")
         if c.leaks(ctx, text):
             return "a comment carrying internal text"
-        ok, why = stated_alone(text, _team_mentions(ctx, text), lambda v: v == group)
-        return None if ok else f"a comment naming {why}"
+        mentions = _team_mentions(ctx, text)
+        live = [m for m in mentions if not DENIED_BEFORE.search(text[max(0, m.start - 40):m.start])
+                and not DENIED_AFTER.search(text[m.end:m.end + 40])]
+        right = [m for m in live if _team_ok(ctx, m.value, group)]
+        wrong = sorted({str(m.value).replace("person:", "") for m in live if not _team_ok(ctx, m.value, group)})
+        if not right:
+            return f"a comment that doesn't say {team} has it"
+        if wrong:
+            return f"a comment that also puts it with {', '.join(wrong)}"
+        if priority is not None:
+            prios = c.priority_mentions(text)
+            ok, why = c.stated_only(text, prios, priority) if prios else (True, "")
+            if not ok:
+                return f"a comment giving the priority as {why}"
+        return None
     good, found = c._sift(mine, problem)
-    team = group or "the Support Lead"
     return c._only_one(good, f"{len(good)} comments on {label} telling the customer who has it (one)",
                        f"the customer of {label} is told {team} has it",
                        "; ".join(found) or f"no customer-visible comment of yours on {label}",
@@ -160,14 +213,16 @@ def _ack(ctx, key: str | None, label: str, group: str | None):
 def _arrival_ack(ctx, n: int):
     a = _arrival(ctx, n)
     key, inc = _found(ctx, a)
-    return _ack(ctx, key, inc["number"] if inc else repr(a["short_description"]), expected(ctx, a)["group"])
+    want = expected(ctx, a)
+    return _ack(ctx, key, inc["number"] if inc else repr(a["short_description"]), want["group"], want["priority"])
 
 
 def _overnight_ack(ctx, i: int):
     c = _checks()
     number = sorted(c.triage_expected(ctx))[i]
     key, _ = c._incident(ctx, number)
-    return _ack(ctx, key, number, c.triage_expected(ctx)[number]["group"])
+    want = c.triage_expected(ctx)[number]
+    return _ack(ctx, key, number, want["group"], want["priority"])
 
 
 def _page(ctx, n: int):
@@ -184,7 +239,7 @@ def _page(ctx, n: int):
 
     def problem(m):
         text = normalise(m["text"])
-        if customer.lower() not in text.lower():
+        if not c.names_customer(text, customer):
             return f"a page without the customer ({customer})"
         prios = c.priority_mentions(text)
         ok, why = c.stated_only(text, prios, 1) if prios else (True, "")
@@ -212,10 +267,19 @@ def _account_channel(ctx, n: int):
     csm = account["csm"]
     channel = f"acct-{a['account']}"
 
+    others = []                        # what else came in this morning that KB0001005 doesn't send there
+    for b in arrivals(ctx):
+        _, other = _found(ctx, b)
+        if other is not None and other["number"] != inc["number"] and expected(ctx, b)["priority"] > 2:
+            others.append(other["number"])
+
     def problem(m):
         text = normalise(m["text"])
         if csm not in (m.get("mentions") or []):
             return f"a post that doesn't tag the CSM (@{csm})"
+        extra = [n for n in others if c._number_rx(n).search(text)]
+        if extra:
+            return f"a post that also brings {', '.join(extra)}, not a P1 or P2, to the account channel"
         prios = c.priority_mentions(text)
         ok, why = c.stated_only(text, prios, want) if prios else (True, "")
         return None if ok else f"a post stating the priority as {why}"
