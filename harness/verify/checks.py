@@ -321,6 +321,18 @@ def world_yaml(path: Path):
     return _WORLD_FILES[key]
 
 
+def numbered(prefix: str, fn, count: int, *extra) -> dict:
+    """One check function per item a task names by position: ``{f"{prefix}{i}": ctx -> fn(ctx, i, *extra)}``
+    for i in 1..count, each with ``fn``'s docstring — a task file lists ``checks_x:lead_3``, and a world
+    module does ``globals().update(numbered("lead_", _worked, 11))``."""
+    def bind(i):
+        def check(ctx):
+            return fn(ctx, i, *extra)
+        check.__doc__ = fn.__doc__
+        return check
+    return {f"{prefix}{i}": bind(i) for i in range(1, count + 1)}
+
+
 def world_module(world_root: Path, name: str):
     """A world's own module (``checks`` is ``worlds/<w>/checks.py``), loaded once while the file is
     unchanged, one for all of the world's variants: it reads a variant's data from ``ctx.world_root``,

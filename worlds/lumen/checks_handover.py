@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from harness.verify.answer import normalise
-from harness.verify.checks import world_module, world_yaml
+from harness.verify.checks import numbered, world_module, world_yaml
 from harness.verify.guard import Vouch
 from harness.verify.reading import phrase_hits
 
@@ -138,12 +138,4 @@ def list_to_grace(ctx):
     return _list_to(ctx, _person(ctx, "Grace Okoro"))
 
 
-def _bind(i):
-    def check(ctx):
-        return _account(ctx, i)
-    check.__doc__ = _account.__doc__
-    return check
-
-
-for _i in range(1, 15):
-    globals()[f"account_{_i}"] = _bind(_i)
+globals().update(numbered("account_", _account, 14))

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from harness.verify.answer import normalise
-from harness.verify.checks import world_module, world_yaml
+from harness.verify.checks import numbered, world_module, world_yaml
 from harness.verify.guard import Vouch
 from harness.verify.reading import phrase_hits
 
@@ -186,12 +186,4 @@ def tessa_list(ctx):
     return True, f"Tessa has the {len(want)} Qualified leads", _days()._vouch_all(msgs, tessa)
 
 
-def _bind(n):
-    def check(ctx):
-        return _worked(ctx, n)
-    check.__doc__ = _worked.__doc__
-    return check
-
-
-for _n in range(1, 12):
-    globals()[f"lead_{_n}"] = _bind(_n)
+globals().update(numbered("lead_", _worked, 11))

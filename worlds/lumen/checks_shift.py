@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from harness.verify.answer import normalise
-from harness.verify.checks import world_module, world_yaml
+from harness.verify.checks import numbered, world_module, world_yaml
 from harness.verify.guard import Vouch
 from harness.verify.reading import Cand, phrase_hits
 
@@ -307,22 +307,13 @@ def not_paged_unless_p1(ctx):
 
 
 # One function per arrival and per overnight incident, so each is its own check in the task file.
-def _bind(fn, *args):
-    def check(ctx):
-        return fn(ctx, *args)
-    check.__doc__ = fn.__doc__
-    return check
-
-
-for _n in range(1, 7):
-    globals()[f"triaged_{_n}"] = _bind(_triage, _n, ("route", "level"))
-    globals()[f"routed_{_n}"] = _bind(_triage, _n, ("route",))
-    globals()[f"raised_{_n}"] = _bind(_triage, _n, ("level",))
-    globals()[f"ack_{_n}"] = _bind(_arrival_ack, _n)
-    globals()[f"paged_{_n}"] = _bind(_page, _n)
-    globals()[f"account_channel_{_n}"] = _bind(_account_channel, _n)
-for _i in range(5):
-    globals()[f"ack_overnight_{_i + 1}"] = _bind(_overnight_ack, _i)
+globals().update(numbered("triaged_", _triage, 6, ("route", "level")))
+globals().update(numbered("routed_", _triage, 6, ("route",)))
+globals().update(numbered("raised_", _triage, 6, ("level",)))
+globals().update(numbered("ack_", _arrival_ack, 6))
+globals().update(numbered("paged_", _page, 6))
+globals().update(numbered("account_channel_", _account_channel, 6))
+globals().update(numbered("ack_overnight_", lambda ctx, i: _overnight_ack(ctx, i - 1), 5))
 
 
 def unrouted_4(ctx):
