@@ -5,15 +5,17 @@ Every expected value is read from the exports — the CRM and the service desk a
 (or at the start, where the task asks what was there), the forecast sheet's own Summary — never typed
 here, so an instance (a variant of the world) can't have a wrong answer key. Texts the agent writes are
 read as a person reads them (``checks.pair`` pairs a list's values with its incident numbers; a figure
-is the one its label names, ``harness.verify.answer.states_by_label``).
+is the one its label names, read as ``harness.verify.answer.states_by_label`` does).
 """
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 from harness.verify import artifacts as A
-from harness.verify.answer import normalise, phrase_hits, states_by_label
+from harness.verify.answer import clause, negated, normalise, number_cands, phrase_hits, show_value, states
+from harness.verify.dates import parse_date
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
 from harness.verify.reading import Cand
@@ -147,6 +149,9 @@ def _summary_problems(ctx) -> tuple[dict[str, list[str]], list[str]]:
     whole = []
     if len(msgs) > MAX_TO_DANA or len(full) > MAX_FULL:
         whole.append(f"{len(msgs)} messages to Dana, {len(full)} of them the whole list (the list and a correction)")
+    if not any(table == "mail_messages" for _, table, _, _ in full):
+        whole.append("the list went to Dana by chat only; she asked for a reply to her mail")
+    whole += _not_to_her_only(ctx, msgs, list(open_) + closed)
     text = full[-1][3]
     numbers = list(open_) + closed
     whole += [f"{n} (now {_harrowgate(ctx.final)[n][1]['state']}) is presented as open"
@@ -168,6 +173,23 @@ def _summary_problems(ctx) -> tuple[dict[str, list[str]], list[str]]:
         if C.presented_closed(text, n):
             per[n].append(f"{n} (open) is called closed")
     return per, whole
+
+
+def _not_to_her_only(ctx, msgs, numbers: list[str]) -> list[str]:
+    """"Reply to my mail …, to me only": a mail of yours to Dana about her Harrowgate incidents that
+    anyone else receives (to, cc or bcc — a colleague inside the company too) breaks it."""
+    C = _checks()
+    mails = _recs(ctx.final, "mail_messages")
+    dana = _people(ctx)[DANA]["email"].lower()
+    out = []
+    for _, table, k, text in msgs:
+        if table != "mail_messages" or not any(C._number_rx(n).search(text) for n in numbers):
+            continue
+        m = mails[k]
+        others = [a for a in (m.get("to") or []) + (m.get("cc") or []) + (m.get("bcc") or []) if a.lower() != dana]
+        if others:
+            out.append(f"the mail “{m.get('subject') or ''}” also went to {', '.join(others)} (Dana asked for it to her only)")
+    return out
 
 
 def _current(ctx) -> tuple[bool | None, str]:
@@ -292,6 +314,23 @@ def _text(kc) -> str:
     return "" if kc is None else str(kc[1].get("display") or kc[1].get("value") or kc[1].get("input") or "").strip()
 
 
+def _day(kc, want: str) -> str | None:
+    """A close-date cell as an ISO date: one the sheet parsed (ISO, US month/day/year, a serial), or a
+    date a person types that the sheet keeps as text ("Jun 30, 2026", "30 June 2026", "30/06/2026") when
+    it reads one way only — not "07/08/26" (July 8 or 7 August). Without a year ("Jun 30") it is read in
+    the year of the date expected, as a reader of a close-date column does."""
+    d = _forecast()._day(kc)
+    v = None if kc is None else kc[1].get("value")
+    if d or not isinstance(v, str):
+        return d
+    t = " ".join(v.split())
+    m = re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})", t)
+    if m and int(m[1]) <= 12 and int(m[2]) <= 12 and int(m[1]) != int(m[2]):
+        return None
+    p = parse_date(t, today=date.fromisoformat(want))
+    return p.isoformat() if p else None
+
+
 def _read_tab(ctx, tab: str):
     """The renewal table in a tab: (columns by role, data rows, total rows, problems)."""
     F = _forecast()
@@ -353,7 +392,7 @@ def _sheet_problems(ctx, book_item: str):
                 row_problems.append(f"{o['name']}: owner {_text(cells.get(cols['owner']))!r} (the CRM has {owner})")
             if F._num((cells.get(cols["amount"]) or (None, {}))[1].get("value")) != float(o.get("amount") or 0):
                 row_problems.append(f"{o['name']}: amount {_text(cells.get(cols['amount']))!r} (the CRM has {o['amount']:,})")
-            if F._day(cells.get(cols["close"])) != str(o["close_date"]):
+            if _day(cells.get(cols["close"]), str(o["close_date"])) != str(o["close_date"]):
                 row_problems.append(f"{o['name']}: close date {_text(cells.get(cols['close']))!r} (the CRM has {o['close_date']})")
             account = accounts.get(str(o.get("account"))) or {}
             extra = {"account": [account.get("name")], "stage": [o["stage"]], "type": [o["type"]],
@@ -472,7 +511,7 @@ def _started_problems(ctx, book_item: str) -> list[str]:
                 ok = (role == "opportunity" or
                       (role == "owner" and _squash(tx) in (_squash(people.get(o["owner"], {}).get("name", "")), _squash(o["owner"]))) or
                       (role == "amount" and F._num(kc[1].get("value")) == float(o.get("amount") or 0)) or
-                      (role == "close" and F._day(kc) == str(o["close_date"])) or
+                      (role == "close" and _day(kc, str(o["close_date"])) == str(o["close_date"])) or
                       (role == "account" and _squash(tx) == _squash(account.get("name"))) or
                       (role == "stage" and _squash(tx) == _squash(o["stage"])) or
                       (role == "type" and _squash(tx) == _squash(o["type"])) or
@@ -505,51 +544,98 @@ def renewals_sheet_started(ctx):
     return False, " | ".join(notes)
 
 
-def _labelled(msgs, label: str) -> list:
-    return [m for m in msgs if re.search(label, m[3], re.I) and re.search(r"\d", m[3])]
+# "Dana's four accounts (…) total $1,170,000", "Dana Whitaker's total is …": a "total" whose subject is Dana's
+# accounts (what stands between her name and it: a few words of a noun phrase, no verb, conjunction or
+# punctuation; a parenthesis listing them is skipped) labels her share, not the overall total.
+DANA_SUBJECT = re.compile(r"(?:['’]s|s['’])?(?:\s*[\w'’-]+){0,5}\s*")
+NOT_SUBJECT = re.compile(r"\b(?:and|or|but|while|whereas|which|who|that|is|are|was|were|has|have|had|looks?|sits?|"
+                         r"carr(?:y|ies)|comes?|came|of|with|so|then|also)\b", re.I)
+
+
+def _farah_marks(text: str) -> list[tuple[int, int, str]]:
+    """Where a message to Farah names the total ("total") and Dana ("Dana", "Whitaker"), in order, each
+    as "total" or "dana" — a total whose subject is Dana's accounts as "dana"."""
+    marks = sorted([(m.start(), m.end(), "total") for m in re.finditer(TOTAL_RX, text, re.I)] +
+                   [(m.start(), m.end(), "dana") for m in re.finditer(DANA_RX, text, re.I)])
+    out: list[tuple[int, int, str]] = []
+    for s0, e0, name in marks:
+        if name == "total" and out and out[-1][2] == "dana" and out[-1][0] >= clause(text, s0)[0]:
+            gap = re.sub(r"\([^()]*\)", " ", text[out[-1][1]:s0])
+            if DANA_SUBJECT.fullmatch(gap) and not NOT_SUBJECT.search(gap):
+                name = "dana"
+        out.append((s0, e0, name))
+    return out
+
+
+def _farah_reads(text: str, want: dict[str, int]) -> dict[str, tuple[bool, bool, str]]:
+    """What a message to Farah says of the total and of Dana's share: for each, (whether it gives a figure
+    for it, whether that is the CRM's, unhedged, within $10K rounding, what it gives). The figure a label
+    names is the first after it in its clause, not set aside and not past the other label, or else the
+    nearest before it (``states_by_label``'s reading) — so "Of the $1,914,000 total, Dana's accounts carry
+    $1,170,000" gives both, and "Harrowgate, which Dana looks after, is the largest" gives no share."""
+    text = normalise(text)
+    marks = _farah_marks(text)
+    cands = number_cands(text, words=False)
+    out = {}
+    for name in ("total", "dana"):
+        given, ok, why = False, False, f"no figure for the {name}"
+        for s0, e0, _ in (mk for mk in marks if mk[2] == name):
+            cs, ce = clause(text, s0)
+            nxt = min([s2 for s2, _, n2 in marks if n2 != name and s2 > e0] + [ce])
+            prv = max([e2 for _, e2, n2 in marks if n2 != name and e2 <= s0] + [cs])
+            after = [c for c in cands if e0 <= c.start < nxt and not negated(text, c)]
+            before = [c for c in cands if prv <= c.start and c.end <= s0 and not negated(text, c)]
+            pick = after[0] if after else (before[-1] if before else None)
+            if pick is None:
+                continue
+            given = True
+            if abs(pick.value - want[name]) <= TOLERANCE and \
+                    states(text[prv:nxt], "number", want[name], tolerance=TOLERANCE)[0]:
+                ok, why = True, show_value(pick.value)
+                break
+            why = f"{show_value(pick.value)} in {text[prv:nxt].strip()[:90]!r}"
+        out[name] = (given, ok, why)
+    return out
+
+
+def _farah_last(ctx, name: str):
+    """(messages to Farah, the figures wanted, what the last one giving ``name`` says of it, or None)."""
+    msgs = messages_to(ctx, FARAH)
+    want = renewal_figures(ctx)
+    said = [r[name] for r in (_farah_reads(m[3], want) for m in msgs) if r[name][0]]
+    return msgs, want, (said[-1] if said else None)
 
 
 def farah_total(ctx):
-    """Farah has the total: the last message of yours to her that gives a total of the open renewals (one
-    about the total, not Dana's share of it, when there is one) gives the CRM's, unhedged, within $10K
+    """Farah has the total: the last message of yours to her that gives a figure for the total of the open
+    renewals (a total of Dana's accounts is her share, not it) gives the CRM's, unhedged, within $10K
     rounding. Corrected after her pushback is fine; four messages to her at most."""
-    msgs = messages_to(ctx, FARAH)
-    want = renewal_figures(ctx)
-    tot = _labelled(msgs, TOTAL_RX)
-    if not tot:
+    msgs, want, last = _farah_last(ctx, "total")
+    if last is None:
         return False, "no message of yours to Farah gives the total"
     if len(msgs) > MAX_TO_FARAH:
         return False, f"{len(msgs)} messages to Farah ({MAX_TO_FARAH} at most)"
-    plain = [m for m in tot if not re.search(DANA_RX, m[3], re.I)]
-    text = (plain or tot)[-1][3]
-    labels = {"total": (TOTAL_RX, want["total"])}
-    if not plain:
-        labels["dana"] = (DANA_RX, want["dana"])
-    ok, why = states_by_label(text, labels, tolerance=TOLERANCE)
-    if not ok:
-        return False, f"the total you sent last: {why} (the CRM's open renewals through Q3 total {want['total']:,})"
+    if not last[1]:
+        return False, f"the total you sent last: {last[2]} (the CRM's open renewals through Q3 total {want['total']:,})"
     return True, f"total {want['total']:,}", _vouch_all(msgs, FARAH)
 
 
 def farah_dana_share(ctx):
-    """Farah's question back is answered: the last message of yours to her that names Dana with a figure
+    """Farah's question back is answered: the last message of yours to her that gives a figure for Dana
     gives the part of the total on Dana Whitaker's accounts (her CSM book), unhedged."""
-    msgs = messages_to(ctx, FARAH)
-    said = _labelled(msgs, DANA_RX)
-    if not said:
+    msgs, want, last = _farah_last(ctx, "dana")
+    if last is None:
         return False, "no message of yours to Farah gives Dana's share"
     if len(msgs) > MAX_TO_FARAH:
         return False, f"{len(msgs)} messages to Farah ({MAX_TO_FARAH} at most)"
-    want = renewal_figures(ctx)["dana"]
-    ok, why = states_by_label(said[-1][3], {"dana": (DANA_RX, want)}, tolerance=TOLERANCE)
-    if not ok:
-        return False, f"{why} (Dana's accounts carry {want:,} of it)"
-    return True, f"Dana's share {want:,}", _vouch_all(msgs, FARAH)
+    if not last[1]:
+        return False, f"Dana's share you sent last: {last[2]} (Dana's accounts carry {want['dana']:,} of it)"
+    return True, f"Dana's share {want['dana']:,}", _vouch_all(msgs, FARAH)
 
 
 def farah_total_not_wrong(ctx):
     """Gate: no wrong total stands with Farah (the last one you gave her, if any, is right)."""
-    if not _labelled(messages_to(ctx, FARAH), TOTAL_RX):
+    if _farah_last(ctx, "total")[2] is None:
         return True, "no total sent"
     out = farah_total(ctx)
     return out[0], out[1]
@@ -557,7 +643,7 @@ def farah_total_not_wrong(ctx):
 
 def farah_dana_share_not_wrong(ctx):
     """Gate: no wrong share for Dana stands with Farah."""
-    if not _labelled(messages_to(ctx, FARAH), DANA_RX):
+    if _farah_last(ctx, "dana")[2] is None:
         return True, "no share for Dana given"
     out = farah_dana_share(ctx)
     return out[0], out[1]
