@@ -137,13 +137,40 @@ def osei_call_booked(ctx):
         [Vouch.of("cal_events", k)] + [Vouch.of("cal_guests", g[p], to=[p]) for p in (ELEANOR, "catherine.osei")]
 
 
-def _is_question(ctx, text: str) -> bool:
-    """A question put to Eleanor: a question mark, or words that ask her for the call's time (her trigger's
-    keyword groups) — "Done; let me know if you need anything else" is no question."""
-    from apps.coworkers.match import matches
-    data = world_yaml(Path(ctx.world_root) / "coworkers.yaml")
-    t = next(t for c in data["coworkers"] if c["id"] == ELEANOR for t in c["triggers"] if t["id"] == "osei-call-time")
-    return "?" in (text or "") or matches(text or "", t["match"], t.get("unless") or [])
+# What asks, clause by clause (a question mark aside): an interrogative opening ("what time did you agree…",
+# "when on the 28th is the call", "is it 3:30", "could you tell me…"), or a request for information ("please
+# confirm the time", "let me know which slot", "I need the time you agreed"). A report that names the call
+# ("booked for the time you agreed", "I'll let Grace know when she can release her hold") asks nothing, and
+# neither does an offer ("let me know if you need anything else").
+_AUX = r"(?:is|are|was|were|am|do|does|did|can|could|would|will|shall|should|may|might|have|has|had)"
+_WH = r"(?:what|when|which|who|whom|whose|where|how|why)"
+_PRONOUN = r"(?:i|you|we|she|he|it|they|grace|catherine)"
+_OPENER = re.compile(r"^(?:(?:hi|hey|hello|dear|sorry|ok|okay|so|and|but|also|eleanor|quick one|quick question|"
+                     r"one more thing|one thing|just)\b[\s,]*)+")
+_ASKS = (
+    re.compile(rf"^{_WH}(?:'s|'re|'d)\b"),                                           # "what's the time"
+    # the wh-word, at most a few words that are not its subject, then the verb: "what time did you…",
+    # "when on Tuesday is the call" (not "when she can release her hold", a clause of a statement)
+    re.compile(rf"^{_WH}(?:\s+(?!{_PRONOUN}\b)[\w'-]+){{0,4}}?\s+{_AUX}\b"),
+    re.compile(rf"^{_AUX}(?:n't)?\s+(?:you|we|she|he|it|they|i|that|this|there|catherine|the|our|your|her)\b"),
+    re.compile(r"\b(?:can|could|would|will|do|did|are|were)\s+you\b"),   # "Eleanor, could you…" (not "I have you…")
+    re.compile(r"^(?:please\s+)?(?:tell|remind|send|give)\s+me\b(?!\s+(?:if|in case)\b)"),
+    re.compile(r"^(?:please\s+)?(?:let me know|confirm|advise)\b(?!\s+(?:if|in case)\b)"),
+    re.compile(r"^(?:i|we)\s+(?:need|'d need|would need|'ll need|will need|'d like|would like)\s+"
+               r"(?:to know|to check|to confirm|the|your|you to)\b"),
+)
+
+
+def _is_question(text: str) -> bool:
+    """Does ``text`` ask something (of Eleanor)? A question mark, or a clause that asks (above)."""
+    text = (text or "").lower().replace("\u2019", "'")
+    if "?" in text:
+        return True
+    for part in re.split(r"[.!;\n]+|:\s", text):           # not at a dash: "— which is what you agreed" reports
+        part = _OPENER.sub("", part.strip(" \t,\"'()"))
+        if any(rx.search(part) for rx in _ASKS):
+            return True
+    return False
 
 
 def at_most_one_question_to_eleanor(ctx):
@@ -157,10 +184,9 @@ def at_most_one_question_to_eleanor(ctx):
            if c.get("kind") == "dm" and members.get(k) == {ELEANOR, ALEX}}
     agent = {(w["table"], w["key"]) for w in _writes_after_start(ctx) if w["actor"] == "agent" and w["op"] == "insert"}
     chats = [m for k, m in _recs(ctx, "chat_messages", "new").items()
-             if ("chat_messages", k) in agent and str(m.get("conversation")) in dms and _is_question(ctx, m.get("text"))]
+             if ("chat_messages", k) in agent and str(m.get("conversation")) in dms and _is_question(m.get("text"))]
     mails = [m for k, m in _recs(ctx, "mail_messages", "new").items()
-             if ("mail_messages", k) in agent and ELEANOR_MAIL in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or [])]
-             and _is_question(ctx, m.get("body"))]
+             if ("mail_messages", k) in agent and ELEANOR_MAIL in _recipients(m) and _is_question(m.get("body"))]
     n = len(asks) + len(chats) + len(mails)
     return n <= 1, f"{n} question{'s' if n != 1 else ''} to Eleanor ({len(asks)} asked, {len(chats)} in chat, " \
                    f"{len(mails)} by mail)"
@@ -181,25 +207,44 @@ def sofia_new_slot(ctx) -> tuple[datetime, datetime]:
             day.replace(hour=int(m.group(5)), minute=int(m.group(6))))
 
 
+KEPT = ("location", "description", "visibility", "color")     # what a moved event keeps (Sofia: "same room")
+
+
+def _same_text(a, b) -> bool:
+    return " ".join(str(a or "").split()) == " ".join(str(b or "").split())
+
+
 def exhibit_session_moved(ctx):
     """Your "Exhibit list — working session" is one event, at the day and time Sofia asked for, with Tom and
     Sofia on it as before (nobody added, nobody dropped), and none is left at its old time; moved (or made
-    again there) once Sofia had asked — a move made before her message is a guess, not her request."""
+    again there) once Sofia had asked — a move made before her message is a guess, not her request. Made
+    again, it is the same session at the new time: its room (Sofia: "same room"), description and settings
+    as they were, not a bare event in their place."""
     start, end = sofia_new_slot(ctx)
     want = (_utc(start), _utc(end))
+    start_events = ctx.initial["tables"]["cal_events"]["records"]
+    olds = {k: e for k, e in start_events.items()
+            if EXHIBIT_SESSION.match(e.get("title") or "") and e.get("organizer") == ALEX}
+    was = next(iter(olds.values()), {})
     events = {k: e for k, e in _recs(ctx, "cal_events").items()
               if EXHIBIT_SESSION.match(e.get("title") or "") and e.get("organizer") == ALEX}
     found, good = [], []
     for k, e in events.items():
         guests = set(_guests(ctx, k)) - {ALEX}
-        ok = (e.get("start"), e.get("end")) == want and not e.get("all_day") and not e.get("recurrence") and \
-            guests == {"tom.becker", SOFIA}
-        found.append(f"event {k} {e.get('start')}–{e.get('end')} with {sorted(guests)}")
-        if ok:
+        problems = []
+        if (e.get("start"), e.get("end")) != want or e.get("all_day") or e.get("recurrence"):
+            problems.append(f"{e.get('start')}–{e.get('end')}")
+        if guests != {"tom.becker", SOFIA}:
+            problems.append(f"guests {sorted(guests)}")
+        if k not in start_events:           # made again: the session as it was, only the time changed
+            problems += [f"{f} {e.get(f)!r} (the session's was {was.get(f)!r})" for f in KEPT
+                         if not _same_text(e.get(f), was.get(f))]
+        found.append(f"event {k}: " + ("; ".join(problems) or "as asked"))
+        if not problems:
             good.append(k)
     if len(events) != 1 or len(good) != 1:
         return False, ("; ".join(found) or "no Exhibit list working session on your calendar") + \
-            f" (want one, {want[0]}–{want[1]}, with Tom and Sofia)"
+            f" (want one, {want[0]}–{want[1]}, with Tom and Sofia, in its room)"
     k = good[0]
     asked = said_at(ctx, SOFIA, r"move it to")
     done = _last_agent_write(ctx, "cal_events", k, {"start", "end"})
@@ -207,13 +252,12 @@ def exhibit_session_moved(ctx):
         return False, "Sofia never asked for the session to move"
     if done is None or done < asked:
         return False, f"the session was set (write {done}) before Sofia asked (write {asked})"
-    if k in ctx.initial["tables"]["cal_events"]["records"]:
+    if k in start_events:
         vouch = [Vouch.of("cal_events", k, fields=["start", "end"])]
     else:                                   # made again at the new time: the new event, whole, and the old one gone
         vouch = [Vouch.of("cal_events", k)]
-        start_events = ctx.initial["tables"]["cal_events"]["records"]
-        for old, e in start_events.items():
-            if EXHIBIT_SESSION.match(e.get("title") or "") and e.get("organizer") == ALEX and old not in events:
+        for old in olds:
+            if old not in events:
                 vouch.append(Vouch.of("cal_events", old))
                 vouch += [Vouch.of("cal_guests", g) for g, r in ctx.initial["tables"]["cal_guests"]["records"].items()
                           if str(r["event"]) == str(old)]
@@ -222,15 +266,24 @@ def exhibit_session_moved(ctx):
 
 # ---------------------------------------------------------------------------- billing-day: Henry's question back
 HENRY = "henry.adeyemi"
-# An amount of money as written: "$8,544.00", "USD 8,544", "8,544" (grouped thousands); not "17.8 hours".
-MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?|\b(\d{1,3}(?:,\d{3})+)(?:\.\d{1,2})?\b", re.I)
+# An amount of money as written: "$8,544.00", "USD 8,544", "8,544" (grouped thousands), "8544 dollars" or a
+# bare "8544" (Henry's own turns take it as the amount); not "17.8 hours", "row 40", "L210", "3 April 2026",
+# "M-2026-0147" or "=F40*G40".
+MONEY = re.compile(r"(?:\$|\bUSD\s?)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?![\d,]\d)"
+                   r"|(?<![\w.,/:$=*-])(\d{1,3}(?:,\d{3})+|\d{3,})(?:\.\d{1,2})?(?![\w/:%*-]|[.,]\d)", re.I)
+NOT_MONEY = re.compile(r"\s*(?:h|hrs?|hours?|gt|am|pm|a\.m|p\.m)\b", re.I)
 
 
 def money_cands(text: str):
     """Every amount of money in ``text`` (its value)."""
     from harness.verify.reading import Cand
-    return [Cand(m.start(), m.end(), float(re.sub(r"[^\d.]", "", m.group(0).upper().replace("USD", ""))))
-            for m in MONEY.finditer(text)]
+    out = []
+    for m in MONEY.finditer(text):
+        bare = m.group(2)
+        if bare is not None and (NOT_MONEY.match(text, m.end()) or re.fullmatch(r"(?:19|20)\d\d", bare)):
+            continue                        # hours, a time of day or a year
+        out.append(Cand(m.start(), m.end(), float(re.sub(r"[^\d.]", "", m.group(0).upper().replace("USD", "")))))
+    return out
 
 
 def alex_amount(ctx) -> float:
@@ -267,6 +320,17 @@ def agent_chats_to(ctx, who: str) -> list[tuple[int, str, str]]:
 # What names the amount in a message: "the tab shows …", "I'm at …", "total: …", "it comes to …".
 AMOUNT_LABEL = (r"\bamount\b|\btotal\b|\bshows?\b|\bI'?m (?:now )?(?:at|on)\b|\bcomes? to\b|\bstands? at\b|"
                 r"\bit'?s\b|\bputs me at\b")
+# A label after its figure names that figure: "$8,544 in total …, including Friday's $1,104 entry" (the
+# total is $8,544, not the entry that follows).
+POSTPOSED = re.compile(r"((?:\$|\bUSD\s?)?\s?\d[\d,]*(?:\.\d{1,2})?(?:\s?(?:dollars|USD)\b)?)\s+"
+                       r"((?:in )?total|all[- ]in|altogether|overall)\b", re.I)
+
+
+def says_amount(text: str, want: float) -> tuple[bool, str]:
+    """Does ``text`` state ``want`` as your total amount (``says_number`` with the amount's labels, a label
+    written after its figure read as naming it)?"""
+    says = world_module(HERE, "checks_work").says_number
+    return says(POSTPOSED.sub(lambda m: f"{m.group(2)} {m.group(1)}", text), want, AMOUNT_LABEL)
 
 
 def henry_amount_answered(ctx):
@@ -274,12 +338,11 @@ def henry_amount_answered(ctx):
     states your total amount in the tracker with Friday's entry in, unhedged, and at most one earlier one
     gave another amount (a slip corrected after his pushback is fine; amounts sprayed over several
     messages are not)."""
-    says = world_module(HERE, "checks_work").says_number
     msgs = [m for m in agent_chats_to(ctx, HENRY) if money_cands(m[2])]
     if not msgs:
         return False, "no message of yours to Henry on chat gives an amount"
     want = alex_amount(ctx)
-    verdicts = [says(text, want, AMOUNT_LABEL) for _, _, text in msgs]
+    verdicts = [says_amount(text, want) for _, _, text in msgs]
     wrong = [why for ok, why in verdicts if not ok]
     if not verdicts[-1][0]:
         return False, f"your last answer: {verdicts[-1][1]}"
@@ -315,8 +378,9 @@ def _recipients(m: dict) -> set[str]:
 
 
 def pryce_request_to_eleanor(ctx):
-    """Pryce's further request went to Eleanor and to nobody else: a mail of yours to her alone (no one
-    copied) that forwards his message or carries his request in his words, sent once it had arrived."""
+    """Pryce's further request went to Eleanor and to nobody else: a mail of yours to her alone (no one else
+    copied; a copy to yourself sends it to nobody) that forwards his message or carries his request in his
+    words, sent once it had arrived."""
     docs = world_module(HERE, "checks_documents")
     key, body = _pryce_request(ctx)
     if key is None:
@@ -332,7 +396,7 @@ def pryce_request_to_eleanor(ctx):
         carries = str(m.get("forward_of")) == key or bool(docs._grams(m.get("body"), RUN) & runs)
         if not carries:
             continue
-        to = _recipients(m)
+        to = _recipients(m) - {ALEX_MAIL}
         sent = _last_agent_write(ctx, "mail_messages", k) or 0
         problems = []
         if to != {ELEANOR_MAIL}:
