@@ -151,8 +151,9 @@ def _composed(path: Path, world: str, variant: int, raw: dict) -> tuple[dict, li
                 raise CompositionError(f"parts: {world}/{name} has params; compose tasks without them")
             if re.search(r"(?m)^parts:", pfam.text):
                 raise CompositionError(f"parts: {world}/{name} has parts of its own")
-            pv = variant if pfam.all_variants else 0
-            parts.append((short, _instance_task(pfam, pv, pfam.default_keys(), check_refs=False)))
+            # every part in the composite's variant, hand-made ones too: a figure templated in one ("they
+            # chose {{ quarry_competitor }}") must be the variant's, whatever its own file is instanced over
+            parts.append((short, _instance_task(pfam, variant, pfam.default_keys(), check_refs=False)))
         return compose(raw, parts), [f"{world}/{name}" for name, _ in specs]
     except CompositionError as e:
         raise TaskError(f"{path}: {e}") from None

@@ -152,6 +152,21 @@ def test_a_composite_takes_its_parts_work_checkpoints_and_their_own_adversaries(
     assert t.coworkers == ["elise.moreau:monday-nico-revops"] and t.principal.person == "elise.moreau"
 
 
+def test_every_part_is_rendered_in_the_composite_s_variant_hand_made_ones_too():
+    """quarry-lane-closed-lost is a hand-made task (variant 0 only) with the competitor templated in its
+    oracle; inside pipeline-review's instance for another variant it must name that variant's competitor."""
+    from pathlib import Path
+    from harness.tasks.families import _facts
+    from harness.tasks.registry import load_instance, select_instances
+    LUMEN = Path(__file__).resolve().parents[2] / "worlds" / "lumen"
+    v = next(r for r in select_instances("lumen/pipeline-review")
+             if _facts(LUMEN, "lumen", r.variant)["quarry_competitor"] != "Tidewatch")
+    want = _facts(LUMEN, "lumen", v.variant)["quarry_competitor"]
+    steps = [s.expect.text for s in load_instance(v).oracle if s.expect is not None and s.expect.text
+             and "they chose" in s.expect.text]
+    assert steps == [f"re:they chose {want}"]
+
+
 def test_a_part_rule_that_needs_its_work_binds_once_the_part_is_started():
     """hearing-week: no bar date may be left at the draft order's date (a gate of its part, which fails
     at the start). Stopped before that part, the rule doesn't zero the day; a bar date copied instead
