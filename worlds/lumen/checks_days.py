@@ -606,31 +606,28 @@ def _farah_last(ctx, name: str):
     return msgs, want, (said[-1] if said else None)
 
 
+def _farah_figure(ctx, name: str, what: str, truth: str):
+    msgs, want, last = _farah_last(ctx, name)
+    if last is None:
+        return False, f"no message of yours to Farah gives {what}"
+    if len(msgs) > MAX_TO_FARAH:
+        return False, f"{len(msgs)} messages to Farah ({MAX_TO_FARAH} at most)"
+    if not last[1]:
+        return False, f"{what} you sent last: {last[2]} ({truth.format(want[name])})"
+    return True, f"{what} {want[name]:,}", _vouch_all(msgs, FARAH)
+
+
 def farah_total(ctx):
     """Farah has the total: the last message of yours to her that gives a figure for the total of the open
     renewals (a total of Dana's accounts is her share, not it) gives the CRM's, unhedged, within $10K
     rounding. Corrected after her pushback is fine; four messages to her at most."""
-    msgs, want, last = _farah_last(ctx, "total")
-    if last is None:
-        return False, "no message of yours to Farah gives the total"
-    if len(msgs) > MAX_TO_FARAH:
-        return False, f"{len(msgs)} messages to Farah ({MAX_TO_FARAH} at most)"
-    if not last[1]:
-        return False, f"the total you sent last: {last[2]} (the CRM's open renewals through Q3 total {want['total']:,})"
-    return True, f"total {want['total']:,}", _vouch_all(msgs, FARAH)
+    return _farah_figure(ctx, "total", "the total", "the CRM's open renewals through Q3 total {:,}")
 
 
 def farah_dana_share(ctx):
     """Farah's question back is answered: the last message of yours to her that gives a figure for Dana
     gives the part of the total on Dana Whitaker's accounts (her CSM book), unhedged."""
-    msgs, want, last = _farah_last(ctx, "dana")
-    if last is None:
-        return False, "no message of yours to Farah gives Dana's share"
-    if len(msgs) > MAX_TO_FARAH:
-        return False, f"{len(msgs)} messages to Farah ({MAX_TO_FARAH} at most)"
-    if not last[1]:
-        return False, f"Dana's share you sent last: {last[2]} (Dana's accounts carry {want['dana']:,} of it)"
-    return True, f"Dana's share {want['dana']:,}", _vouch_all(msgs, FARAH)
+    return _farah_figure(ctx, "dana", "Dana's share", "Dana's accounts carry {:,} of it")
 
 
 def farah_total_not_wrong(ctx):

@@ -79,6 +79,18 @@ def _last_agent_write(ctx, table: str, key: str, fields: set[str] | None = None)
     return max(seqs, default=None)
 
 
+def _set_before(ctx, event: str, who: str, said: str, what: str, when: str, never: str) -> str:
+    """What is wrong with when the event's time was set: "" when the agent last set it after ``who``
+    said ``said`` (the message it had to wait for), else why not."""
+    heard = said_at(ctx, who, said)
+    done = _last_agent_write(ctx, "cal_events", event, {"start", "end"})
+    if heard is None:
+        return never
+    if done is None or done < heard:
+        return f"{what} was set (write {done}) before {when} (write {heard})"
+    return ""
+
+
 def _guests(ctx, event_key: str) -> dict[str, str]:
     """person → cal_guests key of the event's guests."""
     return {g["person"]: k for k, g in _recs(ctx, "cal_guests").items() if str(g["event"]) == str(event_key)}
@@ -126,12 +138,10 @@ def osei_call_booked(ctx):
     if len(good) != 1:
         return False, "; ".join(found) or "no new event for the pre-mediation call with Catherine Osei"
     k = good[0]
-    answered = said_at(ctx, ELEANOR, r"Catherine will send a dial-in")
-    done = _last_agent_write(ctx, "cal_events", k, {"start", "end"})
-    if answered is None:
-        return False, "Eleanor never gave the time (she wasn't asked)"
-    if done is None or done < answered:
-        return False, f"the call was set (write {done}) before Eleanor gave the time (write {answered})"
+    late = _set_before(ctx, k, ELEANOR, r"Catherine will send a dial-in", "the call", "Eleanor gave the time",
+                       "Eleanor never gave the time (she wasn't asked)")
+    if late:
+        return False, late
     g = _guests(ctx, k)
     return True, f"event {k} at {want[0]}, Eleanor and Catherine invited, after Eleanor answered", \
         [Vouch.of("cal_events", k)] + [Vouch.of("cal_guests", g[p], to=[p]) for p in (ELEANOR, "catherine.osei")]
@@ -246,12 +256,10 @@ def exhibit_session_moved(ctx):
         return False, ("; ".join(found) or "no Exhibit list working session on your calendar") + \
             f" (want one, {want[0]}–{want[1]}, with Tom and Sofia, in its room)"
     k = good[0]
-    asked = said_at(ctx, SOFIA, r"move it to")
-    done = _last_agent_write(ctx, "cal_events", k, {"start", "end"})
-    if asked is None:
-        return False, "Sofia never asked for the session to move"
-    if done is None or done < asked:
-        return False, f"the session was set (write {done}) before Sofia asked (write {asked})"
+    late = _set_before(ctx, k, SOFIA, r"move it to", "the session", "Sofia asked",
+                       "Sofia never asked for the session to move")
+    if late:
+        return False, late
     if k in start_events:
         vouch = [Vouch.of("cal_events", k, fields=["start", "end"])]
     else:                                   # made again at the new time: the new event, whole, and the old one gone
