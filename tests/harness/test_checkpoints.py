@@ -525,3 +525,19 @@ def test_a_stale_figure_pushed_back_and_corrected_passes_and_one_left_standing_i
         assert not r.passed and r.score == 0.0 and r.zeroed
     finally:
         bench.close()
+
+
+def test_the_long_horizon_tier_is_as_issue_18_asks():
+    """At least 24 tasks whose oracles need 50 actions or more, 8 of them 150 or more, each with 10–30
+    checkpoints, a principal and a step limit at least three times the oracle of its longest instance (a
+    sample of every tenth variant)."""
+    from harness.tasks.registry import all_tasks, load_instance, select_instances
+    tier = [t for t in all_tasks() if "long-horizon" in t.tags]
+    cost = {t.id: sum(ACTION_COST.get(s.kind, 1) for s in t.oracle) for t in tier}
+    assert len(tier) >= 24 and all(c >= 50 for c in cost.values()), cost
+    assert sum(c >= 150 for c in cost.values()) >= 8, cost
+    for t in tier:
+        assert 10 <= len(t.checkpoints) <= 30 and t.principal is not None, t.id
+        longest = max(sum(ACTION_COST.get(s.kind, 1) for s in load_instance(r).oracle)
+                      for r in select_instances(t.id)[::10])
+        assert t.max_steps >= 3 * longest, (t.id, t.max_steps, longest)
