@@ -39,6 +39,20 @@ SHOTS = [
     ("tickets-incident.png", "lumen", "/tickets/incident/INC0010421", []),
     ("tickets-list.png", "lumen", "/tickets/incident?quick=open", []),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
+    # halden: Project Juniper, a sell-side M&A data room
+    ("halden-mail.png", "halden", "/mail/inbox", []),
+    ("halden-drive.png", "halden", "/drive/shared", [("dblclick_text", "Project Juniper – VDR")]),
+    ("halden-sheets.png", "halden", "/drive/search?q=juniper+model+v7",
+     [("dblclick_text", "Juniper Model v7"), ("wait_role", "grid", "Summary")]),
+    ("halden-docs.png", "halden", "/drive/search?q=CIM+v4",
+     [("dblclick_text", "CIM v4 (2026-03-16)"), ("wait_text", "Executive summary")]),
+    ("halden-slides.png", "halden", "/drive/search?q=board+update",
+     [("dblclick_text", "Board Update – Project Juniper (2026-05-13) DRAFT"), ("wait_role", "listbox", "Slides"),
+      ("click_role", "option", "Slide 6: Valuation football field (enterprise value, $m)")]),
+    ("halden-chat.png", "halden", "/chat/", [("click_role", "link", "juniper-deal-team")]),
+    ("halden-calendar.png", "halden", "/calendar/week/2026-05-25", []),
+    ("halden-crm.png", "halden", "/crm/o/opportunities", []),
+    ("halden-tickets.png", "halden", "/tickets/request", []),
 ]
 
 
