@@ -24,6 +24,7 @@ SCALE = {"million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "billion": 1e9, "bn": 1
 NUMBER = re.compile(
     r"(?<![\w.,/\d])(?P<sign>[-−]\s?)?(?P<cur>[$€£¥])?\s?(\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
     r"(\.\d+)?(?:\s?(million|mn|mm|billion|bn|thousand|m|b|k)\b)?"
+    r"(?:[x×](?![\w]))?"                      # a multiple: "11.66x", "10.9×" (EV / EBITDA, leverage)
     r"(?![\w]|,\d|\.\d)", re.I)
 ZERO_WORDS = re.compile(r"\b(nil|zero|nothing)\b", re.I)
 HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr", "doctor", "mr", "ms", "mrs", "miss",

@@ -167,3 +167,12 @@ def test_scaled_figures_are_read_exactly(text, value):
 def test_says_about_reads_a_date_without_a_year_in_the_expected_year(text, ok):
     from harness.verify.conditions import says
     assert says(text, {"date": "2026-04-15", "about": r"\bfil(?:e|es|ing)\b"}) is ok, text
+
+
+@pytest.mark.parametrize("given, ok", [("11.66x", True), ("11.66×", True), ("ANSWER: 11.66x EV / QoE EBITDA", True),
+                                       ("11.66 x", True), ("10.94x", False), ("11.66x or 10.94x", False),
+                                       ("a 4x4 grid", False)])
+def test_a_multiple_is_read_with_its_x(given, ok):
+    """Bankers write multiples as "11.66x": the x marks a multiple, not a letter run into the number."""
+    spec = AnswerSpec(type="number", value=11.66, tolerance=0.005)
+    assert match_answer(spec, given).passed is ok, given
