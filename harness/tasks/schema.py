@@ -38,7 +38,8 @@ class AnswerSpec(_M):
     """How ``done(answer=…)`` is matched.
 
     - ``number``: ``value`` (or ``value_from``) ± ``tolerance``; currency and units stripped
-      (with ``unit``, the value in a unit of another quantity — DWT for GT, litres for bbl — fails);
+      (with ``unit``, the value in a unit of another quantity — DWT for GT, litres for bbl — fails;
+      with ``scale``, a bare figure smaller than the scale is read in it: "401.5" when asked in $m);
     - ``date``: any common format, in the world's locale;
     - ``string``: normalised (case, spacing, punctuation); ``aliases`` also accepted;
     - ``set``: every item of ``values`` named, nothing else (order free).
@@ -46,6 +47,8 @@ class AnswerSpec(_M):
     type: Literal["number", "date", "string", "set"]
     value: Any = None
     unit: str | None = None                # number: what it measures ("bbl", "GT"); another unit is wrong
+    scale: float | None = None             # number: the unit the prompt asks figures in (1e6 for "$m"): a bare
+                                           #   figure smaller than it ("401.5") is read in it
     value_from: str | None = None          # "module:function" in the world's checks.py, computed from the start state
     tolerance: float = 0
     aliases: list[str] = []

@@ -75,6 +75,10 @@ def people_names(export: dict) -> list[str]:
     return [p["name"] for p in export["tables"].get("people", {}).get("records", {}).values() if p.get("name")]
 
 
+def org_names(export: dict) -> list[str]:
+    return [o["name"] for o in export["tables"].get("orgs", {}).get("records", {}).values() if o.get("name")]
+
+
 def expected_answer(task, initial: dict, world_root: Path | None):
     spec = task.answer
     if spec.value_from:
@@ -131,7 +135,8 @@ def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None =
     ans = None
     if task.answer is not None:
         exp = expected_answer(task, initial, world_root)
-        ans = match_answer(task.answer, answer, exp, today=world_day(initial), names=people_names(initial))
+        ans = match_answer(task.answer, answer, exp, today=world_day(initial), names=people_names(initial),
+                           orgs=org_names(initial))
         lines.append(ans.line())
         criteria.append(("answer", 1.0, ans.passed))
 

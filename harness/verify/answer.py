@@ -63,8 +63,12 @@ class AnswerResult:
         return f"{mark} answer: expected {self.expected}; found {self.found}"
 
 
-def _number(text: str, expected: float, tolerance: float, unit: str | None = None) -> tuple[bool, str]:
+def _number(text: str, expected: float, tolerance: float, unit: str | None = None,
+            scale: float | None = None) -> tuple[bool, str]:
     cands = number_cands(text)
+    if scale:           # asked in $m: "401.5" is $401.5m; "$401,548,000" and "$401.5m" are read as written
+        cands = [Cand(c.start, c.end, c.value * scale) if isinstance(c.value, float) and not isinstance(c.value, Foreign)
+                 and 0 < abs(c.value) < scale and not SCALED.search(text[c.start:c.end]) else c for c in cands]
     if unit:
         word = re.sub(r"^per\s+", "", unit.lower()).split()[0]
         kind = UNITS.get(word, UNITS.get(word.rstrip("s")))
@@ -76,9 +80,26 @@ def _number(text: str, expected: float, tolerance: float, unit: str | None = Non
     return stated_alone(text, cands, lambda v: not isinstance(v, Foreign) and abs(v - expected) <= tolerance)
 
 
-def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tuple[bool, str]:
+SCALED = re.compile(r"\d\s?(million|mn|mm|billion|bn|thousand|m|b|k)\b", re.I)
+
+
+def org_forms(name: str) -> list[str]:
+    """How people write an organisation's name: in full, and by its first one or two words ("Kestrel",
+    "Granite Harbor" for Granite Harbor Partners)."""
+    words = name.replace(",", " ").split()
+    forms = [name]
+    if len(words) >= 3:
+        forms.append(" ".join(words[:2]))
+    if len(words) >= 2 and len(words[0]) > 3 and words[0][0].isupper() and words[0].lower() not in {"the", "first"}:
+        forms.append(words[0])
+    return forms
+
+
+def _string(text: str, value: str, aliases: list[str], names: list[str], orgs: list[str] = ()) -> tuple[bool, str]:
     accepted = [value, *aliases]
-    person = name_like(value)
+    low = {a.lower() for a in accepted}
+    mine = [o for o in orgs if low & {f.lower() for f in org_forms(o)}]
+    person = name_like(value) and not mine          # "Granite Harbor" is a firm, not a person
     if person:                     # "Rourke, Imelda" and "Imelda M. Rourke" are her too
         first, last = value.split()[0], value.split()[-1]
         accepted += [f"{last}, {first}"]
@@ -105,8 +126,11 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
                 if not any(h.start <= c.start < h.end for h in hits):
                     others.append(c)
         # Names outside the directory joined to the answer ("Imelda Rourke, Harold Abernathy").
+        firms = {f.lower() for o in orgs for f in org_forms(o)}
         for m in re.finditer(r"(?:\b(?:Judge|Hon\.?|Dr\.?|Mr\.?|Ms\.?|Mrs\.?)\s+)?\b[A-Z][a-z'’-]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z'’-]+\b"
                              r"(?!\s+[A-Z&])", text):
+            if m.group(0).lower() in firms:                  # "Elise Monroe, Granite Harbor": her firm, not a person
+                continue
             if all(w.lower().rstrip(".") in HONORIFICS for w in m.group(0).split()) \
                     or re.search(r"[A-Z][\w&'’-]*\s+$", text[:m.start()]) \
                     or re.search(r"\b(Court|LLP|Inc|Ltd|Group|Association|Board|Department|Office|Services|Bank|"
@@ -116,6 +140,18 @@ def _string(text: str, value: str, aliases: list[str], names: list[str]) -> tupl
                     and not any(o.start == m.start() for o in others):
                 others.append(Cand(m.start(), m.end(), m.group(0)))
     else:
+        # Another organisation of the world named beside it ("Granite Harbor, Kestrel") competes with it.
+        if mine:
+            taken = {f.lower() for o in mine for f in org_forms(o)}
+            for o in orgs:
+                if o in mine:
+                    continue
+                for f in org_forms(o):
+                    if f.lower() in taken:
+                        continue
+                    for c in phrase_hits(text, f):
+                        if not any(h.start <= c.start < h.end or c.start <= h.start < c.end for h in hits + others):
+                            others.append(c)
         # A capitalised word joined to the answer by "and", "or", "," or "/" competes with it.
         for h in hits:
             after = re.match(r"\s*(,|;|/|&|\band\b|\bor\b)\s+(?:maybe\s+|possibly\s+)?([A-Z][\w&.'’-]*)", text[h.end:])
@@ -175,6 +211,10 @@ FILLER = {"and", "the", "both", "tank", "tanks", "cargo", "incident", "incidents
 
 def _set(text: str, values: list[str]) -> tuple[bool, str]:
     shapes = [s for s in (id_shape(v) for v in values) if s is not None]
+    numeric = all(re.fullmatch(r"\d+(?:\.\d+)?", v) for v in values)
+    if numeric:         # figures: "$362.6m" is 362.6; "Contacted: 29" labels its figure
+        text = re.sub(r"[$€£]\s?(?=\d)", "", text)
+        text = re.sub(r"(\d)\s?(?:m|mn|million|x|×)\b", r"\1", text)
     text = re.sub(r"\b(\d+)\s+([A-Za-z])\b", r"\1\2", text)           # "3 P" is 3P
     # Set-aside parentheticals ("(not 5S)", "(INC0010342 and INC0010389 are closed)") are not items.
     body = re.sub(r"\(([^()]*)\)", lambda m: " " if NEGATION.search(m.group(1)) else " " + m.group(1) + " ", text)
@@ -194,7 +234,7 @@ def _set(text: str, values: list[str]) -> tuple[bool, str]:
             extra.append(m.group(0))
     for item in re.split(r",|;|/|&|\band\b|\+|\n", body, flags=re.I):
         item = re.sub(r"^\s*(?:[-•*]|\d{1,2}[.)])\s*(?=\S)", "", item)          # list bullets, "1." / "2)"
-        item = re.split(r"\s[—–-]\s|:\s", item)[0].strip(" .")
+        item = (re.split(r"\s[—–-]\s", item)[0] if numeric else re.split(r"\s[—–-]\s|:\s", item)[0]).strip(" .")
         if not item or (numbered and re.fullmatch(r"\d{4,}", item)):
             continue
         toks = [t for t, _, _ in tokens(item)]
@@ -226,21 +266,23 @@ def _set(text: str, values: list[str]) -> tuple[bool, str]:
 
 # ---------------------------------------------------------------------------- entry points
 def match_answer(spec, given: str | None, expected_value=None, *, today: date | None = None,
-                 names: list[str] = ()) -> AnswerResult:
+                 names: list[str] = (), orgs: list[str] = ()) -> AnswerResult:
     """``spec`` is the task's AnswerSpec; ``expected_value`` overrides ``spec.value`` (computed by
     ``value_from``); ``today`` resolves dates written without a year; ``names`` are the people a
-    name answer could be confused with (the world's directory)."""
+    name answer could be confused with (the world's directory), ``orgs`` the organisations a firm's name
+    could (world.yaml's orgs)."""
     text = answer_text(given)
     expected = spec.value if expected_value is None else expected_value
     shown = _show(spec, expected)
     if text.lower().strip(" .!") in JUNK:
         return AnswerResult(False, shown, repr(text) if text else "no answer")
     ok, found = states(text, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
-                       values=spec.values, today=today, names=names, unit=spec.unit)
+                       values=spec.values, today=today, names=names, unit=spec.unit, orgs=orgs, scale=spec.scale)
     if ok:
         for before in earlier_answers(given):
             if _offers(before, spec.type, today) and not states(before, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
-                                     values=spec.values, today=today, names=names, unit=spec.unit)[0]:
+                                     values=spec.values, today=today, names=names, unit=spec.unit, orgs=orgs,
+                                     scale=spec.scale)[0]:
                 return AnswerResult(False, shown, f"two answers: {before[:60]!r} and {text[:60]!r}")
     return AnswerResult(ok, shown, found)
 
@@ -260,12 +302,12 @@ def _offers(text: str, kind: str, today) -> bool:
 
 
 def states(text: str, kind: str, expected, *, tolerance: float = 0, aliases=(), values=(), today: date | None = None,
-           names=(), unit: str | None = None) -> tuple[bool, str]:
+           names=(), unit: str | None = None, orgs=(), scale: float | None = None) -> tuple[bool, str]:
     """Does ``text`` state ``expected`` (of ``kind`` number, date, string or set) with nothing competing?
     ``unit``: what a number measures ("bbl", "GT"): the value given in another unit is another quantity."""
     text = normalise(text)
     if kind == "number":
-        return _number(text, _num(expected), tolerance, unit)
+        return _number(text, _num(expected), tolerance, unit, scale)
     if kind == "date":
         exp = expected if isinstance(expected, date) else parse_date(str(expected))
         if exp is None:
@@ -278,7 +320,7 @@ def states(text: str, kind: str, expected, *, tolerance: float = 0, aliases=(), 
                     return False, f"a hedge (another day right after it) in {text[:120]!r}"
         return ok, found
     if kind == "string":
-        return _string(text, str(expected), list(aliases), list(names))
+        return _string(text, str(expected), list(aliases), list(names), list(orgs))
     if kind == "set":
         return _set(text, list(values or expected))
     raise ValueError(f"unknown answer type {kind}")

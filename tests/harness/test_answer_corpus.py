@@ -11,7 +11,7 @@ from apps.core.store.compile import template_for
 from apps.core.store.export import export
 from apps.core.store.slot import Slot
 from harness.tasks.registry import load_task
-from harness.verify import expected_answer, people_names, world_day
+from harness.verify import expected_answer, org_names, people_names, world_day
 from harness.verify.answer import match_answer
 
 CORPUS = yaml.safe_load((Path(__file__).parent / "answer_corpus.yaml").read_text(encoding="utf-8"))
@@ -44,5 +44,6 @@ def test_the_matcher_reads_each_answer_as_the_person_did(entry, starts):
     start = starts[task.world]
     from apps.core.world import load_world
     exp = expected_answer(task, start, load_world(task.world).root)
-    r = match_answer(task.answer, entry["answer"], exp, today=world_day(start), names=people_names(start))
+    r = match_answer(task.answer, entry["answer"], exp, today=world_day(start), names=people_names(start),
+                     orgs=org_names(start))
     assert r.passed == entry["correct"], f"{entry['why']}: {r.line()}"
