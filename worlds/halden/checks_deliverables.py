@@ -16,7 +16,7 @@ from harness.verify import artifacts as A
 from harness.verify.answer import states_by_label
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
-from harness.verify.reading import date_cands, negated, normalise, number_cands
+from harness.verify.reading import clause, date_cands, negated, normalise, number_cands
 
 HERE = Path(__file__).parent
 AGENT, AGENT_MAIL = "tariq.haddad", "tariq.haddad@haldenrowe.com"
@@ -270,11 +270,46 @@ def ioi_slide(ctx):
 
 OUT = re.compile(r"\b(?:out|excluded|not (?:short-?listed|invited|progress\w*|taken)|drop\w*|below|under|"
                  r"less than|short of|late|missed|after the deadline|declin\w*)\b", re.I)
+# What puts a bidder through to Phase II.
+THROUGH = re.compile(r"\b(?:invit\w*|through|short-?listed|progress(?:es|ing|ed)?|advanc\w*|admit\w*|included|"
+                     r"proceed\w*|qualif\w*|(?:goes|going|go|moves?|moving|gets?) (?:on )?(?:in)?to phase ii|into phase ii|"
+                     r"phase ii access|access to phase ii|in phase ii)\b", re.I)
+# A word that sets aside what follows it in its clause ("none under the bar", "not invited", "won't go into").
+NOT_BEFORE = re.compile(r"(?:\b(?:not|no|none|nobody|never|nor|neither|without|cannot|fails? to|excluded from|"
+                        r"out of|denied|barred from|refused)\b|n['’]t\b)(?:\s+[^\s,;:()—–]+){0,4}?\s*$", re.I)
+LATE_WORDS = r"\blate\b|after the deadline|missed the deadline|past the deadline"
+
+
+def _said(rx, clause: str) -> bool:
+    """``rx`` occurs in the clause and is not set aside by a negation just before it."""
+    rx = rx if isinstance(rx, re.Pattern) else re.compile(rx, re.I)
+    return any(not NOT_BEFORE.search(clause[:m.start()]) for m in rx.finditer(clause))
+
+
+def _clauses(body: str) -> list[tuple[set[str], str]]:
+    """The body's clauses (lines split at ";" and at a sentence's full stop), each with the bidders it is
+    about: those it names, or, for a clause naming none ("Invited anyway."), those of the clause before it
+    on its line (unless it turns to others: "the five …")."""
+    c, j = _c(), _j()
+    out = []
+    for line in normalise(body).splitlines():
+        prev: set[str] = set()
+        for cl in re.split(r";|\.(?=\s|$)", line):
+            if not cl.strip():
+                continue
+            named = {b for b in c.LETTERS if re.search(rf"\b(?:{j.SHORT[b]})", cl, re.I)}
+            if not named and not re.search(r"\bthe (?:five|other|rest|shortlist)|\bothers\b", cl, re.I):
+                named = set(prev)
+            prev = named
+            out.append((named, cl))
+    return out
 
 
 def shortlist_slide(ctx):
-    """Slide 4 names the five (in lines that exclude nobody) and why the other three are out: Sable Point
-    late, Norwell and Corliss below the $410.0m bar (the bar stated; no other sum for them)."""
+    """Slide 4 names the five (in clauses that exclude nobody: an out word set aside, "none under the bar",
+    is fine) and why the other three are out: Sable Point late, Norwell and Corliss below the $410.0m bar (the
+    bar stated; no other sum for them), each clause about an out bidder reading its own reason and nothing
+    that also puts it through ("late … but also invited into Phase II" fails)."""
     c = _c()
     s = _slide(ctx, SHORTLIST_SLIDE)
     if s is None:
@@ -283,23 +318,26 @@ def shortlist_slide(ctx):
     five = c.shortlist(ctx)
     out = [b for b in c.ranking(ctx) if b not in five]
     late = c.late_bidders(ctx)
+    clauses = _clauses(body)
     problems = []
     for b in five:
-        if not any(not OUT.search(ln) and not any(re.search(rf"\b(?:{_j().SHORT[o]})", ln, re.I) for o in out)
-                   for ln in _bidder_lines(body, b)):
+        if not any(b in named and not (named & set(out)) and not _said(OUT, cl) for named, cl in clauses):
             problems.append(f"{b} not shown as shortlisted")
     for b in out:
-        mine = _bidder_lines(body, b)
+        mine = [cl for named, cl in clauses if b in named]
+        through = [cl for cl in mine if _said(THROUGH, cl)]
+        if through:
+            problems.append(f"{b} is out but also put through: {through[0].strip()!r}")
+            continue
         if b in late:
-            ok = any(re.search(r"\blate\b|after the deadline|missed the deadline|past the deadline", ln, re.I)
-                     for ln in mine)
+            ok = any(_said(LATE_WORDS, cl) for cl in mine)
         else:
-            named = lambda ln: [o for o in c.LETTERS if re.search(rf"\b(?:{_j().SHORT[o]})", ln, re.I)]  # noqa: E731
-            ok = any(re.search(r"\bbelow\b|\bunder\b|less than|short of", ln, re.I)
-                     and any(_close(v, 410.0) for v in values(ln))
-                     and all(v < 100 or _close(v, 410.0) or any(_close(v, c.like_for_like(ctx, o)) for o in named(ln))
-                             for v in values(ln))
-                     and not re.search(r"\b(?:or|possibly|perhaps|maybe)\b|\?", ln, re.I) for ln in mine)
+            named = lambda cl: [o for o in c.LETTERS if re.search(rf"\b(?:{_j().SHORT[o]})", cl, re.I)]  # noqa: E731
+            ok = any(_said(r"\bbelow\b|\bunder\b|less than|short of", cl)
+                     and any(_close(v, 410.0) for v in values(cl))
+                     and all(v < 100 or _close(v, 410.0) or any(_close(v, c.like_for_like(ctx, o)) for o in named(cl))
+                             for v in values(cl))
+                     and not re.search(r"\b(?:or|possibly|perhaps|maybe)\b|\?", cl, re.I) for cl in mine)
         if not ok:
             problems.append(f"{b}: why it is out not stated ({mine[:1]})")
     if problems:
@@ -436,6 +474,94 @@ def dated(t: str, label: str, want: date, then: date | None = None) -> bool:
     return False
 
 
+# The Final Proposal's terms as Julian's comments have them: binding, fully financed (no financing condition),
+# with a mark-up of the SPA. A term said and then taken back ("it need not be binding", "may remain subject to
+# financing", "an SPA mark-up is optional") is not said; a clause that rejects the opposite ("non-binding
+# proposals will not be considered") is fine.
+NEG_CUE = re.compile(r"(?:\b(?:no|not|without|never|nor|need not|needn['’]t|non|optional(?:ly)?|free of)\b|n['’]t\b)"
+                     r"(?:[\s-]+[^\s,;:.()\[\]]+){0,3}?[\s-]*$", re.I)
+QUALIFIED = re.compile(r"^\s*[(—–-]?\s*(?:[^\s.;,()]+\s+){0,4}?(?:optional|not (?:strictly )?(?:required|necessary|needed|"
+                       r"mandatory|essential)|if (?:possible|practicable|available|you (?:wish|prefer|can))|"
+                       r"where (?:possible|available)|at your (?:discretion|option)|preferred|ideally|welcome|"
+                       r"encouraged|appreciated)\b", re.I)
+REJECTS = re.compile(r"\b(?:will not|won['’]t|cannot|can['’]t|shall not)\s+be\s+(?:accepted|considered|entertained)\b|"
+                     r"\bnot (?:be )?acceptable\b|\bunacceptable\b|\brejected\b|\bdisregarded\b", re.I)
+
+
+def _neg_before(t: str, pos: int) -> bool:
+    cs, _ = clause(t, pos)
+    return bool(NEG_CUE.search(t[max(cs, pos - 45):pos]))
+
+
+def _qualified_after(t: str, end: int) -> bool:
+    _, ce = clause(t, end)
+    return bool(QUALIFIED.match(t[end:ce]))
+
+
+def _rejecting(t: str, pos: int) -> bool:
+    """The clause rejects what it names ("non-binding proposals will not be considered"), or is about the
+    Phase I IOI, which was non-binding ("thanks Kestrel for its non-binding indication of interest")."""
+    cs, ce = clause(t, pos)
+    return bool(REJECTS.search(t[cs:ce]) or re.search(r"\bindicati\w*|\bIOIs?\b|\bphase i\b(?!i)|\bround 1\b|"
+                                                      r"\bpreliminary\b", t[max(cs, pos - 60):min(ce, pos + 60)], re.I))
+
+
+def _terms_problems(t: str) -> list[str]:
+    """What is wrong with the letter's binding / financed / SPA mark-up terms: each said plainly at least once
+    and nowhere negated or made optional."""
+    p = []
+    for name, rx in (("binding", r"\bbinding\b"), ("financed", r"\bfinanced\b|\bcommitted financ\w*|\bfinanc\w*"),
+                     ("SPA mark-up", r"\bmark-?\s?up\b|\bmarked[- ]up\b")):
+        said, taken_back = False, []
+        for m in re.finditer(rx, t, re.I):
+            word = m.group(0).casefold()
+            if name == "financed" and word.startswith("financ") and word != "financed":
+                # "financing": only what it says of a condition counts ("no financing condition" is the
+                # term; "subject to financing", "a financing condition" take it back)
+                tail = t[m.end():m.end() + 25]
+                cond = re.match(r"\s*(?:condition|contingenc|out\b|approval)", tail, re.I)
+                subject = re.search(r"\bsubject\s+to\s+(?:\w+\s+){0,2}$", t[max(0, m.start() - 40):m.start()], re.I)
+                if not (cond or subject):
+                    continue
+                if _neg_before(t, m.start()) or (subject and _neg_before(t, m.start() - len(subject.group(0)))):
+                    said = True                     # "no financing condition", "not subject to financing"
+                elif not _rejecting(t, m.start()):
+                    taken_back.append(t[max(0, m.start() - 30):m.end() + 15].strip())
+                continue
+            if _neg_before(t, m.start()) or _qualified_after(t, m.end()):
+                if not _rejecting(t, m.start()):
+                    taken_back.append(t[max(0, m.start() - 30):m.end() + 20].strip())
+            else:
+                said = True
+        if taken_back:
+            p.append(f"{name} taken back ({taken_back[0]!r})")
+        elif not said:
+            p.append(f"{name} missing")
+    return p
+
+
+def _more_leaks(ctx, t: str, own: tuple[str, ...]) -> list[str]:
+    """Leaks the shared reader may miss: another prospect's people by name ("Dr. Katrin Vogel's team") and sums
+    written "424.5mn", "424.5 mln", "11 times"."""
+    import yaml
+    out = []
+    accounts = yaml.safe_load((HERE / "crm" / "accounts.yaml").read_text(encoding="utf-8"))["accounts"]
+    theirs = {a["id"] for a in accounts if a.get("type") == "Prospect"
+              and not any(re.search(rf"\b{re.escape(o)}", a.get("name") or "", re.I) for o in own)}
+    contacts = yaml.safe_load((HERE / "crm" / "contacts.yaml").read_text(encoding="utf-8"))["contacts"]
+    for c in contacts:
+        if c.get("account") not in theirs:
+            continue
+        first, last = c.get("first_name") or "", c.get("last_name") or ""
+        if not first or not last:
+            continue
+        if re.search(rf"\b{re.escape(first)}\s+{re.escape(last)}\b|\b(?:Mr|Ms|Mrs|Dr|Herr|Frau)\.?\s+{re.escape(last)}\b", t):
+            out.append(f"names {first} {last}")
+    for m in re.finditer(r"\b\d[\d,.]*\s*(?:mn|mln|mio|mm|bn|bln)\b|\b\d+(?:\.\d+)?\s*times\b", t, re.I):
+        out.append(f"a figure {m.group(0)!r}")
+    return out
+
+
 def letter_problems(ctx, text: str) -> list[str]:
     t = normalise(text).replace("**", "")
     p = []
@@ -449,15 +575,18 @@ def letter_problems(ctx, text: str) -> list[str]:
     if not (re.search(r"17:00|5(?::00)?\s*p\.?m\.?", t, re.I) and re.search(r"\bCT\b|central", t, re.I)):
         p.append("not 17:00 CT")
     for name, rx in (("cash-free, debt-free", r"cash[- ]free,?\s*(?:and\s+)?debt[- ]free|\bCFDF\b"),
-                     ("USD", r"\bUSD\b|US dollars|U\.S\. dollars"), ("binding", r"(?<!non-)\bbinding\b"),
-                     ("financed", r"\bfinanc(?:ed|ing)\b"), ("SPA mark-up", r"mark-?\s?up")):
+                     ("USD", r"\bUSD\b|US dollars|U\.S\. dollars")):
         if not re.search(rx, t, re.I):
             p.append(f"{name} missing")
+    p += _terms_problems(t)
     if re.search(r"\[(?:Kestrel only|Bidder\b)", t):
         p.append("template brackets left")
     if not re.search(r"\bkestrel\b", t, re.I):
         p.append("Kestrel not named")
-    leak = [x for x in _j().leaks(t, own=("Kestrel",))]
+    # "100% of the share capital of the Company" is the template's own words (what is for sale), not a price
+    tl = re.sub(r"\b\d{1,3}(?:\.\d+)?\s*(?:%|per\s*cent\b|percent\b)(?=\s+of\s+(?:the\s+)?(?:share capital|shares|"
+                r"equity|company|issued|varden))", "all", t, flags=re.I)
+    leak = list(dict.fromkeys(_j().leaks(tl, own=("Kestrel",)) + _more_leaks(ctx, tl, own=("Kestrel",))))
     if leak:
         p.append("gives away " + ", ".join(leak[:4]))
     return p

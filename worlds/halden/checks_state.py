@@ -15,6 +15,7 @@ import yaml
 from harness.verify.answer import date_cands, normalise
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
+from harness.verify.reading import negated
 
 C = world_module(Path(__file__).parent, "checks")
 
@@ -335,10 +336,18 @@ def _text(kc) -> str:
     return "" if kc is None else normalise(str(kc[1].get("value") if kc[1].get("value") is not None else ""))
 
 
+def _kept_dates(text: str) -> list[date]:
+    """The dates a cell gives, less those it sets aside ("(not 2026-04-22)", "(was shown as 2026-04-22)")."""
+    t = normalise(text)
+    return [c.value for c in date_cands(t, TODAY)
+            if not negated(t, c) and not re.search(r"\b(?:was|were)(?: (?:shown|listed|recorded|entered|given))?"
+                                                   r"(?: as)?\s*$", t[:c.start], re.I)]
+
+
 def buyer_tracker_fixed(ctx):
     """The Tracker's three errors corrected, and only those cells: Harwick's Phase I VDR "No" (REQ0004117
-    closed incomplete), Summit Ridge's "Revoked <today>" (its access is pulled today, not on 04-22), and
-    Sable Point's IOI received at its mail's time (2026-05-04 09:12, not the letter's 05-01)."""
+    closed incomplete; "Not granted" says the same), Summit Ridge's "Revoked <today>" (its access is pulled
+    today, not on 04-22; the old date set aside in brackets is fine), and Sable Point's IOI received at its mail's time (2026-05-04 09:12, not the letter's 05-01)."""
     tab = _tab(ctx.final, BUYER_TRACKER, "Tracker")
     start = _tab(ctx.initial, BUYER_TRACKER, "Tracker")
     harwick = _row_of(ctx.initial, start, "Harwick Partners")
@@ -347,10 +356,11 @@ def buyer_tracker_fixed(ctx):
     got = A.cells(ctx.final, tab)
     problems = []
     h = _text(got.get(f"H{harwick}"))
-    if not re.match(r"(?i)no\b", h) or re.search(r"(?i)\byes\b", h):
+    if not re.match(r"(?i)(?:no\b|not granted\b|never granted\b)", h) \
+            or re.search(r"(?i)\byes\b|\b(?:pending|may|might|tb[cd]|possibly|perhaps)\b|\?", h):
         problems.append(f"H{harwick} (Harwick) is {h!r}, not No")
     s = _text(got.get(f"H{summit}"))
-    if not re.match(r"(?i)revoked\b", s) or _dates(s) != [TODAY]:
+    if not re.match(r"(?i)revoked\b", s) or _kept_dates(s) != [TODAY]:
         problems.append(f"H{summit} (Summit Ridge) is {s!r}, not Revoked {TODAY}")
     when = received_at(ctx, "Sable Point")
     r = _text(got.get(f"I{sable}"))
@@ -412,10 +422,59 @@ def _refs(formula: str) -> set[tuple[str, str]]:
     return {((m.group(1) or "").rstrip("!").strip("'").casefold(), f"{m.group(2)}{m.group(3)}") for m in REF.finditer(f)}
 
 
+def _book_workbook(export: dict, book: str):
+    """The book's tabs as the sheet engine's Workbook (what was typed in each cell), and its tab names."""
+    from apps.sheets.formula.workbook import Workbook
+    key = A.app_key(export, book, "sheet")
+    tabs = {t["name"]: {} for k, t in sorted(_tables(export, "sheets_tabs").items(), key=lambda kt: kt[1].get("seq", 0))
+            if str(t["book"]) == str(key)}
+    for name in tabs:
+        for a1, (_, c) in A.cells(export, A.tab_key(export, key, name)).items():
+            if c.get("input") not in (None, ""):
+                tabs[name][(int(c["row"]) - 1, int(c["col"]) - 1)] = str(c["input"])
+    return Workbook(tabs)
+
+
+def _follows_inputs(ctx, bidder: str, a1: str) -> str | None:
+    """Why the bidder's like-for-like formula at ``a1`` (IOIs) does not move with the FX and Rules inputs the
+    way Victoria's rule does, or None: each number on FX and Rules is changed in turn (up and down) and the
+    formula re-evaluated by the sheet engine; Rheinwerk's must stay its EUR headline × FX!B2, Alder Creek's
+    its equity value + Rules!B2, Marlow Peak's its headline − Rules!B3, and nothing else may move them
+    ("=424.49+0*FX!B2" or "=IF(FX!B2>0,424.49,0)" refer to the input but don't follow it)."""
+    from apps.sheets.formula.a1 import parse_ref
+    wb = _book_workbook(ctx.final, IOI_COMPARISON)
+    row, col = parse_ref(a1)
+    lo, hi = C.headline(ctx, bidder)
+    base = (lo + hi) / 2
+    need = NEEDS[bidder]
+
+    def want(tab: str, cell: str, v: float) -> float:
+        x = v if (tab.casefold(), cell) == need else None
+        if bidder == "Rheinwerk":
+            return base * (x if x is not None else C.fx(ctx))
+        if bidder == "Alder Creek":
+            return base + (x if x is not None else C.rule(ctx, "B2"))
+        return base - (x if x is not None else C.rule(ctx, "B3"))
+
+    for tab in ("FX", "Rules"):
+        for (r, c), v in sorted(wb.values(tab).items()):
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                continue
+            raw = wb.raw(tab, r, c)
+            for moved in (v * 1.1 + 0.5, v * 0.85 - 0.25):
+                wb.set(tab, r, c, repr(moved))
+                got = wb.value("IOIs", row, col)
+                wb.set(tab, r, c, raw)
+                exp = want(tab, f"{chr(65 + c)}{r + 1}", moved)
+                if not isinstance(got, (int, float)) or isinstance(got, bool) or abs(got - exp) > 0.006:
+                    return f"with {tab}!{chr(65 + c)}{r + 1} at {moved:.4g} it gives {got!r}, not {exp:.2f}"
+    return None
+
+
 def ioi_like_for_like_formulas(ctx):
     """The IOIs tab has one row per Round 1 bidder (its name in A) with its like-for-like EV ($m, ±0.005)
     in G; Rheinwerk's, Alder Creek's and Marlow Peak's are formulas that refer to FX!B2, Rules!B2 and
-    Rules!B3 (a typed 424.49 fails); no other cell of the tab is filled. FX and Rules are left to the
+    Rules!B3 and follow them when they change (a typed 424.49 fails, and so does "=424.49+0*FX!B2"); no other cell of the tab is filled. FX and Rules are left to the
     guard."""
     tab = _tab(ctx.final, IOI_COMPARISON, "IOIs")
     rows = A.rows(ctx.final, tab)
@@ -451,6 +510,10 @@ def ioi_like_for_like_formulas(ctx):
             if not inp.startswith("=") or need not in _refs(inp):
                 problems.append(f"G{r} ({bidder}) is {inp!r}, not a formula on {need[0].upper()}!{need[1]}")
                 continue
+            wrong = _follows_inputs(ctx, bidder, f"G{r}")
+            if wrong:
+                problems.append(f"G{r} ({bidder}) {inp!r} doesn't follow its inputs ({wrong})")
+                continue
         vouch += [f"A{r}", f"G{r}"]
     missing = [b for b in C.LETTERS if b not in seen]
     if missing:
@@ -469,9 +532,14 @@ def _bars(body: str) -> list[str]:
 
 
 def _nums(line: str) -> list[float]:
-    """The $m figures of a bar line: numbers not followed by x (multiples), % or part of FY2025A."""
+    """The $m figures of a bar line: numbers not followed by x (multiples), % or part of FY2025A, and not
+    years ("FY 2025", "2026", a date) — a bare 19xx/20xx with no $ before it and no m after it is a year."""
     out = []
+    line = re.sub(r"\b(?:19|20)\d\d-\d\d-\d\d\b", " ", line)
     for m in re.finditer(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*(?:x|×|%))(?![A-LN-Za-ln-z\d])", line):
+        if re.fullmatch(r"(?:19|20)\d\d", m.group(1)) and not re.search(r"\$\s*$|\bUSD\s*$", line[:m.start()]) \
+                and not re.match(r"\s*(?:m\b|mn\b|million)", line[m.end():], re.I):
+            continue                                      # a year, not a figure
         if re.search(r"(?i)\b(?:not|rather than|instead of|was|were|from|formerly|previously)\s*(?:US)?\$?\s*$",
                      line[:m.start()][-25:]):
             continue                                      # a figure set aside ("not $388.0m")
