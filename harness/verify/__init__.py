@@ -71,6 +71,16 @@ def world_day(export: dict):
     return (at.astimezone(ZoneInfo(tz)) if tz else at).date()
 
 
+def world_time(export: dict, stamp) -> datetime:
+    """A stored time (UTC, "…Z") as the world's local wall-clock time (naive); a local one as it is."""
+    raw = str(stamp)
+    if not (raw.endswith("Z") or "+" in raw[10:]):
+        return datetime.fromisoformat(raw)
+    at = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    tz = export.get("timezone")
+    return (at.astimezone(ZoneInfo(tz)) if tz else at).replace(tzinfo=None)
+
+
 def people_names(export: dict) -> list[str]:
     return [p["name"] for p in export["tables"].get("people", {}).get("records", {}).values() if p.get("name")]
 

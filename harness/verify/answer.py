@@ -276,13 +276,12 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
     shown = _show(spec, expected)
     if text.lower().strip(" .!") in JUNK:
         return AnswerResult(False, shown, repr(text) if text else "no answer")
-    ok, found = states(text, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
-                       values=spec.values, today=today, names=names, unit=spec.unit, orgs=orgs, scale=spec.scale)
+    how = dict(tolerance=spec.tolerance, aliases=spec.aliases, values=spec.values, today=today, names=names,
+               unit=spec.unit, orgs=orgs, scale=spec.scale)
+    ok, found = states(text, spec.type, expected, **how)
     if ok:
         for before in earlier_answers(given):
-            if _offers(before, spec.type, today) and not states(before, spec.type, expected, tolerance=spec.tolerance, aliases=spec.aliases,
-                                     values=spec.values, today=today, names=names, unit=spec.unit, orgs=orgs,
-                                     scale=spec.scale)[0]:
+            if _offers(before, spec.type, today) and not states(before, spec.type, expected, **how)[0]:
                 return AnswerResult(False, shown, f"two answers: {before[:60]!r} and {text[:60]!r}")
     return AnswerResult(ok, shown, found)
 

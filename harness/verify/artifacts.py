@@ -123,6 +123,25 @@ def cells(export: dict, tab: str | None) -> dict[str, tuple[str, dict]]:
     return {c["a1"]: (k, c) for k, c in records(export, "sheets_cells").items() if str(c["tab"]) == str(tab)}
 
 
+def cell_value(kc: tuple[str, dict] | None):
+    """What a cell (a ``(key, cell)`` of ``cells``/``rows``, or None) shows: its computed value."""
+    return None if kc is None else kc[1].get("value")
+
+
+def cell_input(kc: tuple[str, dict] | None) -> str:
+    """What was typed in a cell: a number, text or "=formula", as text ("" for none)."""
+    return "" if kc is None else str(kc[1].get("input") or "")
+
+
+def cell_format(kc: tuple[str, dict] | None) -> dict:
+    return (kc[1].get("format") or {}) if kc else {}
+
+
+def number(v) -> float | None:
+    """A cell value as a number, or None for text, blanks and booleans."""
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
 def rows(export: dict, tab: str | None) -> dict[int, dict[str, tuple[str, dict]]]:
     """The cells of a tab by row and column letter: {3: {"D": (key, cell)}}."""
     out: dict[int, dict] = {}
@@ -181,3 +200,50 @@ def slide_vouches(ctx, slide: dict | None, *, fields=None, boxes=()) -> list[Vou
     out = [Vouch.of("slides_slides", slide["key"], fields)] if fields != () else []
     out += [Vouch.of("slides_boxes", slide["box_keys"][r], ("text",)) for r in boxes if r in slide["box_keys"]]
     return out
+
+
+# ---------------------------------------------------------------------------- formulas that follow their inputs
+def workbook(export: dict, book: str):
+    """The spreadsheet ``book`` (a title) as the sheet engine's Workbook of what was typed in each cell."""
+    from apps.sheets.formula.workbook import Workbook
+    key = app_key(export, book, "sheet")
+    tabs = {t["name"]: {} for _, t in sorted(records(export, "sheets_tabs").items(), key=lambda kt: kt[1].get("seq", 0))
+            if str(t["book"]) == str(key)}
+    for name in tabs:
+        for _, c in cells(export, tab_key(export, key, name)).values():
+            if c.get("input") not in (None, ""):
+                tabs[name][(int(c["row"]) - 1, int(c["col"]) - 1)] = str(c["input"])
+    return Workbook(tabs)
+
+
+def follows(export: dict, book: str, target: tuple[str, str], expect, inputs: list[tuple[str, str]],
+            *, tolerance: float = 0.006) -> str | None:
+    """Why the cell ``target`` ((tab, "G3")) does not compute ``expect(values)`` when the numbers in
+    ``inputs`` change, or None. Each input is moved up and then down in turn and the book recomputed by the
+    sheet engine; ``expect`` gets {(tab, a1): number} of the inputs as they then are. So a formula that
+    only names an input ("=424.49+0*FX!B2", "=IF(FX!B2>0,424.49,0)") or a figure typed in pieces
+    ("=D2*0+16.2*10*10*10") is found out: it doesn't follow."""
+    from apps.sheets.formula.a1 import parse_ref
+    wb = workbook(export, book)
+    row, col = parse_ref(target[1])
+
+    def now() -> dict[tuple[str, str], float]:
+        out = {}
+        for tab, a1 in inputs:
+            v = wb.value(tab, *parse_ref(a1))
+            out[(tab, a1)] = number(v)
+        return out
+
+    base = now()
+    for (tab, a1), v in base.items():
+        if v is None:
+            continue
+        r, c = parse_ref(a1)
+        raw = wb.raw(tab, r, c)
+        for moved in (v * 1.1 + 0.5, v * 0.85 - 0.25):
+            wb.set(tab, r, c, repr(moved))
+            got, want = number(wb.value(target[0], row, col)), expect(now())
+            wb.set(tab, r, c, raw)
+            if got is None or abs(got - want) > tolerance:
+                return f"with {tab}!{a1} at {moved:.6g}, {target[0]}!{target[1]} gives {got!r}, not {want:.6g}"
+    return None

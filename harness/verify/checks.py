@@ -77,6 +77,17 @@ class Ctx:
     def agent_content_changes(self) -> list[dict]:
         return content_changes(self.diff, actor="agent")
 
+    def by_agent(self, table: str, *, inserted: bool = False) -> dict[str, int]:
+        """Records of ``table`` the agent wrote in this episode (only the ones it added, with ``inserted``),
+        from the write log: key → the sequence number of its first such write."""
+        start = max((w["seq"] for w in self.initial.get("writes", [])), default=0)
+        out: dict[str, int] = {}
+        for w in self.final.get("writes", []):
+            if w["seq"] > start and w["table"] == table and w["actor"] == "agent" \
+                    and (not inserted or w.get("op", "insert") == "insert"):
+                out.setdefault(w["key"], w["seq"])
+        return out
+
     def added(self, table: str) -> set[str]:
         return {r["key"] for r in self.diff["tables"].get(table, {}).get("added", [])}
 

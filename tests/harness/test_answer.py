@@ -176,3 +176,32 @@ def test_a_multiple_is_read_with_its_x(given, ok):
     """Bankers write multiples as "11.66x": the x marks a multiple, not a letter run into the number."""
     spec = AnswerSpec(type="number", value=11.66, tolerance=0.005)
     assert match_answer(spec, given).passed is ok, given
+
+
+@pytest.mark.parametrize("given, ok", [("ANSWER: 401.5", True), ("$401.5m", True), ("$401,548,000", True),
+                                       ("401.5 million", True), ("375.3", False), ("401.5 or 403.4", False)])
+def test_a_figure_asked_in_millions_is_read_in_millions(given, ok):
+    """``scale``: asked for $m, a bare "401.5" is $401.5m; figures written out or with their scale as written."""
+    spec = AnswerSpec(type="number", value=401_548_240, tolerance=50_000, scale=1e6)
+    assert match_answer(spec, given).passed is ok, given
+
+
+ORGS = ["Granite Harbor Partners", "Kestrel Industrial Group", "Rheinwerk Armaturen GmbH", "Marlow Peak Partners"]
+
+
+@pytest.mark.parametrize("value, given, ok", [
+    ("Granite Harbor", "Granite Harbor", True),
+    ("Granite Harbor", "Granite Harbor Partners ($420.0m)", True),
+    ("Granite Harbor", "Granite Harbor, Kestrel", False),                 # a second firm, by its first word
+    ("Granite Harbor", "Granite Harbor or Rheinwerk", False),
+    ("Elise Monroe", "Ms. Elise Monroe, Granite Harbor", True),           # her firm, not another person
+])
+def test_a_firm_competes_with_the_worlds_other_firms_but_not_with_a_person(value, given, ok):
+    spec = AnswerSpec(type="string", value=value)
+    assert match_answer(spec, given, names=["Elise Monroe", "Kevin Tran"], orgs=ORGS).passed is ok, given
+
+
+@pytest.mark.parametrize("given, ok", [("$362.6m, $403.4m", True), ("- LBO low: 362.6\n- LBO high: 403.4", True),
+                                       ("362.6, 403.4, 401.5", False), ("$375.3m, $403.4m", False)])
+def test_a_set_of_figures_reads_currency_and_labels(given, ok):
+    assert match_answer(AnswerSpec(type="set", values=["362.6", "403.4"]), given).passed is ok, given
