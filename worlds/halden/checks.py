@@ -13,6 +13,9 @@ from pathlib import Path
 
 import yaml
 
+from apps.sheets.formula.a1 import parse_ref
+from harness.verify import artifacts as A
+
 VDR = Path("drive/fiona.gallagher/Project Juniper – VDR")
 TEAM = Path("drive/julian.pierce/Project Juniper – Deal Team (internal)")
 IOIS = TEAM / "04 Round 1 IOIs"
@@ -52,12 +55,9 @@ def sheet_yaml(ctx, rel) -> dict:
 def sheet_source_cell(ctx, rel, tab: str, a1: str):
     """A cell of a Sheet's source file as written (a number, a text or an "=formula")."""
     rows = sheet_yaml(ctx, rel)[tab]
-    col, row = _col(a1), _row(a1)
-    ci = 0
-    for ch in col:
-        ci = ci * 26 + ord(ch) - 64
-    r = rows[row - 1] if row - 1 < len(rows) else []
-    return r[ci - 1] if ci - 1 < len(r) else None
+    row, col = parse_ref(a1)
+    r = rows[row] if row < len(rows) else []
+    return r[col] if col < len(r) else None
 
 
 def letter(ctx, bidder: str) -> str:
@@ -70,76 +70,20 @@ def money_m(text: str) -> float:
     return float(text.replace("$", "").replace(",", "").strip())
 
 
-# ---------------------------------------------------------------- exports
-def recs(ctx, table: str, which: str = "all", export: str = "final") -> dict[str, dict]:
-    if which != "all" or export == "final":
-        return ctx.records(table, which=which)
-    return getattr(ctx, export)["tables"][table]["records"]
-
-
-def _of(export: dict, table: str) -> dict[str, dict]:
-    return export["tables"][table]["records"]
-
-
-def item_key(export: dict, name: str, kind: str) -> str | None:
-    for key, rec in _of(export, "drive_items").items():
-        if rec["name"] == name and rec["kind"] == kind and not rec.get("trashed"):
-            return key
-    return None
-
-
-def _app_ref(export: dict, name: str, kind: str, table: str) -> str | None:
-    item = item_key(export, name, kind)
-    if item is None:
-        return None
-    return next((k for k, r in _of(export, table).items() if str(r["item"]) == item), None)
-
-
-def _col(a1: str) -> str:
-    return re.match(r"[A-Z]+", a1).group(0)
-
-
-def _row(a1: str) -> int:
-    return int(re.search(r"\d+", a1).group(0))
-
-
+# ---------------------------------------------------------------- exports (harness.verify.artifacts, unwrapped)
 def sheet_cells(export: dict, title: str, tab: str) -> dict[str, dict]:
     """The cells of one tab of a spreadsheet in an export (``ctx.initial`` or ``ctx.final``), by A1."""
-    book = _app_ref(export, title, "sheet", "sheets_books")
-    if book is None:
-        return {}
-    tab_key = next((k for k, t in _of(export, "sheets_tabs").items() if str(t["book"]) == book and t["name"] == tab),
-                   None)
-    return {c["a1"]: c for c in _of(export, "sheets_cells").values() if str(c["tab"]) == tab_key}
+    return {a1: c for a1, (_, c) in A.cells(export, A.tab_key(export, A.app_key(export, title, "sheet"), tab)).items()}
 
 
 def sheet_rows(export: dict, title: str, tab: str) -> dict[int, dict[str, dict]]:
-    out: dict[int, dict[str, dict]] = {}
-    for a1, c in sheet_cells(export, title, tab).items():
-        out.setdefault(_row(a1), {})[_col(a1)] = c
-    return out
+    """The cells of a tab by row and column letter: {3: {"D": cell}}."""
+    rows = A.rows(export, A.tab_key(export, A.app_key(export, title, "sheet"), tab))
+    return {r: {col: c for col, (_, c) in cols.items()} for r, cols in rows.items()}
 
 
 def doc_blocks(export: dict, title: str) -> list[dict]:
-    doc = _app_ref(export, title, "doc", "docs_documents")
-    if doc is None:
-        return []
-    return sorted((b for b in _of(export, "docs_blocks").values() if str(b["doc"]) == doc), key=lambda b: b["seq"])
-
-
-def slides(export: dict, title: str) -> list[dict]:
-    """A deck's slides in order, each with its boxes' texts by role and its notes."""
-    deck = _app_ref(export, title, "deck", "slides_decks")
-    if deck is None:
-        return []
-    t = export["tables"]
-    out = []
-    for sk, s in sorted(((k, s) for k, s in t["slides_slides"]["records"].items() if str(s["deck"]) == deck),
-                        key=lambda kv: kv[1]["seq"]):
-        boxes = [b for k, b in sorted(t["slides_boxes"]["records"].items(), key=lambda kv: int(kv[0]))
-                 if str(b["slide"]) == sk]
-        out.append({"key": sk, **s, "boxes": boxes})
-    return out
+    return [b for _, b in A.blocks(export, A.app_key(export, title, "doc"))]
 
 
 # ---------------------------------------------------------------- the IOI arithmetic
@@ -216,5 +160,29 @@ def top_bid(ctx) -> float:
     return like_for_like(ctx, ranking(ctx)[0])
 
 
+def usd(m: float) -> int:
+    """$m → whole dollars."""
+    return round(m * 1_000_000)
+
+
 def top_bid_usd(ctx) -> int:
-    return round(top_bid(ctx) * 1_000_000)
+    """The highest Round 1 bid on Victoria's like-for-like basis, in dollars."""
+    return usd(top_bid(ctx))
+
+
+def calloway_stake(ctx) -> tuple[float, float]:
+    """Calloway Ridge's share of Varden and what it paid ($m), from the 2021 shareholders' agreement (1.4)."""
+    text = read(ctx, VDR / "1 Corporate/1.4 Shareholders' Agreement (2021-06-30).pdf.md").replace("**", "")
+    share = int(re.search(r"representing (\d+)% of the Company", text).group(1)) / 100
+    cost = float(re.search(r"purchase price of \$([\d,]+)", text).group(1).replace(",", "")) / 1e6
+    return share, cost
+
+
+def equity_at_top(ctx) -> float:
+    """The top bid less the reference net debt and the debt-like items (Rules B2, B3), $m."""
+    return top_bid(ctx) - rule(ctx, "B2") - rule(ctx, "B3")
+
+
+def calloway_proceeds_usd(ctx) -> int:
+    """Calloway's share of the equity at the top bid, in dollars."""
+    return usd(round(equity_at_top(ctx) * calloway_stake(ctx)[0], 4))

@@ -16,6 +16,7 @@ from harness.verify import artifacts as A
 from harness.verify.answer import states_by_label
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
+from harness.verify.mailtext import recipients
 from harness.verify.reading import clause, date_cands, negated, normalise, number_cands
 
 HERE = Path(__file__).parent
@@ -209,7 +210,7 @@ def memo_shared(ctx):
     # a note to them with the link is welcome (not asked for): it goes with the memo
     link = re.compile(rf"/docs/d/{doc}\b")
     notes = [Vouch.of("mail_messages", k) for k, m in j._agent_mails(ctx).items()
-             if j._recipients(m) and j._recipients(m) <= {j._mail_of(ctx, p) for p in want}
+             if recipients(m) and recipients(m) <= {j._mail_of(ctx, p) for p in want}
              and (link.search(m.get("body") or "") or any(str(a.get("drive_item")) == item for a in j._attachments(ctx, k)))]
     dms = set().union(*(j._dm_with(ctx, p) for p in want))
     files = {str(f["message"]) for f in j._recs(ctx, "chat_files").values() if str(f["item"]) == item}
@@ -226,9 +227,8 @@ TRAP_FIGURES = [39.4, 61.7, 83.1, 415.1, 415.14, 435.1]
 
 
 def _deck(ctx, export: str = "final") -> list[dict]:
-    c = _c()
     ex = getattr(ctx, export)
-    return A.slides(ex, c._app_ref(ex, BOARD_DECK, "deck", "slides_decks"))
+    return A.slides(ex, A.app_key(ex, BOARD_DECK, "deck"))
 
 
 def _slide(ctx, title: str, export: str = "final") -> dict | None:
@@ -388,7 +388,7 @@ def equity_slide(ctx):
     """Slide 8's "[TBU]" equity line replaced: top bid 424.5 − 58.3 − 11.5 = 354.7; Varden Family Holdings
     70% 248.3; Calloway Ridge 30% 106.4 (each where its holder is named; no other sum, no hedge). The lines
     above it as they were."""
-    c, j = _c(), _j()
+    c = _c()
     s0, s = _slide(ctx, NET_DEBT_SLIDE, "initial"), _slide(ctx, NET_DEBT_SLIDE)
     if s is None or s0 is None:
         return False, "no net debt slide", []
@@ -400,7 +400,7 @@ def equity_slide(ctx):
     tail = "\n".join(new[len(keep):])
     if not tail.strip() or "[TBU]" in tail:
         return False, "the equity line is not filled in", []
-    stake, _ = j._stake(ctx)
+    stake, _ = _c().calloway_stake(ctx)
     top = c.top_bid(ctx)
     equity = top - c.rule(ctx, "B2") - c.rule(ctx, "B3")
     want = {"equity": round(equity, 2), "family": round(equity * (1 - stake), 2), "calloway": round(equity * stake, 2)}
@@ -442,7 +442,7 @@ def _letter_sources(ctx) -> list[tuple[str, list[Vouch], str]]:
         out.append(("\n".join(j._doc_text_blocks(ctx, doc)), [Vouch.of("drive_items", item)], f"doc:{item}"))
     jm = j._mail_of(ctx, JULIAN)
     for k, m in j._recs(ctx, "mail_messages", "new").items():
-        if (m.get("sender") or "").lower() == AGENT_MAIL and j._recipients(m) == {jm} \
+        if (m.get("sender") or "").lower() == AGENT_MAIL and recipients(m) == {jm} \
                 and len(j._strip_quote(m.get("body") or "")) > 800:
             out.append((j._strip_quote(m.get("body") or ""), [Vouch.of("mail_messages", k)], f"mail:{k}"))
     return out
@@ -617,7 +617,7 @@ def letter_to_julian(ctx):
     link = re.compile(rf"/docs/d/{doc}\b") if doc is not None else None
     sent = []
     for k, m in j._agent_mails(ctx).items():
-        if not j._recipients(m) or j._recipients(m) != {jm}:
+        if not recipients(m) or recipients(m) != {jm}:
             continue
         body = m.get("body") or ""
         carries = (item is not None and (any(str(a.get("drive_item")) == item for a in j._attachments(ctx, k))

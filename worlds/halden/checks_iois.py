@@ -19,17 +19,9 @@ from harness.verify.checks import world_module
 C = world_module(Path(__file__).parent, "checks")
 
 ENGAGEMENT = C.TEAM / "06 Engagement" / "Engagement Letter – executed (2026-01-12).pdf.md"
-SHAREHOLDERS = C.VDR / "1 Corporate" / "1.4 Shareholders' Agreement (2021-06-30).pdf.md"
-
-
-def _usd(m: float) -> int:
-    return round(m * 1_000_000)
 
 
 # ---------------------------------------------------------------- like-for-like values ($)
-def top_bid_usd(ctx) -> int:
-    """The highest Round 1 bid on Victoria's like-for-like basis, in dollars."""
-    return _usd(C.top_bid(ctx))
 
 
 def second_bidder(ctx) -> str:
@@ -38,15 +30,15 @@ def second_bidder(ctx) -> str:
 
 
 def alder_ev_usd(ctx) -> int:
-    return _usd(C.like_for_like(ctx, "Alder Creek"))
+    return C.usd(C.like_for_like(ctx, "Alder Creek"))
 
 
 def marlow_ev_usd(ctx) -> int:
-    return _usd(C.like_for_like(ctx, "Marlow Peak"))
+    return C.usd(C.like_for_like(ctx, "Marlow Peak"))
 
 
 def corliss_ev_usd(ctx) -> int:
-    return _usd(C.like_for_like(ctx, "Corliss"))
+    return C.usd(C.like_for_like(ctx, "Corliss"))
 
 
 def top_multiple_qoe(ctx) -> float:
@@ -56,7 +48,7 @@ def top_multiple_qoe(ctx) -> float:
 
 def qoe_gap_usd(ctx) -> int:
     """Management's FY2025 adjusted EBITDA (Rules!B5) less the QoE's (Rules!B4), in dollars."""
-    return _usd(round(C.rule(ctx, "B5") - C.rule(ctx, "B4"), 1))
+    return C.usd(round(C.rule(ctx, "B5") - C.rule(ctx, "B4"), 1))
 
 
 # ---------------------------------------------------------------- the stock component
@@ -75,7 +67,7 @@ def stock_component_usd(ctx) -> int:
     """The part of that bidder's price paid in stock, at the midpoint of its range, in dollars."""
     b, share = _stock_bidder(ctx)
     lo, hi = C.headline(ctx, b)
-    return _usd(round((lo + hi) / 2 * share, 4))
+    return C.usd(round((lo + hi) / 2 * share, 4))
 
 
 # ---------------------------------------------------------------- the fee (executed letter)
@@ -93,7 +85,7 @@ def _fee_terms(ctx) -> dict:
 def success_fee_at_top_usd(ctx) -> int:
     """The success fee under the executed letter with the top like-for-like bid as Transaction Value."""
     t = _fee_terms(ctx)
-    tv = top_bid_usd(ctx)
+    tv = C.top_bid_usd(ctx)
     fee = t["low"] * min(tv, t["tier"]) + t["high"] * max(tv - t["tier"], 0)
     return round(max(t["minimum"], fee))
 
@@ -101,18 +93,6 @@ def success_fee_at_top_usd(ctx) -> int:
 def success_fee_net_usd(ctx) -> int:
     """That fee less the retainer credited against it (every month of the retainer, at its cap)."""
     return success_fee_at_top_usd(ctx) - _fee_terms(ctx)["retainer_cap"]
-
-
-# ---------------------------------------------------------------- Calloway's proceeds
-def calloway_share(ctx) -> float:
-    m = re.search(r"Investor\s*\*{0,2}(\d+)%\*{0,2} of the Company", C.read(ctx, SHAREHOLDERS))
-    return float(m.group(1)) / 100
-
-
-def calloway_proceeds_usd(ctx) -> int:
-    """Calloway Ridge's share of the equity at the top bid: EV less net debt (B2) and debt-like (B3)."""
-    equity = C.top_bid(ctx) - C.rule(ctx, "B2") - C.rule(ctx, "B3")
-    return _usd(round(equity * calloway_share(ctx), 4))
 
 
 # ---------------------------------------------------------------- the late IOI, the conditions

@@ -15,9 +15,11 @@ from pathlib import Path
 
 import yaml
 
-from harness.verify.answer import normalise
+from harness.verify import artifacts as A
+from harness.verify import world_time
 from harness.verify.checks import numbered, world_module
 from harness.verify.guard import Vouch
+from harness.verify.mailtext import read_as_sent, recipients
 
 C = world_module(Path(__file__).parent, "checks")
 _MEMO: dict = {}
@@ -46,16 +48,6 @@ DASH = "[-–—]"
 # ---------------------------------------------------------------- small readers
 def _recs(export: dict, table: str) -> dict[str, dict]:
     return export["tables"][table]["records"]
-
-
-def _inserted(ctx, table: str) -> dict[str, int]:
-    """Records of ``table`` the agent added in this episode: key -> the write's sequence number."""
-    start = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    out: dict[str, int] = {}
-    for w in ctx.final.get("writes", []):
-        if w["seq"] > start and w["table"] == table and w["actor"] == "agent" and w.get("op", "insert") == "insert":
-            out.setdefault(w["key"], w["seq"])
-    return out
 
 
 def _touched(ctx, table: str) -> set[str]:
@@ -139,20 +131,11 @@ def _says_date(text: str, d: date) -> bool:
     return any(re.search(p, t) for p in _date_forms(d))
 
 
-def _unquoted(body: str) -> str:
-    lines = []
-    for line in (body or "").splitlines():
-        if line.startswith(">") or (line.startswith("On ") and line.rstrip().endswith("wrote:")):
-            break
-        lines.append(line)
-    return "\n".join(lines)
-
-
 def _new_mails_to(ctx, slug: str) -> list[tuple[int, str, dict]]:
     email = _email(ctx.final, slug)
     mails = _recs(ctx.final, "mail_messages")
     out = []
-    for k, seq in _inserted(ctx, "mail_messages").items():
+    for k, seq in ctx.by_agent("mail_messages", inserted=True).items():
         m = mails.get(k)
         if m and email in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or []) + (m.get("bcc") or [])]:
             out.append((seq, k, m))
@@ -161,10 +144,6 @@ def _new_mails_to(ctx, slug: str) -> list[tuple[int, str, dict]]:
 
 def _attachments(ctx, mail_key: str) -> list[str]:
     return [k for k, a in _recs(ctx.final, "mail_attachments").items() if str(a["message"]) == str(mail_key)]
-
-
-def _recipients(m: dict) -> list[str]:
-    return [a.lower() for a in (m.get("to") or []) + (m.get("cc") or []) + (m.get("bcc") or [])]
 
 
 def _slug_by_email(export: dict) -> dict[str, str]:
@@ -224,7 +203,7 @@ def _catalog_id(ctx, name: str) -> str:
 def _new_requests(ctx, item: str) -> dict[str, dict]:
     cat = _catalog_id(ctx, item)
     reqs = _recs(ctx.final, "tk_requests")
-    return {k: reqs[k] for k in _inserted(ctx, "tk_requests") if k in reqs and str(reqs[k]["item"]) == str(cat)}
+    return {k: reqs[k] for k in ctx.by_agent("tk_requests", inserted=True) if k in reqs and str(reqs[k]["item"]) == str(cat)}
 
 
 def _vars(r: dict) -> dict:
@@ -281,7 +260,7 @@ def lakemont_cancelled(ctx):
     if key is None or reqs[key]["state"] != "Cancelled":
         return False, f"REQ0004124 is {reqs.get(key, {}).get('state')}", []
     notes = [(k, j) for k, j in _recs(ctx.final, "tk_journal").items()
-             if k in _inserted(ctx, "tk_journal") and j["record_table"] in ("request", "tk_requests") and str(j["record"]) == str(key)]
+             if k in ctx.by_agent("tk_journal", inserted=True) and j["record_table"] in ("request", "tk_requests") and str(j["record"]) == str(key)]
     good = [k for k, j in notes if LAKEMONT_REASON.search(_norm(j["text"]))]
     if not good:
         return False, "REQ0004124 cancelled without Claire's reason (no new entrants) in a note", []
@@ -450,15 +429,12 @@ def tracker_fixed(ctx):
     rec = _cell_text(sp.get("I"))
     if not _says_date(rec, date(2026, 5, 4)) or _says_date(rec, date(2026, 5, 1)):
         return False, f"Sable Point's IOI received {rec!r}", []
-    keys = [h["H"]["id"] if "id" in h["H"] else None]
-    from harness.verify.artifacts import cell_vouches
     addrs = [c["a1"] for c in (h["H"], s["H"], sp["I"])]
-    return True, f"Harwick {_cell_text(h['H'])!r}; Summit Ridge {st!r}; Sable Point {rec!r}", cell_vouches(ctx, _tab(ctx), addrs)
+    return True, f"Harwick {_cell_text(h['H'])!r}; Summit Ridge {st!r}; Sable Point {rec!r}", A.cell_vouches(ctx, _tab(ctx), addrs)
 
 
 def _tab(ctx):
-    book = C._app_ref(ctx.final, TRACKER, "sheet", "sheets_books")
-    return next(k for k, t in _recs(ctx.final, "sheets_tabs").items() if str(t["book"]) == book and t["name"] == "Tracker")
+    return A.tab_key(ctx.final, A.app_key(ctx.final, TRACKER, "sheet"), "Tracker")
 
 
 NO_ACCESS = re.compile(r"no access\W+(?:-\W*)?out of (?:the )?process")
@@ -466,7 +442,6 @@ NO_ACCESS = re.compile(r"no access\W+(?:-\W*)?out of (?:the )?process")
 
 def tracker_out_of_process(ctx):
     """Harwick's and Lakemont's rows say "no access – out of process"."""
-    from harness.verify.artifacts import cell_vouches
     rows = _tracker_rows(ctx.final)
     addrs = []
     for party in ("Harwick Partners", "Lakemont Partners"):
@@ -475,7 +450,7 @@ def tracker_out_of_process(ctx):
         if not hit:
             return False, f"{party}'s row doesn't say no access – out of process", []
         addrs += hit
-    return True, "both rows say no access – out of process", cell_vouches(ctx, _tab(ctx), addrs)
+    return True, "both rows say no access – out of process", A.cell_vouches(ctx, _tab(ctx), addrs)
 
 
 NO_WORDS = re.compile(r"\b(?:cannot|can't|can ?not|won't|will not|unable|not able|not possible|isn't possible|"
@@ -489,7 +464,7 @@ def _told(ctx, slug: str, must: re.Pattern, label: str):
         return False, f"no mail of yours to {label}", []
     good = []
     for _, k, m in mails:
-        text = _norm(f"{m.get('subject')}\n{_unquoted(m.get('body'))}")
+        text = _norm(read_as_sent(ctx.final, k, m))
         if _attachments(ctx, k):
             return False, f"your mail to {label} has an attachment", []
         if must.search(text) and NO_WORDS.search(text):
@@ -499,7 +474,7 @@ def _told(ctx, slug: str, must: re.Pattern, label: str):
     by_email = _slug_by_email(ctx.final)
     vouches = []
     for _, k, m in mails:
-        recips = [by_email.get(a, a) for a in _recipients(m)]
+        recips = [by_email.get(a, a) for a in sorted(recipients(m))]
         org = _org_of(ctx.final, slug)
         for r in recips:
             if _bidder_side(ctx.final, r) and _org_of(ctx.final, r) != org:
@@ -526,7 +501,7 @@ def vdr_summary(ctx):
     """A summary in #juniper-vdr naming what was done: Summit Ridge, Lakemont, the Phase II grants (R1/R2)."""
     conv = _channel(ctx, "juniper-vdr")
     msgs = _recs(ctx.final, "chat_messages")
-    mine = [k for k in _inserted(ctx, "chat_messages") if k in msgs and str(msgs[k]["conversation"]) == str(conv)]
+    mine = [k for k in ctx.by_agent("chat_messages", inserted=True) if k in msgs and str(msgs[k]["conversation"]) == str(conv)]
     for k in mine:
         t = _norm(msgs[k]["text"])
         if re.search(r"summit|alicia|ford", t) and "lakemont" in t and re.search(r"phase ii|phase 2", t) \
@@ -543,7 +518,7 @@ def nothing_to_stanhope(ctx):
     for r in _recs(ctx.final, "chat_members").values():
         members.setdefault(str(r["conversation"]), set()).add(r["person"])
     convs = _recs(ctx.final, "chat_conversations")
-    for k in _inserted(ctx, "chat_messages"):
+    for k in ctx.by_agent("chat_messages", inserted=True):
         m = msgs.get(k)
         if not m:
             continue
@@ -574,13 +549,9 @@ def _dt(s) -> datetime:
 
 
 def _local(ctx, s) -> datetime:
-    """Stored times are UTC (…Z); the world is America/Chicago."""
-    from zoneinfo import ZoneInfo
+    """A stored time (UTC) as the world's wall clock; a date or local time as written."""
     raw = str(s)
-    if raw.endswith("Z") or "+" in raw[10:]:
-        d = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-        return d.astimezone(ZoneInfo("America/Chicago")).replace(tzinfo=None)
-    return _dt(raw)
+    return world_time(ctx.final, raw) if raw.endswith("Z") or "+" in raw[10:] else _dt(raw)
 
 
 @_memo
@@ -638,7 +609,6 @@ def _mail_dates(ctx, subject: str, month: str = "May|June") -> set[date]:
 
 @_memo
 def rheinwerk_dates(ctx) -> set[date]:
-    body = _mail(ctx, "Re: Project Juniper – management meetings")[0]["body"] if False else None
     return {d for d in _mail_dates_any(ctx, "katrin.vogel") if d.month == 6}
 
 
@@ -894,7 +864,7 @@ def no_dropped_bidders(ctx):
     """No invitation to Sable Point, Norwell or Corliss."""
     out = {C.FULL_NAMES[b] for b in C.LETTERS} - set(shortlist_orgs(ctx))
     bad = [g["person"] for k, g in _recs(ctx.final, "cal_guests").items()
-           if k in _inserted(ctx, "cal_guests") and (_org_of(ctx.final, g["person"]) or {}).get("name") in out]
+           if k in ctx.by_agent("cal_guests", inserted=True) and (_org_of(ctx.final, g["person"]) or {}).get("name") in out]
     return (not bad), (f"invited: {bad}" if bad else "none of the three invited")
 
 
@@ -908,14 +878,12 @@ def holds_removed(ctx):
 
 
 def _sched_tab(ctx):
-    book = C._app_ref(ctx.final, SCHEDULE, "sheet", "sheets_books")
-    return next((k for k, t in _recs(ctx.final, "sheets_tabs").items() if str(t["book"]) == book and t["name"] == "Schedule"), None)
+    return A.tab_key(ctx.final, A.app_key(ctx.final, SCHEDULE, "sheet"), "Schedule")
 
 
 def schedule_sheet(ctx):
     """The schedule sheet gives each of the five its meeting's date and start (and no other bidder a
     date); "Sable Point – TBC" is gone."""
-    from harness.verify.artifacts import cell_vouches
     a, why = _assignment(ctx)
     if a is None:
         return False, why, []
@@ -941,7 +909,7 @@ def schedule_sheet(ctx):
     for r in range(2, last + 1):
         for col in "ABCDEFGHIJ":
             addrs.add(f"{col}{r}")
-    return True, "the schedule has the five meetings", cell_vouches(ctx, _sched_tab(ctx), sorted(addrs))
+    return True, "the schedule has the five meetings", A.cell_vouches(ctx, _sched_tab(ctx), sorted(addrs))
 
 
 def _schedule_lines(ctx, text: str) -> str | None:
@@ -962,9 +930,9 @@ def schedule_to_client(ctx):
     mails = [x for x in _new_mails_to(ctx, "mark.dressler") if x in _new_mails_to(ctx, "alison.park")]
     by_email = _slug_by_email(ctx.final)
     for _, k, m in reversed(mails):
-        if any(_bidder_side(ctx.final, by_email.get(a, a)) for a in _recipients(m)):
+        if any(_bidder_side(ctx.final, by_email.get(a, a)) for a in sorted(recipients(m))):
             continue
-        problem = _schedule_lines(ctx, f"{m.get('subject')}\n{_unquoted(m.get('body'))}")
+        problem = _schedule_lines(ctx, read_as_sent(ctx.final, k, m))
         if problem is None:
             return True, "Mark and Alison have the schedule", [Vouch.of("mail_messages", x[1], to=["mark.dressler", "alison.park"]) for x in mails]
     return False, "no mail to Mark and Alison with the five dates", []
@@ -983,15 +951,15 @@ def _told_slot(ctx, i: int):
     by_email = _slug_by_email(ctx.final)
     others = [o for o in C.FULL_NAMES.values() if o != org]
     for _, k, m in mails:
-        recips = [by_email.get(x, x) for x in _recipients(m)]
+        recips = [by_email.get(x, x) for x in sorted(recipients(m))]
         if any(_bidder_side(ctx.final, r) and (_org_of(ctx.final, r) or {}).get("name") != org for r in recips):
             return False, f"the mail to {p} also went to another bidder", []
-        text = _norm(f"{m.get('subject')}\n{_unquoted(m.get('body'))}")
+        text = _norm(read_as_sent(ctx.final, k, m))
         if any(SHORT.get(o, _norm(o)) in text for o in others if o in SHORT) or _attachments(ctx, k):
             return False, f"the mail to {p} names another bidder or has an attachment", []
-    if not any(_says_date(f"{m.get('subject')}\n{_unquoted(m.get('body'))}", d) for _, _, m in mails):
+    if not any(_says_date(read_as_sent(ctx.final, mk, m), d) for _, mk, m in mails):
         return False, f"no mail to {p} gives {d}", []
-    return True, f"{org} told {d}", [Vouch.of("mail_messages", k, to=[r for r in (by_email.get(x, x) for x in _recipients(m))
+    return True, f"{org} told {d}", [Vouch.of("mail_messages", k, to=[r for r in (by_email.get(x, x) for x in sorted(recipients(m)))
                                                                        if _bidder_side(ctx.final, r)]) for _, k, m in mails]
 
 

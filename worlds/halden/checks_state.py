@@ -12,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from apps.sheets.formula.a1 import col_letter
+from harness.verify import artifacts as A
 from harness.verify.answer import date_cands, normalise
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
@@ -40,14 +42,8 @@ def _by_slug(export: dict, table: str, slug: str) -> tuple[str | None, dict | No
     return None, None
 
 
-def _agent_keys(ctx, table: str) -> set[str]:
-    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    return {w["key"] for w in ctx.final.get("writes", [])
-            if w["seq"] > seen and w["table"] == table and w["actor"] == "agent"}
-
-
 def _agent_new(ctx, table: str) -> dict[str, dict]:
-    mine = _agent_keys(ctx, table)
+    mine = ctx.by_agent(table)
     return {k: r for k, r in ctx.records(table, which="new").items() if k in mine}
 
 
@@ -266,7 +262,7 @@ STEERING = "Project Juniper – Steering Committee"
 
 
 def _deck_key(export: dict, title: str) -> str | None:
-    return C._app_ref(export, title, "deck", "slides_decks")
+    return A.app_key(export, title, "deck")
 
 
 def _event(export: dict, title: str) -> tuple[str | None, dict | None]:
@@ -315,7 +311,6 @@ def steering_deck_link(ctx):
 
 
 # ---------------------------------------------------------------- sheets
-from harness.verify import artifacts as A   # noqa: E402
 
 BUYER_TRACKER = "Buyer Tracker"
 FEE_TRACKER = "Fee & Retainer Tracker"
@@ -422,53 +417,24 @@ def _refs(formula: str) -> set[tuple[str, str]]:
     return {((m.group(1) or "").rstrip("!").strip("'").casefold(), f"{m.group(2)}{m.group(3)}") for m in REF.finditer(f)}
 
 
-def _book_workbook(export: dict, book: str):
-    """The book's tabs as the sheet engine's Workbook (what was typed in each cell), and its tab names."""
-    from apps.sheets.formula.workbook import Workbook
-    key = A.app_key(export, book, "sheet")
-    tabs = {t["name"]: {} for k, t in sorted(_tables(export, "sheets_tabs").items(), key=lambda kt: kt[1].get("seq", 0))
-            if str(t["book"]) == str(key)}
-    for name in tabs:
-        for a1, (_, c) in A.cells(export, A.tab_key(export, key, name)).items():
-            if c.get("input") not in (None, ""):
-                tabs[name][(int(c["row"]) - 1, int(c["col"]) - 1)] = str(c["input"])
-    return Workbook(tabs)
-
-
 def _follows_inputs(ctx, bidder: str, a1: str) -> str | None:
     """Why the bidder's like-for-like formula at ``a1`` (IOIs) does not move with the FX and Rules inputs the
-    way Victoria's rule does, or None: each number on FX and Rules is changed in turn (up and down) and the
-    formula re-evaluated by the sheet engine; Rheinwerk's must stay its EUR headline × FX!B2, Alder Creek's
-    its equity value + Rules!B2, Marlow Peak's its headline − Rules!B3, and nothing else may move them
-    ("=424.49+0*FX!B2" or "=IF(FX!B2>0,424.49,0)" refer to the input but don't follow it)."""
-    from apps.sheets.formula.a1 import parse_ref
-    wb = _book_workbook(ctx.final, IOI_COMPARISON)
-    row, col = parse_ref(a1)
+    way Victoria's rule does, or None (``harness.verify.artifacts.follows``): every number on FX and Rules is
+    moved in turn; Rheinwerk's must stay its EUR headline × FX!B2, Alder Creek's its equity value + Rules!B2,
+    Marlow Peak's its headline − Rules!B3, and nothing else may move them."""
     lo, hi = C.headline(ctx, bidder)
     base = (lo + hi) / 2
-    need = NEEDS[bidder]
+    inputs = [(tab, f"{col_letter(c)}{r + 1}") for tab in ("FX", "Rules")
+              for (r, c), v in sorted(A.workbook(ctx.final, IOI_COMPARISON).values(tab).items())
+              if A.number(v) is not None]
 
-    def want(tab: str, cell: str, v: float) -> float:
-        x = v if (tab.casefold(), cell) == need else None
+    def expect(v: dict) -> float:
         if bidder == "Rheinwerk":
-            return base * (x if x is not None else C.fx(ctx))
+            return base * v[("FX", "B2")]
         if bidder == "Alder Creek":
-            return base + (x if x is not None else C.rule(ctx, "B2"))
-        return base - (x if x is not None else C.rule(ctx, "B3"))
-
-    for tab in ("FX", "Rules"):
-        for (r, c), v in sorted(wb.values(tab).items()):
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                continue
-            raw = wb.raw(tab, r, c)
-            for moved in (v * 1.1 + 0.5, v * 0.85 - 0.25):
-                wb.set(tab, r, c, repr(moved))
-                got = wb.value("IOIs", row, col)
-                wb.set(tab, r, c, raw)
-                exp = want(tab, f"{chr(65 + c)}{r + 1}", moved)
-                if not isinstance(got, (int, float)) or isinstance(got, bool) or abs(got - exp) > 0.006:
-                    return f"with {tab}!{chr(65 + c)}{r + 1} at {moved:.4g} it gives {got!r}, not {exp:.2f}"
-    return None
+            return base + v[("Rules", "B2")]
+        return base - v[("Rules", "B3")]
+    return A.follows(ctx.final, IOI_COMPARISON, ("IOIs", a1), expect, inputs)
 
 
 def ioi_like_for_like_formulas(ctx):
@@ -552,8 +518,18 @@ def football_field_on_qoe(ctx):
     """Slide 6's trading and precedent bars restated on the QoE EBITDA (Rules!B4, $36.4m): each bar's own
     multiples (from the draft) × 36.4 → 364.0–418.6 and 400.4–436.8, and the bar no longer on 38.8; the
     DCF, LBO and IOI lines as they were. Only the body of slide 6 changes (the guard sees the rest)."""
-    deck = C._app_ref(ctx.final, BOARD_DECK, "deck", "slides_decks")
-    deck0 = C._app_ref(ctx.initial, BOARD_DECK, "deck", "slides_decks")
+    return football_field(ctx)
+
+
+def football_field_with_iois(ctx):
+    """As ``football_field_on_qoe``, and the IOI bar filled in: the lowest to the highest like-for-like bid
+    ($370.0m–$424.5m), no other figure on it. The notes may change too (the long day's deck)."""
+    return football_field(ctx, iois=True)
+
+
+def football_field(ctx, iois: bool = False):
+    deck = A.app_key(ctx.final, BOARD_DECK, "deck")
+    deck0 = A.app_key(ctx.initial, BOARD_DECK, "deck")
     before = A.slide_titled(ctx.initial, deck0, FOOTBALL)
     now = A.slide_titled(ctx.final, deck, FOOTBALL)
     if before is None or now is None:
@@ -576,8 +552,17 @@ def football_field_on_qoe(ctx):
                 problems.append(f"{kind} bar gone: {n!r}")
             elif ends != want or any(x != qoe for x in basis):
                 problems.append(f"{kind} bar {n!r} (want {want[0]}–{want[1]} on {qoe}, not on {mgmt})")
+        elif iois and kind == "Round":
+            lfl = [C.like_for_like(ctx, b) for b in C.LETTERS]
+            want = [round(min(lfl), 1), round(max(lfl), 1)]
+            got = [x for x in _nums(n) if x >= 100]
+            if [round(x, 1) for x in got] != want or "[TBU]" in n or not re.match(r"\W*Round 1 IOIs", n):
+                problems.append(f"IOI bar {n!r} (want {want[0]}–{want[1]})")
         elif " ".join(o.split()) != " ".join(n.split()):
             problems.append(f"{kind} bar changed: {n!r}")
     if problems:
         return False, "; ".join(problems), []
+    if iois:
+        return True, "trading and precedent bars on QoE $36.4m, the IOI bar filled in", A.slide_vouches(
+            ctx, now, fields=("notes",), boxes=("body",))
     return True, "trading and precedent bars on QoE $36.4m", A.slide_vouches(ctx, now, fields=(), boxes=("body",))
