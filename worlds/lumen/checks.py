@@ -22,6 +22,7 @@ from harness.verify.answer import (CLAUSE_END, NEGATION, Cand, clause, competes,
                                    states)
 from harness.verify.checks import world_yaml
 from harness.verify.guard import Directory, Vouch
+from harness.verify.mailtext import read_as_sent, recipients
 
 Q2 = ("2026-04-01", "2026-06-30")
 OPEN_STAGES = ("Prospecting", "Qualification", "Discovery", "Proposal", "Negotiation")
@@ -48,9 +49,7 @@ def _by_field(ctx, table: str, field: str, value, export: dict | None = None) ->
 
 def _agent_keys(ctx, table: str) -> set[str]:
     """Records the agent added or changed in this episode (from the write log)."""
-    seen = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    return {w["key"] for w in ctx.final.get("writes", [])
-            if w["seq"] > seen and w["table"] == table and w["actor"] == "agent"}
+    return set(ctx.by_agent(table))
 
 
 def _agent_new(ctx, table: str) -> dict[str, dict]:
@@ -1629,14 +1628,6 @@ def at_most_one_question_to_elise(ctx):
                         r"(?:\b(?:let me know|tell me|advise me|send me)|(?:^|[.!:;,]\s*|\bplease\s+)confirm)\b"
                         r"(?!,?\s+if\s+(?:you|there)\b|\s+when\s+you\b)", re.I)
 
-    def own(body: str) -> str:                          # the new text of a mail, not the quoted thread
-        lines = []
-        for line in (body or "").splitlines():
-            if line.startswith(">") or (line.startswith("On ") and line.rstrip().endswith("wrote:")):
-                break
-            lines.append(line)
-        return "\n".join(lines)
-
     def asks(text: str) -> bool:
         text = normalise(text or "")
         if "?" in text or asking.search(text):
@@ -1653,9 +1644,7 @@ def at_most_one_question_to_elise(ctx):
           if c.get("kind") == "dm" and members.get(k) == {"elise.moreau", ctx.final.get("user")}}
     chats = [r for r in _agent_new(ctx, "chat_messages").values()
              if str(r.get("conversation")) in dm and asks(r.get("text"))]
-    mails = [r for r in _agent_new(ctx, "mail_messages").values()
-             if "elise.moreau@lumenanalytics.io" in [a.lower() for a in (r.get("to") or []) + (r.get("cc") or [])
-                                                       + (r.get("bcc") or [])]
-             and asks(f"{r.get('subject') or ''}\n{own(r.get('body'))}")]
+    mails = [r for k, r in _agent_new(ctx, "mail_messages").items()
+             if "elise.moreau@lumenanalytics.io" in recipients(r) and asks(read_as_sent(ctx.final, k, r))]
     n = len(asked) + len(chats) + len(mails)
     return n <= 1, f"{n} question{'s' if n != 1 else ''} ({len(asked)} asked, {len(chats)} in chat, {len(mails)} by mail)"

@@ -40,39 +40,9 @@ def _recs(export: dict, table: str) -> dict[str, dict]:
     return export["tables"][table]["records"]
 
 
-def _inserted(ctx, table: str) -> dict[str, int]:
-    """Records of ``table`` the agent added in this episode: key -> the write's sequence number."""
-    start = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    out: dict[str, int] = {}
-    for w in ctx.final.get("writes", []):
-        if w["seq"] > start and w["table"] == table and w["actor"] == "agent" and w.get("op", "insert") == "insert":
-            out.setdefault(w["key"], w["seq"])
-    return out
-
-
 def messages_to(ctx, person: str) -> list[tuple[int, str, str, str]]:
-    """The agent's messages that reach ``person`` in this episode, in order: (seq, table, key, text) —
-    mails to or copying them (subject and the new text, not the quoted thread), and messages in a
-    direct conversation with them."""
-    email = _people(ctx)[person]["email"].lower()
-    unquoted = _forecast()._unquoted
-    out = []
-    mails = _recs(ctx.final, "mail_messages")
-    for k, seq in _inserted(ctx, "mail_messages").items():
-        m = mails.get(k)
-        if m and email in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or [])]:
-            out.append((seq, "mail_messages", k, normalise(f"{m.get('subject') or ''}\n{unquoted(m.get('body'))}")))
-    convs = _recs(ctx.final, "chat_conversations")
-    members: dict[str, set] = {}
-    for r in _recs(ctx.final, "chat_members").values():
-        members.setdefault(str(r["conversation"]), set()).add(r["person"])
-    msgs = _recs(ctx.final, "chat_messages")
-    for k, seq in _inserted(ctx, "chat_messages").items():
-        m = msgs.get(k)
-        c = convs.get(str(m["conversation"])) if m else None
-        if c and c["kind"] == "dm" and person in members.get(str(m["conversation"]), set()):
-            out.append((seq, "chat_messages", k, normalise(m.get("text") or "")))
-    return sorted(out)
+    """The agent's messages that reach ``person`` in this episode, in order (checks_forecast ``messages_to``)."""
+    return _forecast().messages_to(ctx, person)
 
 
 def _vouch_all(msgs, person: str) -> list[Vouch]:
@@ -333,7 +303,6 @@ def _day(kc, want: str) -> str | None:
 
 def _read_tab(ctx, tab: str):
     """The renewal table in a tab: (columns by role, data rows, total rows, problems)."""
-    F = _forecast()
     rows = A.rows(ctx.final, tab)
     cols, head = {}, None
     for r in sorted(rows):
@@ -341,7 +310,7 @@ def _read_tab(ctx, tab: str):
         for col, kc in rows[r].items():
             t = _text(kc)
             for role, rx in HEADERS.items():
-                if role not in found and t and F._num(kc[1].get("value")) is None and rx.search(t):
+                if role not in found and t and A.number(kc[1].get("value")) is None and rx.search(t):
                     found[role] = col
                     break
         if {"opportunity", "amount", "close", "owner"} <= set(found):
@@ -363,7 +332,6 @@ def _read_tab(ctx, tab: str):
 
 def _sheet_problems(ctx, book_item: str):
     """What's wrong with one candidate spreadsheet: (problems about its rows, problems about its total)."""
-    F = _forecast()
     book = next((k for k, b in A.records(ctx.final, "sheets_books").items() if str(b["item"]) == book_item), None)
     tabs = sorted((t.get("position", 0), k) for k, t in A.records(ctx.final, "sheets_tabs").items()
                   if str(t["book"]) == str(book))
@@ -390,7 +358,7 @@ def _sheet_problems(ctx, book_item: str):
             owner = people.get(o["owner"], {}).get("name", o["owner"])
             if _squash(_text(cells.get(cols["owner"]))) not in (_squash(owner), _squash(o["owner"])):
                 row_problems.append(f"{o['name']}: owner {_text(cells.get(cols['owner']))!r} (the CRM has {owner})")
-            if F._num((cells.get(cols["amount"]) or (None, {}))[1].get("value")) != float(o.get("amount") or 0):
+            if A.number((cells.get(cols["amount"]) or (None, {}))[1].get("value")) != float(o.get("amount") or 0):
                 row_problems.append(f"{o['name']}: amount {_text(cells.get(cols['amount']))!r} (the CRM has {o['amount']:,})")
             if _day(cells.get(cols["close"]), str(o["close_date"])) != str(o["close_date"]):
                 row_problems.append(f"{o['name']}: close date {_text(cells.get(cols['close']))!r} (the CRM has {o['close_date']})")
@@ -413,11 +381,11 @@ def _sheet_problems(ctx, book_item: str):
             good = []
             for r in totals:
                 kc = rows[r].get(col)
-                inp = F._inp(kc)
+                inp = A.cell_input(kc)
                 m = re.fullmatch(r"=\s*SUM\(\s*\$?" + col + r"\$?(\d+)\s*:\s*\$?" + col + r"\$?(\d+)\s*\)\s*", inp, re.I)
                 whole = re.fullmatch(r"=\s*SUM\(\s*\$?" + col + r"\s*:\s*\$?" + col + r"\s*\)\s*", inp, re.I)
                 covers = (m and int(m.group(1)) <= lo and int(m.group(2)) >= hi and int(m.group(2)) < r) or whole
-                value = F._num(kc[1].get("value")) if kc else None
+                value = A.number(kc[1].get("value")) if kc else None
                 if covers and value is not None and abs(value - sum(int(o.get("amount") or 0) for o in want.values())) < 0.5:
                     good.append(r)
                 else:
@@ -463,7 +431,6 @@ def _started_problems(ctx, book_item: str) -> list[str]:
     """A spreadsheet under way: every entry in it is one the finished table has — a header naming its
     column, a renewal's name, or in that renewal's row its owner, amount or close date as the CRM has
     them, or a Total row summing the amounts. Blank cells are fine (still to type)."""
-    F = _forecast()
     book = next((k for k, b in A.records(ctx.final, "sheets_books").items() if str(b["item"]) == book_item), None)
     tabs = sorted((t.get("position", 0), k) for k, t in A.records(ctx.final, "sheets_tabs").items()
                   if str(t["book"]) == str(book))
@@ -476,16 +443,16 @@ def _started_problems(ctx, book_item: str) -> list[str]:
         rows = A.rows(ctx.final, tab)
         problems, roles, head, seen = [], {}, None, set()
         for r in sorted(rows):
-            texts = {c: _text(kc) for c, kc in rows[r].items() if _text(kc) or F._inp(kc)}
+            texts = {c: _text(kc) for c, kc in rows[r].items() if _text(kc) or A.cell_input(kc)}
             if not texts:
                 continue
             if head is None and not any(HEADERS["opportunity"].search(tx) for tx in texts.values()) \
-                    and all(F._num(rows[r][c][1].get("value")) is None for c in texts):
+                    and all(A.number(rows[r][c][1].get("value")) is None for c in texts):
                 continue                                 # a title above the table
             if head is None:
                 for c, tx in texts.items():
                     role = next((n for n, rx in HEADERS.items() if rx.search(tx)), None)
-                    if role is None or F._num(rows[r][c][1].get("value")) is not None:
+                    if role is None or A.number(rows[r][c][1].get("value")) is not None:
                         problems.append(f"{c}{r} {tx!r} heads no column the table has")
                     else:
                         roles[c] = role
@@ -494,7 +461,7 @@ def _started_problems(ctx, book_item: str) -> list[str]:
             if any(re.match(r"(?i)^\s*(?:grand\s+)?total\b", tx) for tx in texts.values()):
                 for c, tx in texts.items():
                     if re.match(r"(?i)^\s*(?:grand\s+)?total\b", tx) or (roles.get(c) == "amount" and
-                                                                          re.match(r"(?i)^=\s*SUM\(", F._inp(rows[r][c]))):
+                                                                          re.match(r"(?i)^=\s*SUM\(", A.cell_input(rows[r][c]))):
                         continue
                     problems.append(f"{c}{r} {tx!r} in the Total row")
                 continue
@@ -510,7 +477,7 @@ def _started_problems(ctx, book_item: str) -> list[str]:
                 role, kc = roles.get(c), rows[r][c]
                 ok = (role == "opportunity" or
                       (role == "owner" and _squash(tx) in (_squash(people.get(o["owner"], {}).get("name", "")), _squash(o["owner"]))) or
-                      (role == "amount" and F._num(kc[1].get("value")) == float(o.get("amount") or 0)) or
+                      (role == "amount" and A.number(kc[1].get("value")) == float(o.get("amount") or 0)) or
                       (role == "close" and _day(kc, str(o["close_date"])) == str(o["close_date"])) or
                       (role == "account" and _squash(tx) == _squash(account.get("name"))) or
                       (role == "stage" and _squash(tx) == _squash(o["stage"])) or

@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from harness.verify import artifacts as A
 from harness.verify.answer import normalise, states_by_label
 from harness.verify.guard import Vouch
+from harness.verify.mailtext import read_as_sent
 
 BOOK = "Q2 FY26 Forecast"
 PIPELINE, SUMMARY = "Q2 Pipeline", "Summary"
@@ -71,26 +72,14 @@ def _tab(export: dict, name: str) -> str | None:
     return A.tab_key(export, A.app_key(export, BOOK, "sheet"), name)
 
 
-def _val(kc):
-    return None if kc is None else kc[1].get("value")
-
-
-def _inp(kc) -> str:
-    return "" if kc is None else str(kc[1].get("input") or "")
-
-
-def _num(v) -> float | None:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
 def _day(kc) -> str | None:
     """A close-date cell as an ISO date: typed text ("2026-06-09") or a date the sheet parsed."""
     if kc is None:
         return None
-    v, shown = _val(kc), str(kc[1].get("display") or "")
+    v, shown = A.cell_value(kc), str(kc[1].get("display") or "")
     if isinstance(v, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", v.strip()):
         return v.strip()
-    if _num(v) is not None and 20000 < v < 80000:                      # a spreadsheet date serial
+    if A.number(v) is not None and 20000 < v < 80000:                      # a spreadsheet date serial
         return (date(1899, 12, 30) + timedelta(days=int(v))).isoformat()
     m = re.fullmatch(r"\d{4}-\d{2}-\d{2}", shown.strip())
     return m.group(0) if m else None
@@ -100,7 +89,7 @@ def stage_probabilities(ctx) -> dict[str, float]:
     """The Summary's probability for each stage (A2:D8), as the sheet had them at the start."""
     out = {}
     for r, cells in A.rows(ctx.initial, _tab(ctx.initial, SUMMARY)).items():
-        stage, p = _val(cells.get("A")), _num(_val(cells.get("D")))
+        stage, p = A.cell_value(cells.get("A")), A.number(A.cell_value(cells.get("D")))
         if 2 <= r <= 8 and isinstance(stage, str) and p is not None:
             out[stage] = p
     return out
@@ -111,7 +100,7 @@ def _pipeline_rows(export: dict) -> dict[int, dict]:
     rows = A.rows(export, _tab(export, PIPELINE))
     out = {}
     for r, cells in sorted(rows.items()):
-        a = str(_val(cells.get("A")) or "").strip()
+        a = str(A.cell_value(cells.get("A")) or "").strip()
         if r == 1 or not a:
             continue
         if a.casefold() == "total":
@@ -123,27 +112,27 @@ def _pipeline_rows(export: dict) -> dict[int, dict]:
 def _row_of(rows: dict[int, dict], opp: dict) -> list[int]:
     name = " ".join(str(opp["name"]).split()).casefold()
     return [r for r, c in rows.items()
-            if str(_val(c.get("J")) or "").strip() == opp["slug"]
-            or " ".join(str(_val(c.get("A")) or "").split()).casefold() == name]
+            if str(A.cell_value(c.get("J")) or "").strip() == opp["slug"]
+            or " ".join(str(A.cell_value(c.get("A")) or "").split()).casefold() == name]
 
 
 def _row_problems(ctx, cells: dict, r: int, opp: dict, probs: dict[str, float]) -> list[str]:
     problems = []
-    if str(_val(cells.get("E")) or "").strip() != opp["stage"]:
-        problems.append(f"stage E{r} {_val(cells.get('E'))!r} (the CRM has {opp['stage']!r})")
-    if _num(_val(cells.get("F"))) != float(opp.get("amount") or 0):
-        problems.append(f"amount F{r} {_val(cells.get('F'))!r} (the CRM has {opp.get('amount')})")
+    if str(A.cell_value(cells.get("E")) or "").strip() != opp["stage"]:
+        problems.append(f"stage E{r} {A.cell_value(cells.get('E'))!r} (the CRM has {opp['stage']!r})")
+    if A.number(A.cell_value(cells.get("F"))) != float(opp.get("amount") or 0):
+        problems.append(f"amount F{r} {A.cell_value(cells.get('F'))!r} (the CRM has {opp.get('amount')})")
     if _day(cells.get("G")) != str(opp["close_date"]):
-        problems.append(f"close date G{r} {_val(cells.get('G'))!r} (the CRM has {opp['close_date']})")
+        problems.append(f"close date G{r} {A.cell_value(cells.get('G'))!r} (the CRM has {opp['close_date']})")
     want_p = probs.get(opp["stage"])
-    if _num(_val(cells.get("H"))) != want_p:
-        problems.append(f"probability H{r} {_val(cells.get('H'))!r} (the Summary gives {opp['stage']} {want_p:g})")
-    i = _inp(cells.get("I"))
+    if A.number(A.cell_value(cells.get("H"))) != want_p:
+        problems.append(f"probability H{r} {A.cell_value(cells.get('H'))!r} (the Summary gives {opp['stage']} {want_p:g})")
+    i = A.cell_input(cells.get("I"))
     refs = {m.upper() for m in re.findall(r"\$?([A-Za-z]+)\$?" + str(r) + r"\b", i)}
-    v = _num(_val(cells.get("I")))
+    v = A.number(A.cell_value(cells.get("I")))
     if not i.startswith("=") or refs != {"F", "H"} or v is None or \
             abs(v - float(opp.get("amount") or 0) * (want_p or 0) / 100) > 0.005:
-        problems.append(f"weighted I{r} {i!r} = {_val(cells.get('I'))} (want the row's formula of F{r} and H{r})")
+        problems.append(f"weighted I{r} {i!r} = {A.cell_value(cells.get('I'))} (want the row's formula of F{r} and H{r})")
     return problems
 
 
@@ -257,12 +246,12 @@ def _forecast(ctx, *, summary: bool = True, rows_too: bool = True):
             continue
         problems += _row_problems(ctx, rows[found[0]], found[0], opp, probs)
     for r in sorted(set(rows) - seen) if rows_too else ():
-        problems.append(f"row {r} {_val(rows[r].get('A'))!r} is no Q2 opportunity of the CRM")
+        problems.append(f"row {r} {A.cell_value(rows[r].get('A'))!r} is no Q2 opportunity of the CRM")
     table = A.rows(ctx.final, _tab(ctx.final, SUMMARY))
     figures = board_figures(ctx)
-    by_label = {str(_val(c.get("A")) or "").split(" (")[0].casefold(): c for c in table.values()}
+    by_label = {str(A.cell_value(c.get("A")) or "").split(" (")[0].casefold(): c for c in table.values()}
     for label, key in (("closed won to date", "closed won"), ("commit", "commit"), ("best case", "best case"))[:3 if summary else 0]:
-        v = _num(_val((by_label.get(label) or {}).get("C")))
+        v = A.number(A.cell_value((by_label.get(label) or {}).get("C")))
         if v is None or abs(v - figures[key]) > 0.005:
             problems.append(f"the Summary's {label} is {v} (the CRM's Q2 is {figures[key]})")
     if problems:
@@ -273,46 +262,33 @@ def _forecast(ctx, *, summary: bool = True, rows_too: bool = True):
 
 
 # ---------------------------------------------------------------------------- to Victor
-def _seqs(ctx, table: str) -> dict[str, int]:
-    start = max((w["seq"] for w in ctx.initial.get("writes", [])), default=0)
-    out = {}
-    for w in ctx.final.get("writes", []):
-        if w["seq"] > start and w["table"] == table and w["actor"] == "agent" and w.get("op", "insert") == "insert":
-            out.setdefault(w["key"], w["seq"])
-    return out
-
-
-def _unquoted(body: str) -> str:
-    lines = []
-    for line in (body or "").splitlines():
-        if line.startswith(">") or (line.startswith("On ") and line.rstrip().endswith("wrote:")):
-            break
-        lines.append(line)
-    return "\n".join(lines)
+def messages_to(ctx, person: str, prep=normalise) -> list[tuple[int, str, str, str]]:
+    """The agent's messages that reach ``person`` in this episode, in order: (seq, table, key, text) —
+    mails to or copying them (a new subject and the sender's own words, not the quoted thread:
+    ``harness.verify.mailtext``), and messages in a direct conversation with them; ``prep`` reads the text."""
+    email = next(p["email"] for p in A.records(ctx.final, "people").values() if p["slug"] == person).lower()
+    out = []
+    mails = A.records(ctx.final, "mail_messages")
+    for k, seq in ctx.by_agent("mail_messages", inserted=True).items():
+        m = mails.get(k)
+        if m and email in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or [])]:
+            out.append((seq, "mail_messages", k, prep(read_as_sent(ctx.final, k, m, email))))
+    convs = A.records(ctx.final, "chat_conversations")
+    members: dict[str, set] = {}
+    for r in A.records(ctx.final, "chat_members").values():
+        members.setdefault(str(r["conversation"]), set()).add(r["person"])
+    msgs = A.records(ctx.final, "chat_messages")
+    for k, seq in ctx.by_agent("chat_messages", inserted=True).items():
+        m = msgs.get(k)
+        c = convs.get(str(m["conversation"])) if m else None
+        if c and c["kind"] == "dm" and person in members.get(str(m["conversation"]), set()):
+            out.append((seq, "chat_messages", k, prep(m.get("text") or "")))
+    return sorted(out)
 
 
 def to_victor(ctx) -> list[tuple[int, str, str, str]]:
-    """The agent's messages that reach Victor in this episode, in order: (seq, table, key, text) —
-    mails to or copying him, and messages in a direct conversation with him."""
-    people = {p["slug"]: p for p in ctx.final["tables"]["people"]["records"].values()}
-    email = people[VICTOR]["email"].lower()
-    out = []
-    mails = ctx.final["tables"]["mail_messages"]["records"]
-    for k, seq in _seqs(ctx, "mail_messages").items():
-        m = mails.get(k)
-        if m and email in [a.lower() for a in (m.get("to") or []) + (m.get("cc") or [])]:
-            out.append((seq, "mail_messages", k, _plain(f"{m.get('subject') or ''}\n{_unquoted(m.get('body'))}")))
-    convs = ctx.final["tables"]["chat_conversations"]["records"]
-    members: dict[str, set] = {}
-    for r in ctx.final["tables"]["chat_members"]["records"].values():
-        members.setdefault(str(r["conversation"]), set()).add(r["person"])
-    msgs = ctx.final["tables"]["chat_messages"]["records"]
-    for k, seq in _seqs(ctx, "chat_messages").items():
-        m = msgs.get(k)
-        c = convs.get(str(m["conversation"])) if m else None
-        if c and c["kind"] == "dm" and VICTOR in members.get(str(m["conversation"]), set()):
-            out.append((seq, "chat_messages", k, _plain(m.get("text") or "")))
-    return sorted(out)
+    """The agent's messages that reach Victor in this episode, in order (``messages_to``)."""
+    return messages_to(ctx, VICTOR, _plain)
 
 
 def _figures_vouch(ctx, msgs) -> list[Vouch]:

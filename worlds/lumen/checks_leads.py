@@ -18,7 +18,6 @@ from pathlib import Path
 from harness.verify.answer import normalise
 from harness.verify.checks import numbered, world_module, world_yaml
 from harness.verify.guard import Vouch
-from harness.verify.reading import phrase_hits
 
 MAYA = "maya.patel"
 CREATE = "apps.crm.service.create"
