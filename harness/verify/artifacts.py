@@ -98,10 +98,12 @@ def blanks_filled(before: str, after: str) -> bool:
 def progress_vouches(ctx, title: str) -> list[Vouch]:
     """Vouches for the blocks of the document ``title`` that changed only where they had blanks
     (work in progress: some of the figures filled in, the rest of each block as it was). An added
-    or deleted block, or any other edit, is not vouched."""
+    or deleted block, or any other edit, is not vouched. For a spreadsheet ``title``, its blanks are
+    its empty cells: a cell empty at the start and filled now is work in progress; a cell that had
+    something in it and changed, or was cleared, is not."""
     doc = app_key(ctx.initial, title, "doc")
     if doc is None:
-        return []
+        return _sheet_progress(ctx, title)
     now = records(ctx.final, "docs_blocks")
     out = []
     for k, b in blocks(ctx.initial, doc):
@@ -109,6 +111,22 @@ def progress_vouches(ctx, title: str) -> list[Vouch]:
         if nb is not None and str(nb["doc"]) == str(doc) and nb.get("type") == b.get("type") \
                 and nb.get("level") == b.get("level") and blanks_filled(b["text"], nb["text"]):
             out.append(Vouch.of("docs_blocks", k, ("text", "marks")))
+    return out
+
+
+def _sheet_progress(ctx, title: str) -> list[Vouch]:
+    book = app_key(ctx.initial, title, "sheet")
+    if book is None:
+        return []
+    tabs = {k for k, t in records(ctx.final, "sheets_tabs").items() if str(t["book"]) == str(book)}
+    was = records(ctx.initial, "sheets_cells")
+    out = []
+    for k, c in records(ctx.final, "sheets_cells").items():
+        if str(c.get("tab")) not in tabs or c.get("input") in (None, ""):
+            continue
+        before = was.get(k)
+        if before is None or before.get("input") in (None, ""):
+            out.append(Vouch.of("sheets_cells", k))
     return out
 
 

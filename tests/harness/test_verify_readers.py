@@ -74,3 +74,24 @@ def test_a_formula_follows_its_input_and_a_literal_wearing_it_does_not():
     assert check("=424.49+0*FX!B2") is not None
     assert check("=IF(FX!B2>0,424.49,0)") is not None
     assert check("424.49") is not None
+
+
+def test_a_spreadsheets_blanks_are_its_empty_cells():
+    """Work in progress in a spreadsheet: a cell empty at the start and filled now is vouched; a cell that
+    had something in it and changed, a cleared one, or a cell of another book is not."""
+    from types import SimpleNamespace
+    tables = lambda cells: {
+        "drive_items": {"records": {"1": {"name": "Book", "kind": "sheet"}, "2": {"name": "Other", "kind": "sheet"}}},
+        "sheets_books": {"records": {"10": {"item": "1"}, "20": {"item": "2"}}},
+        "sheets_tabs": {"records": {"100": {"book": "10", "name": "T"}, "200": {"book": "20", "name": "T"}}},
+        "sheets_cells": {"records": cells}}
+    initial = {"tables": tables({"1": {"tab": "100", "input": "", "row": 2, "col": 1},
+                                 "2": {"tab": "100", "input": "1.135", "row": 3, "col": 1},
+                                 "3": {"tab": "100", "input": "x", "row": 4, "col": 1}})}
+    final = {"tables": tables({"1": {"tab": "100", "input": "Rheinwerk", "row": 2, "col": 1},      # blank filled
+                               "2": {"tab": "100", "input": "1.11", "row": 3, "col": 1},           # a value changed
+                               "4": {"tab": "100", "input": "=A2", "row": 5, "col": 1},            # a new cell
+                               "5": {"tab": "200", "input": "7", "row": 1, "col": 1}})}            # another book
+    ctx = SimpleNamespace(initial=initial, final=final)
+    assert sorted(v.key for v in A.progress_vouches(ctx, "Book")) == ["1", "4"]
+    assert A.progress_vouches(ctx, "No such book") == []
