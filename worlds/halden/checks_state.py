@@ -7,6 +7,7 @@ Expected values come from the world's own files through the shared readers in ``
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import date, datetime
 from pathlib import Path
 
@@ -57,8 +58,13 @@ def _dates(text: str) -> list[date]:
 
 def received_at(ctx, bidder: str) -> datetime:
     """When the bidder's IOI mail (the one carrying its letter) arrived, world-local."""
+    return _received_at(str(ctx.world_root), bidder)
+
+
+@lru_cache(maxsize=64)
+def _received_at(world_root: str, bidder: str) -> datetime:
     name = C.LETTERS[bidder].removesuffix(".md")
-    for f in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
+    for f in sorted((Path(world_root) / "mail").glob("*.yaml")):
         raw = yaml.safe_load(f.read_text(encoding="utf-8"))
         for m in raw.get("messages", []):
             if any(Path(a).name == name for a in m.get("attachments") or []):
@@ -437,6 +443,24 @@ def _follows_inputs(ctx, bidder: str, a1: str) -> str | None:
     return A.follows(ctx.final, IOI_COMPARISON, ("IOIs", a1), expect, inputs)
 
 
+def like_for_like_cell_problem(ctx, bidder: str, r: int, g) -> str | None:
+    """What is wrong with G<r>, the bidder's like-for-like EV cell (a (key, cell) pair or None): its value
+    (±0.005), and for a bid a rule adjusts, a formula on FX!B2 / Rules!B2 / Rules!B3 that follows them."""
+    v = None if g is None else g[1].get("value")
+    want = C.like_for_like(ctx, bidder)
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or abs(v - want) > 0.005:
+        return f"G{r} ({bidder}) is {v!r}, not {want:.2f}"
+    inp = str(g[1].get("input") or "")
+    if bidder in NEEDS:
+        need = NEEDS[bidder]
+        if not inp.startswith("=") or need not in _refs(inp):
+            return f"G{r} ({bidder}) is {inp!r}, not a formula on {need[0].upper()}!{need[1]}"
+        wrong = _follows_inputs(ctx, bidder, f"G{r}")
+        if wrong:
+            return f"G{r} ({bidder}) {inp!r} doesn't follow its inputs ({wrong})"
+    return None
+
+
 def ioi_like_for_like_formulas(ctx):
     """The IOIs tab has one row per Round 1 bidder (its name in A) with its like-for-like EV ($m, ±0.005)
     in G; Rheinwerk's, Alder Creek's and Marlow Peak's are formulas that refer to FX!B2, Rules!B2 and
@@ -464,22 +488,10 @@ def ioi_like_for_like_formulas(ctx):
         if extra:
             problems.append(f"row {r}: other cells filled ({', '.join(c + str(r) for c in extra)})")
             continue
-        g = filled.get("G")
-        v = None if g is None else g[1].get("value")
-        want = C.like_for_like(ctx, bidder)
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or abs(v - want) > 0.005:
-            problems.append(f"G{r} ({bidder}) is {v!r}, not {want:.2f}")
+        wrong = like_for_like_cell_problem(ctx, bidder, r, filled.get("G"))
+        if wrong:
+            problems.append(wrong)
             continue
-        inp = str(g[1].get("input") or "")
-        if bidder in NEEDS:
-            need = NEEDS[bidder]
-            if not inp.startswith("=") or need not in _refs(inp):
-                problems.append(f"G{r} ({bidder}) is {inp!r}, not a formula on {need[0].upper()}!{need[1]}")
-                continue
-            wrong = _follows_inputs(ctx, bidder, f"G{r}")
-            if wrong:
-                problems.append(f"G{r} ({bidder}) {inp!r} doesn't follow its inputs ({wrong})")
-                continue
         vouch += [f"A{r}", f"G{r}"]
     missing = [b for b in C.LETTERS if b not in seen]
     if missing:
