@@ -9,6 +9,7 @@ leave a task's answer key wrong. Another module uses these with
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -140,15 +141,21 @@ def ranking(ctx) -> list[str]:
 
 def late_bidders(ctx) -> set[str]:
     """Bidders whose IOI mail arrived after the Phase I deadline (Thu 2026-04-30 17:00)."""
+    return set(_late_bidders(str(ctx.world_root)))
+
+
+@lru_cache(maxsize=8)
+def _late_bidders(world_root: str) -> frozenset[str]:
+    """(The world's files don't change under a run: read its mail once.)"""
     out = set()
-    for f in sorted((Path(ctx.world_root) / "mail").glob("*.yaml")):
+    for f in sorted((Path(world_root) / "mail").glob("*.yaml")):
         raw = yaml.safe_load(f.read_text(encoding="utf-8"))
         for m in raw.get("messages", []):
             for a in m.get("attachments") or []:
                 for b, name in LETTERS.items():
                     if Path(a).name == name.removesuffix(".md") and str(m["date"]) > "2026-04-30T17:00:00":
                         out.add(b)
-    return out
+    return frozenset(out)
 
 
 def shortlist(ctx) -> list[str]:
