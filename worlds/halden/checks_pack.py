@@ -597,13 +597,17 @@ def alison_asked(ctx):
 
 
 def alison_replied(ctx):
-    """Gate: Alison's answers came back (her trigger fired on the five questions)."""
+    """Alison's answers came back (her trigger fired on the five questions)."""
     return world_module(HERE, "checks_judgement").replied(ctx, ALISON, "Answers to the five")
 
 
 def log_alison_answers(ctx):
-    """Her answers logged against the five asks: Navy $11.9m and ITAR; hydrogen $4.2m → $12.0m; retention
-    agreements; buy-out $9.4m; ERP 2027 and $1.6m; each marked answered."""
+    """Her answers came back (her trigger fired on the five questions) and are logged against the five asks:
+    Navy $11.9m and ITAR; hydrogen $4.2m → $12.0m; retention agreements; buy-out $9.4m; ERP 2027 and $1.6m;
+    each marked answered."""
+    came, why = alison_replied(ctx)
+    if not came:
+        return False, why, []
     def problem(ask, r, cells):
         if not ask[5]:
             return None
