@@ -139,22 +139,6 @@ def _letter(ctx, i: int):
 globals().update(numbered("letter_", _letter, 5))
 
 
-def letters_after_draft(ctx):
-    """Julian saw a draft first: every letter went after the draft to him (the Kestrel draft, a mail to him
-    alone) and after his answer to it."""
-    jm = _email(ctx, JULIAN)
-    mails = _agent_mails(ctx)
-    draft = [s for s, k, m in mails if recipients(m) == {jm}]
-    letters = [s for b in C.shortlist(ctx) for s, _, _ in _letters(ctx, b)]
-    if not draft:
-        return False, "no draft to Julian", []
-    if not letters:
-        return False, "no letters", []
-    if min(letters) < min(draft):
-        return False, "a letter went before the draft to Julian", []
-    return True, "the draft to Julian first", []
-
-
 def letters_logged(ctx):
     """Each of the five opportunities gains an activity or a note about its Phase II letter."""
     opps = {r["slug"]: k for k, r in A.records(ctx.final, "crm_opportunities").items()}
