@@ -127,7 +127,9 @@ def test_insert_a_row_from_the_context_menu_then_sort(desk, live_slot):
     grid(page).get_by_role("gridcell", name="CL-004").click(button="right")
     page.get_by_role("menuitem", name="Insert row above").click()
     expect(grid(page).get_by_role("gridcell", name="CL-004")).to_be_visible()
-    assert cell(live_slot, b, "Claims", "A6")["value"] == "CL-004"
+    # CL-004 was on screen before the insert too: wait for the row to move in the store, not on the page
+    # (on a loaded machine the insert's save can still be in flight here)
+    until(lambda: (cell(live_slot, b, "Claims", "A6") or {}).get("value") == "CL-004", "CL-004 moved down to A6")
     assert cell(live_slot, b, "Claims", "D11")["input"] == '=SUMIF(F2:F9,"Third party",D2:D9)'
     go(page, "D5")
     page.keyboard.type("1000")
