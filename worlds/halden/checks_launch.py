@@ -139,28 +139,6 @@ def _letter(ctx, i: int):
 globals().update(numbered("letter_", _letter, 5))
 
 
-def letters_logged(ctx):
-    """Each of the five opportunities gains an activity or a note about its Phase II letter."""
-    opps = {r["slug"]: k for k, r in A.records(ctx.final, "crm_opportunities").items()}
-    S = world_module(HERE, "checks_state")
-    new_acts = {k: r for k, r in A.records(ctx.final, "crm_activities").items()
-                if k in ctx.by_agent("crm_activities", inserted=True)}
-    new_notes = {k: r for k, r in A.records(ctx.final, "crm_notes").items() if k in ctx.by_agent("crm_notes", inserted=True)}
-    vouches, missing = [], []
-    for b in C.shortlist(ctx):
-        key = opps[S.OPPS[b]]
-        hits = [Vouch.of(t, k) for t, recs, f in (("crm_activities", new_acts, "subject"), ("crm_notes", new_notes, "title"))
-                for k, r in recs.items() if r.get("related_type") == "opportunity" and str(r.get("related_id")) == key
-                and re.search(r"phase ii", f"{r.get(f) or ''} {r.get('body') or ''}", re.I)
-                and re.search(r"letter", f"{r.get(f) or ''} {r.get('body') or ''}", re.I)]
-        if not hits:
-            missing.append(b)
-        vouches += hits
-    if missing:
-        return False, f"no activity for the letter on {missing}", []
-    return True, "each letter logged on its opportunity", vouches
-
-
 # ---------------------------------------------------------------- the three who are out
 def out_bidders(ctx) -> list[str]:
     """The Round 1 bidders not going through (late, or below the bar), best first."""
