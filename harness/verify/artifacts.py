@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from harness.verify.guard import Vouch
+from harness.verify.guard import Vouch, _sharees
 
 BLOCK_FIELDS = ("text", "marks", "type", "level")
 CELL_FIELDS = ("input", "format")
@@ -32,6 +32,23 @@ def item_key(export: dict, name: str, kind: str | None = None) -> str | None:
         if r["name"] == name and (kind is None or r["kind"] == kind) and not r.get("trashed"):
             return k
     return None
+
+
+def ancestors(export: dict, item: str | None) -> list[str]:
+    """A Drive item and the folders above it, nearest first."""
+    items = records(export, "drive_items")
+    out, k = [], None if item is None else str(item)
+    while k is not None and k in items and k not in out:
+        out.append(k)
+        p = items[k].get("parent")
+        k = str(p) if p is not None else None
+    return out
+
+
+def audience(export: dict, item: str | None) -> set[str]:
+    """Who can open a Drive item: the owners of it and of every folder above it, and whoever holds a share
+    on any of them (the guard's own reading)."""
+    return _sharees(export, item)
 
 
 APP_TABLE = {"doc": "docs_documents", "sheet": "sheets_books", "deck": "slides_decks"}

@@ -95,3 +95,15 @@ def test_a_spreadsheets_blanks_are_its_empty_cells():
     ctx = SimpleNamespace(initial=initial, final=final)
     assert sorted(v.key for v in A.progress_vouches(ctx, "Book")) == ["1", "4"]
     assert A.progress_vouches(ctx, "No such book") == []
+
+
+def test_who_can_open_a_drive_item():
+    """A Drive item's chain of folders, and its audience: the owners along it and the shares on any of them."""
+    ex = {"tables": {
+        "drive_items": {"records": {"1": {"owner": "julian", "parent": None}, "2": {"owner": "julian", "parent": 1},
+                                    "3": {"owner": "tariq", "parent": 2}, "4": {"owner": "fiona", "parent": None}}},
+        "drive_shares": {"records": {"a": {"item": 1, "person": "victoria"}, "b": {"item": 4, "person": "bidder"},
+                                     "c": {"item": 3, "person": "claire"}}}}}
+    assert A.ancestors(ex, "3") == ["3", "2", "1"] and A.ancestors(ex, None) == []
+    assert A.audience(ex, "3") == {"tariq", "julian", "victoria", "claire"}
+    assert A.audience(ex, "2") == {"julian", "victoria"}

@@ -104,19 +104,6 @@ def gap_value(ctx) -> float:
     return round(gap * c.top_bid(ctx) / c.rule(ctx, "B4"), 1)
 
 
-def audience(ctx, item: str) -> set[str]:
-    """Who can open a Drive item: the owners of it and of every folder above it, and whoever holds a share
-    on any of them."""
-    j = _j()
-    items = j._recs(ctx, "drive_items")
-    chain = j._ancestors(ctx, item)
-    people = {items[k].get("owner") for k in chain if k in items}
-    for s in j._recs(ctx, "drive_shares").values():
-        if str(s["item"]) in chain:
-            people.add(s["person"])
-    return people - {None}
-
-
 # ---------------------------------------------------------------------------- the QoE / peg memo
 ITEMS = {3: r"founder|family (?:pay|salar)", 4: r"monterrey", 5: r"beaumont|product[- ]liability",
          6: r"savings|pro[- ]forma", 8: r"warranty"}
@@ -201,7 +188,7 @@ def memo_shared(ctx):
     item, doc, _ = _memo(ctx)
     if doc is None:
         return False, f"no doc titled {MEMO!r}"
-    who = audience(ctx, item) - {AGENT}
+    who = A.audience(ctx.final, item) - {AGENT}
     want = {"victoria.ashby", "julian.pierce"}
     if who != want:
         return False, f"open to {sorted(who)}, not {sorted(want)}"
@@ -563,33 +550,8 @@ def _more_leaks(ctx, t: str, own: tuple[str, ...]) -> list[str]:
 
 
 def letter_problems(ctx, text: str) -> list[str]:
-    t = normalise(text).replace("**", "")
-    p = []
-    if not (re.search(r"schedule a", t, re.I) and re.search(r"clean team agreement", t, re.I)
-            and re.search(r"no (?:plant tour|site visit)|not? (?:be )?(?:a )?plant tour", t, re.I) and re.search(r"\b41A\b", t)):
-        p.append("no clean-team paragraph (Schedule A, CTA, 41A, no plant tour)")
-    if not dated(t, r"management meetings?|\bmeetings\b", DAYS["meetings from"], DAYS["meetings to"]):
-        p.append(f"management meetings {DAYS['meetings from']} → {DAYS['meetings to']} not stated")
-    if not dated(t, r"\bdue\b|deadline|final proposals?|\bbids?\b|submi\w+", DAYS["deadline"]):
-        p.append(f"deadline {DAYS['deadline']} not stated")
-    if not (re.search(r"17:00|5(?::00)?\s*p\.?m\.?", t, re.I) and re.search(r"\bCT\b|central", t, re.I)):
-        p.append("not 17:00 CT")
-    for name, rx in (("cash-free, debt-free", r"cash[- ]free,?\s*(?:and\s+)?debt[- ]free|\bCFDF\b"),
-                     ("USD", r"\bUSD\b|US dollars|U\.S\. dollars")):
-        if not re.search(rx, t, re.I):
-            p.append(f"{name} missing")
-    p += _terms_problems(t)
-    if re.search(r"\[(?:Kestrel only|Bidder\b)", t):
-        p.append("template brackets left")
-    if not re.search(r"\bkestrel\b", t, re.I):
-        p.append("Kestrel not named")
-    # "100% of the share capital of the Company" is the template's own words (what is for sale), not a price
-    tl = re.sub(r"\b\d{1,3}(?:\.\d+)?\s*(?:%|per\s*cent\b|percent\b)(?=\s+of\s+(?:the\s+)?(?:share capital|shares|"
-                r"equity|company|issued|varden))", "all", t, flags=re.I)
-    leak = list(dict.fromkeys(_j().leaks(tl, own=("Kestrel",)) + _more_leaks(ctx, tl, own=("Kestrel",))))
-    if leak:
-        p.append("gives away " + ", ".join(leak[:4]))
-    return p
+    """What is wrong with Kestrel's letter (``checks_launch.letter_problems``, which reads all five)."""
+    return world_module(HERE, "checks_launch").letter_problems(ctx, "Kestrel", text)
 
 
 def kestrel_letter(ctx):
@@ -633,7 +595,7 @@ def letter_to_julian(ctx):
             sent.append(Vouch.of("chat_messages", k))
     if not sent:
         return False, "no mail or DM to Julian alone with the draft"
-    if item is not None and JULIAN not in audience(ctx, item):
+    if item is not None and JULIAN not in A.audience(ctx.final, item):
         return False, "Julian can't open the draft"
     replied = [k for k, m in j._recs(ctx, "mail_messages", "new").items()
                if (m.get("sender") or "").lower() == jm and "reading it now" in (m.get("body") or "")]

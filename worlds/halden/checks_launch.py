@@ -1,5 +1,6 @@
-"""Checks of the Phase II launch (the outline's workflow 5): the five process letters, the thank-you notes to
-the three IOI bidders who are out, their Phase I access revoked, and the CRM after Round 1.
+"""Checks of the Phase II launch's parts (the outline's workflow 5): the five process letters (and Kestrel's
+draft, through ``checks_deliverables``), the thank-you notes to the three IOI bidders who are out, their
+Phase I access revoked, and the CRM after Round 1.
 
 Who is through and who is out comes from the letters, the mail and Victoria's rule (``checks.shortlist``);
 each bidder's principal from the NDA log (``checks_long.principal``); the letter's terms from Julian's
@@ -35,7 +36,7 @@ def _d():
 
 
 def _email(ctx, slug: str) -> str:
-    return (next(p for p in A.records(ctx.final, "people").values() if p["slug"] == slug)["email"] or "").lower()
+    return _j()._mail_of(ctx, slug)
 
 
 def _short(bidder: str) -> str:
@@ -100,6 +101,8 @@ def letter_problems(ctx, bidder: str, text: str) -> list[str]:
         p.append("carries Kestrel's clean-team paragraph")
     if re.search(r"\[(?:Kestrel only|Bidder|Principal|Title|Address|date|NDA date|number|Other recipients)\b", t, re.I):
         p.append("template brackets left")
+    if not re.search(rf"\b(?:{_short(bidder)})", t, re.I):
+        p.append(f"{bidder} not named")
     own = (bidder, bidder.split()[0])
     tl = re.sub(r"\b\d{1,3}(?:\.\d+)?\s*(?:%|per\s*cent\b|percent\b)(?=\s+of\s+(?:the\s+)?(?:share capital|shares|"
                 r"equity|company|issued|varden))", "all", t, flags=re.I)
@@ -147,7 +150,7 @@ def out_bidders(ctx) -> list[str]:
 
 
 REASONS = re.compile(r"\blate\b|deadline|\bbelow\b|\bprice\b|pric(?:ed|ing)|valuation|\bbar\b|threshold|cut-?off|"
-                     r"\blower\b|\bhigher\b|competitive|other (?:bids|parties|proposals|bidders)|shortlist\w*", re.I)
+                     r"\blower\b|\bhigher\b|competitive|other (?:bids|parties|proposals|bidders)", re.I)
 
 
 def _thanks(ctx, i: int):

@@ -20,9 +20,9 @@ from harness.verify.reading import date_cands, normalise, number_cands
 
 HERE = Path(__file__).parent
 C = world_module(HERE, "checks")
-AGENT = "tariq.haddad"
+D = world_module(HERE, "checks_deliverables")
 DOMAIN = "haldenrowe.com"
-BOARD_DECK = "Board Update – Project Juniper (2026-05-13) DRAFT"
+BOARD_DECK = D.BOARD_DECK
 PROCESS_SLIDE, VALUATION_SLIDE = "Process status", "Valuation summary"
 # The client's side of the steering committee, who get the deck; Victoria is copied on the mail.
 BOARD = ("claire.varden", "mark.dressler", "alison.park", "nathaniel.brooks")
@@ -32,14 +32,6 @@ HEDGE = re.compile(r"\b(?:or|possibly|perhaps|maybe|approx\w*|about|around|rough
 
 def _process():
     return world_module(HERE, "checks_process")
-
-
-def _deck(export: dict) -> str | None:
-    return A.app_key(export, BOARD_DECK, "deck")
-
-
-def _slide(export: dict, title: str) -> dict | None:
-    return A.slide_titled(export, _deck(export), title)
 
 
 def _lines(text: str | None) -> list[str]:
@@ -63,7 +55,7 @@ def process_slide(ctx):
     """The process slide's three "[TBU]"s filled from the Buyer Tracker — parties contacted 29 (the teaser's
     28 plus Lakemont), NDAs 18, IOIs 8 — each where its label is, no hedge; a line says Pellham Controls was
     excluded (never contacted); the other lines as they were."""
-    before, now = _slide(ctx.initial, PROCESS_SLIDE), _slide(ctx.final, PROCESS_SLIDE)
+    before, now = D._slide(ctx, PROCESS_SLIDE, "initial"), D._slide(ctx, PROCESS_SLIDE)
     if before is None or now is None:
         return False, "no process slide", []
     want = dict(zip(LABELS, (int(v) for v in _process().process_counts(ctx))))
@@ -94,7 +86,7 @@ def process_slide(ctx):
 def valuation_on_qoe(ctx):
     """The valuation summary's multiples line restated on the QoE EBITDA (Rules!B4, $36.4m) and no longer on
     management's $38.8m (Rules!B5); the other lines as they were."""
-    before, now = _slide(ctx.initial, VALUATION_SLIDE), _slide(ctx.final, VALUATION_SLIDE)
+    before, now = D._slide(ctx, VALUATION_SLIDE, "initial"), D._slide(ctx, VALUATION_SLIDE)
     if before is None or now is None:
         return False, "no valuation summary slide", []
     qoe, mgmt = C.rule(ctx, "B4"), C.rule(ctx, "B5")
@@ -103,7 +95,7 @@ def valuation_on_qoe(ctx):
     keep = [ln for ln in old if ln not in basis]
     problems = [f"line lost or changed: {ln!r}" for ln in keep if ln not in new]
     added = [ln for ln in new if ln not in keep]
-    figs = [v for ln in added for v in world_module(HERE, "checks_deliverables").values(ln)]
+    figs = [v for ln in added for v in D.values(ln)]
     if not any(abs(v - qoe) < 0.05 for v in figs):
         problems.append(f"the multiples are not said to be on the QoE ${qoe}m: {added}")
     if any(abs(v - mgmt) < 0.05 for v in figs) and not re.search(rf"not (?:on )?(?:management|\$?{mgmt})", " ".join(added), re.I):
@@ -116,16 +108,6 @@ def valuation_on_qoe(ctx):
 # ---------------------------------------------------------------- the deck in the client's hands
 def _deck_item(export: dict) -> str | None:
     return A.item_key(export, BOARD_DECK, "deck")
-
-
-def _ancestors(export: dict, item: str | None) -> list[str]:
-    items = A.records(export, "drive_items")
-    out, k = [], item
-    while k is not None and k in items:
-        out.append(k)
-        p = items[k].get("parent")
-        k = str(p) if p is not None else None
-    return out
 
 
 def deck_to_board(ctx):
@@ -148,7 +130,7 @@ def deck_to_board(ctx):
             problems.append(f"{who} is {mine[0][1]['role']}, not viewer")
         else:
             vouches += [Vouch.of("drive_shares", k, to=[who]) for k, _ in mine]
-    above = set(_ancestors(ctx.final, item)) - {item}
+    above = set(A.ancestors(ctx.final, item)) - {item}
     for k, s in {**new, **changed}.items():
         email = (people.get(s["person"]) or {}).get("email") or ""
         if str(s["item"]) in above and not email.endswith("@" + DOMAIN):
@@ -160,16 +142,13 @@ def deck_to_board(ctx):
     return True, "the four can view the deck, nothing above it", vouches
 
 
-def _deck_link(text: str, deck: str | None) -> bool:
-    return deck is not None and re.search(rf"/slides/p/{re.escape(str(deck))}(?!\d)", text or "") is not None
-
-
 def deck_mail(ctx):
     """One mail of the agent to Claire, Mark, Alison and Nathaniel (to or cc), Victoria copied, with the
-    deck's link or the deck attached from Drive; nobody else outside the firm on it."""
+    deck's link or the deck attached from Drive; nobody else outside the firm on it (the same mail sent twice
+    is spam, not a second right answer)."""
     people = {p["slug"]: (p.get("email") or "").lower() for p in A.records(ctx.final, "people").values()}
     board = {people[p] for p in BOARD}
-    deck, item = _deck(ctx.final), _deck_item(ctx.final)
+    deck, item = A.app_key(ctx.final, BOARD_DECK, "deck"), _deck_item(ctx.final)
     mails = A.records(ctx.final, "mail_messages")
     atts = A.records(ctx.final, "mail_attachments")
     seen, good = [], []
@@ -187,12 +166,12 @@ def deck_mail(ctx):
         if outside:
             problems.append(f"also to {sorted(outside)}")
         attached = any(str(a["message"]) == k and str(a.get("drive_item")) == str(item) for a in atts.values())
-        if not (attached or _deck_link(m.get("body") or "", deck)):
+        if not (attached or (deck is not None and _state()._links_to(m.get("body") or "", deck))):
             problems.append("no link to the deck")
         seen.append(f"mail {k}: " + ("; ".join(problems) or "ok"))
         if not problems:
             good.append((k, rcpt))
-    if not good:
+    if len(good) != 1:
         return False, "; ".join(seen) or "no mail to the board with the deck", []
     vouches = []
     for k, rcpt in good:
@@ -333,7 +312,8 @@ def book_basis(ctx):
         if not t:
             return "empty"
         if b == "Alder Creek":
-            return None if re.search(r"\bequity\b", t, re.I) else f"{t!r} doesn't say equity value"
+            said = re.search(r"\bequity\b", t, re.I) and not re.search(r"\bnot (?:an? )?equity", t, re.I)
+            return None if said else f"{t!r} doesn't say equity value"
         if re.search(r"\bequity value\b", t, re.I) and not re.search(r"\bnot (?:an )?equity value", t, re.I):
             return f"{t!r} calls it an equity value"
         if not re.search(r"\bEV\b|enterprise|cash[- ]free", t, re.I):
@@ -397,7 +377,7 @@ def book_rank(ctx):
 
 
 # The condition a banker would flag on each bid (the letters' own words).
-CONDITIONS = {"Granite Harbor": r"management|\bCEO\b|employment", "Corliss": r"financ", "Norwell": r"\bboard\b",
+CONDITIONS = {"Granite Harbor": r"employment|\bCEO\b|\bCOO\b|management (?:condition|agreements?|contracts?|team)", "Corliss": r"financ", "Norwell": r"\bboard\b",
               "Kestrel": r"\bHSR\b|Hart[- ]Scott", "Rheinwerk": r"\bCFIUS\b"}
 
 
@@ -487,18 +467,26 @@ def _asks_logged(ctx) -> tuple[dict[int, tuple], list[str]]:
     return rows, problems
 
 
-def _log_column(ctx, cols: str, problem, label: str):
+def _log_column(ctx, cols: str, problem, label: str, which=lambda ask: True):
+    """Run ``problem(ask, row, cells) -> str | None`` on the new rows of the asks ``which`` picks: the verdict
+    and the vouches for those rows' ``cols``."""
     rows, problems = _asks_logged(ctx)
     if problems:
         return False, "; ".join(problems), []
+    rows = {r: a for r, a in rows.items() if which(a)}
     every = A.rows(ctx.final, _log_tab(ctx.final))
-    for r, ask in rows.items():
-        wrong = problem(ask, r, every[r])
-        if wrong:
-            problems.append(f"row {r} ({ask[0]} / {ask[1]}): {wrong}")
+    problems = [f"row {r} ({a[0]} / {a[1]}): {wrong}" for r, a in rows.items() if (wrong := problem(a, r, every[r]))]
     if problems:
         return False, "; ".join(problems), []
     return True, label, A.cell_vouches(ctx, _log_tab(ctx.final), [f"{c}{r}" for r in rows for c in cols])
+
+
+def _answered(status: str) -> bool:
+    return bool(re.search(r"answered", status, re.I)) and not re.search(r"\bnot answered|unanswered", status, re.I)
+
+
+def _qoe(ask) -> bool:
+    return ask[1] == "quality of earnings"
 
 
 def log_asks(ctx):
@@ -543,38 +531,25 @@ def log_clean_team(ctx):
     return _log_column(ctx, "H", problem, "clean team on Kestrel's pricing ask only")
 
 
-def _hold_harmless_holders(ctx) -> set[str]:
-    """The QoE askers whose hold-harmless letter Ashcombe Pell has confirmed (Lena's 05-08 status)."""
-    return {C.FULL_NAMES[b] for b in ("Granite Harbor", "Marlow Peak", "Alder Creek")} & set(
-        world_module(HERE, "checks_long").hold_harmless_orgs(ctx))
-
-
 def log_qoe_answered(ctx):
-    """The three QoE asks (Granite Harbor, Marlow Peak, Alder Creek; all three hold confirmed hold-harmless
-    letters) marked answered, by R1, the answer saying the letter is in place."""
-    holders = _hold_harmless_holders(ctx)
+    """The three QoE asks (Granite Harbor, Marlow Peak, Alder Creek; each holds a hold-harmless letter Ashcombe
+    Pell confirmed, Lena's 05-08 status) marked answered, by R1, the answer saying the letter is in place."""
+    holders = world_module(HERE, "checks_long").hold_harmless_orgs(ctx)
 
     def problem(ask, r, cells):
-        if ask[1] != "quality of earnings":
-            return None
+        status, answer = _text(cells.get("F")), _text(cells.get("G"))
         if C.FULL_NAMES[ask[0]] not in holders:
             return f"{ask[0]} has no confirmed hold-harmless letter"
-        status, answer = _text(cells.get("F")), _text(cells.get("G"))
-        if not re.search(r"answered", status, re.I) or re.search(r"\bnot answered|unanswered", status, re.I):
+        if not _answered(status):
             return f"status {status!r}"
         if not (re.search(r"\bR1\b", answer) and re.search(HOLD_HARMLESS, answer, re.I)):
             return f"answer {answer!r} doesn't point to R1 with the hold-harmless letter"
         return None
-    ok, found, vouches = _log_column(ctx, "FG", problem, "the three QoE asks answered by R1")
-    if not ok:
-        return ok, found, vouches
-    rows, _ = _asks_logged(ctx)
-    return ok, found, A.cell_vouches(ctx, _log_tab(ctx.final), [f"{c}{r}" for r, a in rows.items()
-                                                               if a[1] == "quality of earnings" for c in "FG"])
+    return _log_column(ctx, "FG", problem, "the three QoE asks answered by R1", _qoe)
 
 
 def _alison_mails(ctx) -> list[tuple[str, dict]]:
-    addr = (next(p for p in A.records(ctx.final, "people").values() if p["slug"] == ALISON)["email"] or "").lower()
+    addr = world_module(HERE, "checks_judgement")._mail_of(ctx, ALISON)
     mails = A.records(ctx.final, "mail_messages")
     return [(k, mails[k]) for k in ctx.by_agent("mail_messages", inserted=True) if k in mails
             and addr in recipients(mails[k])]
@@ -608,33 +583,22 @@ def log_alison_answers(ctx):
     came, why = alison_replied(ctx)
     if not came:
         return False, why, []
+
     def problem(ask, r, cells):
-        if not ask[5]:
-            return None
         status, answer = _text(cells.get("F")), _text(cells.get("G"))
         missing = [p for p in ask[5] if not re.search(p, answer, re.I)]
         if missing:
             return f"answer {answer!r} lacks {missing}"
-        if not re.search(r"answered", status, re.I) or re.search(r"\bnot answered|unanswered", status, re.I):
-            return f"status {status!r}"
-        return None
-    ok, found, _ = _log_column(ctx, "FG", problem, "Alison's five answers logged")
-    if not ok:
-        return ok, found, []
-    rows, _ = _asks_logged(ctx)
-    return ok, found, A.cell_vouches(ctx, _log_tab(ctx.final), [f"{c}{r}" for r, a in rows.items() if a[5] for c in "FG"])
+        return None if _answered(status) else f"status {status!r}"
+    return _log_column(ctx, "FG", problem, "Alison's five answers logged", lambda a: bool(a[5]))
 
 
 def log_rest_filled(ctx):
-    """The other asks have a status, and every new row an owner and a clean-team answer: a log line a
-    colleague can act on (the status, answer and owner of the seven folder asks, vouched here)."""
-    def problem(ask, r, cells):
-        empty = [c for c in ("F", "I") if not _text(cells.get(c))]
-        return f"{', '.join(empty)} empty" if empty else None
-    ok, found, _ = _log_column(ctx, "FI", problem, "statuses and owners")
-    if not ok:
-        return ok, found, []
-    rows, _ = _asks_logged(ctx)
-    cells = [f"I{r}" for r in rows] + [f"{c}{r}" for r, a in rows.items() if not a[5] and a[1] != "quality of earnings"
-                                        for c in "FG"]
-    return ok, found, A.cell_vouches(ctx, _log_tab(ctx.final), cells)
+    """Every new row has an owner, and the seven asks a folder answers a status (the QoE's and the CFO's have
+    theirs checked with their answers): a log line a colleague can act on."""
+    owners = _log_column(ctx, "I", lambda a, r, cells: None if _text(cells.get("I")) else "no owner", "owners")
+    folders = _log_column(ctx, "FG", lambda a, r, cells: None if _text(cells.get("F")) else "no status", "statuses",
+                          lambda a: not a[5] and not _qoe(a))
+    if not (owners[0] and folders[0]):
+        return False, "; ".join(x[1] for x in (owners, folders) if not x[0]), []
+    return True, "statuses and owners", owners[2] + folders[2]
