@@ -13,8 +13,11 @@ import pytest
 from harness.tasks.registry import load_task
 from harness.verify.checks import world_module
 
-ROOT = Path(__file__).resolve().parents[2] / "worlds" / "halden"
-L = world_module(ROOT, "checks_launch")
+from apps.core.world import load_world
+
+SOURCE = Path(__file__).resolve().parents[2] / "worlds" / "halden"
+ROOT = load_world("halden").root          # the published world rendered
+L = world_module(SOURCE, "checks_launch")
 
 
 def _letters() -> dict[str, str]:

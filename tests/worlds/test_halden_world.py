@@ -15,12 +15,14 @@ from apps.core.facts import load_facts
 from apps.core.store.compile import template_for
 from apps.core.store.export import export
 from apps.core.store.slot import Slot
+from apps.core.world import load_world
 from harness.verify.checks import world_module
 
-ROOT = Path(__file__).resolve().parents[2] / "worlds" / "halden"
-C = world_module(ROOT, "checks")
+SOURCE = Path(__file__).resolve().parents[2] / "worlds" / "halden"
+ROOT = load_world("halden").root          # the published world rendered (its files quote the facts)
+C = world_module(SOURCE, "checks")
 CTX = SimpleNamespace(world_root=ROOT)
-F = load_facts(ROOT, "halden").values(0)
+F = load_facts(SOURCE, "halden").values(0)
 TEAM, VDR = ROOT / C.TEAM, ROOT / C.VDR
 
 # The outline's table of multiples (EV / QoE 36.4, EV / management 38.8), best bid first.

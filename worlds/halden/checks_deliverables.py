@@ -532,10 +532,10 @@ def _more_leaks(ctx, t: str, own: tuple[str, ...]) -> list[str]:
     written "424.5mn", "424.5 mln", "11 times"."""
     import yaml
     out = []
-    accounts = yaml.safe_load((HERE / "crm" / "accounts.yaml").read_text(encoding="utf-8"))["accounts"]
+    accounts = yaml.safe_load((Path(ctx.world_root) / "crm" / "accounts.yaml").read_text(encoding="utf-8"))["accounts"]
     theirs = {a["id"] for a in accounts if a.get("type") == "Prospect"
               and not any(re.search(rf"\b{re.escape(o)}", a.get("name") or "", re.I) for o in own)}
-    contacts = yaml.safe_load((HERE / "crm" / "contacts.yaml").read_text(encoding="utf-8"))["contacts"]
+    contacts = yaml.safe_load((Path(ctx.world_root) / "crm" / "contacts.yaml").read_text(encoding="utf-8"))["contacts"]
     for c in contacts:
         if c.get("account") not in theirs:
             continue

@@ -188,17 +188,24 @@ def _thanks(ctx, i: int):
 globals().update(numbered("thanks_", _thanks, 3))
 
 
-def _revoked(ctx, i: int):
-    """The ``i``-th out bidder's 0 Phase I access is gone: its users' shares removed, and one VDR access
-    revocation request for it naming them and 0 Phase I."""
+def _pulled(ctx, i: int):
+    """The ``i``-th out bidder's users are off 0 Phase I (their shares removed)."""
     L = _long()
-    bidder = out_bidders(ctx)[i - 1]
-    org = C.FULL_NAMES[bidder]
+    org = C.FULL_NAMES[out_bidders(ctx)[i - 1]]
     users = L.phase1_users(ctx, org)
-    item = L._item(ctx.final, L.PHASE1)
-    left = sorted(set(L._shares(ctx.final, item)) & users)
+    left = sorted(set(L._shares(ctx.final, L._item(ctx.final, L.PHASE1))) & users)
     if left:
         return False, f"{org}: {left} still on 0 Phase I", []
+    gone = [Vouch.of("drive_shares", s) for s, rec in A.records(ctx.initial, "drive_shares").items()
+            if str(rec["item"]) == str(L._item(ctx.initial, L.PHASE1)) and rec["person"] in users]
+    return True, f"{org}: off 0 Phase I", gone
+
+
+def _requested(ctx, i: int):
+    """One VDR access revocation request for the ``i``-th out bidder alone, naming its users and 0 Phase I."""
+    L = _long()
+    org = C.FULL_NAMES[out_bidders(ctx)[i - 1]]
+    users = L.phase1_users(ctx, org)
     others = [o for o in C.FULL_NAMES.values() if o != org]
     reqs = {k: r for k, r in L._new_requests(ctx, "VDR access revocation").items() if L._party_is(L._vars(r).get("party"), org)}
     shared = [r["number"] for r in reqs.values() if any(L._party_is(L._vars(r).get("party"), o) for o in others)]
@@ -212,12 +219,11 @@ def _revoked(ctx, i: int):
         return False, f"{org}: the request's users {v.get('users')!r} miss {sorted(users)}", []
     if "phase i" not in L._norm(v.get("folders")):
         return False, f"{org}: folders {v.get('folders')!r} (want 0 Phase I)", []
-    gone = [Vouch.of("drive_shares", s) for s, rec in A.records(ctx.initial, "drive_shares").items()
-            if str(rec["item"]) == str(L._item(ctx.initial, L.PHASE1)) and rec["person"] in users]
-    return True, f"{org}: {r['number']}", [Vouch.of("tk_requests", k)] + gone
+    return True, f"{org}: {r['number']}", [Vouch.of("tk_requests", k)]
 
 
-globals().update(numbered("revoked_", _revoked, 3))
+globals().update(numbered("pulled_", _pulled, 3))
+globals().update(numbered("requested_", _requested, 3))
 
 
 # ---------------------------------------------------------------- the CRM after Round 1
@@ -275,3 +281,19 @@ def no_pellham_opportunity(ctx):
     hits = [r["name"] for r in A.records(ctx.final, "crm_opportunities").values()
             if re.search(r"pellham", f"{r.get('name')} {r.get('slug')}", re.I)]
     return (not hits), (f"Pellham opportunities: {hits}" if hits else "no Pellham opportunity")
+
+
+def letters_after_draft(ctx):
+    """Julian saw a draft first: every letter went after the draft to him (the Kestrel draft, a mail to him
+    alone)."""
+    jm = _email(ctx, JULIAN)
+    mails = _agent_mails(ctx)
+    draft = [s for s, k, m in mails if recipients(m) == {jm}]
+    letters = [s for b in C.shortlist(ctx) for s, _, _ in _letters(ctx, b)]
+    if not draft:
+        return False, "no draft to Julian", []
+    if not letters:
+        return False, "no letters", []
+    if min(letters) < min(draft):
+        return False, "a letter went before the draft to Julian", []
+    return True, "the draft to Julian first", []
