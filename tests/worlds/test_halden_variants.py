@@ -1,7 +1,9 @@
 """The halden world's variants (worlds/halden/facts.yaml): every variant says what its facts say.
 
 What varies: the executed engagement letter's fee terms and retainer (quoted by the letter, Victoria's
-mail about it, the Fee & Retainer Tracker and Billing's invoice mail) and the headcount by site (the HR
+mail about it, the Fee & Retainer Tracker and Billing's invoice mail), the sellers' split and Calloway's
+2021 price (the SHA, the entity chart, the CIMs and decks, the CRM, Nathaniel's mail and his trigger), the
+LBO's exit multiple (both models, the DCF and LBO notes, the board deck) and the headcount by site (the HR
 schedule, the plants sheet, the CBA, the org chart, the teaser and CIMs' round figure, the management
 presentations and the CRM account). (a) the figures the tasks read — computed by the world's own check
 functions from a variant's files and compiled store — are the variant's facts; (b) no template mark
@@ -109,6 +111,16 @@ def test_the_headcount_is_the_facts_and_adds_up(k):
 
 
 @pytest.mark.parametrize("k", VARIANTS)
+def test_the_lbo_range_the_model_computes_is_the_facts(k):
+    f = facts(k)
+    assert module("checks_process").lbo_range(ctx(k)) == [f"{f['lbo_ev_25']:.1f}", f"{f['lbo_ev_20']:.1f}"]
+    assert cell(k, "Juniper Model v7", "LBO", "B7") == cell(k, "Juniper Model v6", "LBO", "B7") == f["lbo_exit_multiple"]
+    assert abs(cell(k, "Juniper Model v7", "LBO", "B25") - f["lbo_exit_net_debt"]) < 1e-6
+    notes = text(k, "drive/julian.pierce/Project Juniper – Deal Team (internal)/03 Valuation/DCF and LBO notes.gdoc.md")
+    assert f"**${f['lbo_ev_25']:.1f}m–${f['lbo_ev_20']:.1f}m**" in notes and f"exit equity {f['lbo_exit_equity']:.1f}" in notes
+
+
+@pytest.mark.parametrize("k", VARIANTS)
 def test_calloways_stake_and_proceeds_are_the_facts(k):
     f, c = facts(k), module("checks")
     assert c.calloway_stake(ctx(k)) == (f["calloway_pct"] / 100, f["calloway_cost"])
@@ -170,6 +182,10 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "calloway_cost": [f"${f0['calloway_cost']:.1f}m", f"${f0['calloway_cost_usd']:,}"],
         "calloway_proceeds": [f"{f0['calloway_proceeds']:.1f}", f"{f0['calloway_proceeds']:.2f}"],
         "calloway_moic": [f"{f0['calloway_moic']:.2f}x"],
+        "lbo_exit_multiple": [f"exit at {f0['lbo_exit_multiple']}x", f"{f0['lbo_exit_multiple']} × 61.0", f", {f0['lbo_exit_multiple']}]"],
+        "lbo_ev_20": [f"{f0['lbo_ev_20']:.1f}m"],
+        "lbo_ev_25": [f"{f0['lbo_ev_25']:.1f}m"],
+        "lbo_exit_equity": [f"exit equity {f0['lbo_exit_equity']:.1f}"],
     }
 
 
@@ -210,7 +226,7 @@ def test_a_variant_compiles_and_differs():
 def test_variants_differ_where_the_tasks_look():
     """Across the first 50 variants the task-facing figures take many values (tasks become families)."""
     seen = {name: set() for name in ("fee_at_top", "fee_at_top_net", "retainer_cap", "headcount", "hc_plants",
-                                     "calloway_proceeds", "calloway_moic")}
+                                     "calloway_proceeds", "calloway_moic", "lbo_ev_20")}
     for k in range(50):
         f = facts(k)
         for name in seen:
@@ -225,3 +241,19 @@ def test_every_stale_spelling_is_written_in_the_published_world():
     never = [s for spellings in stale_spellings(facts(0)).values() for s in spellings
              if not any(s in body for body in files.values())]
     assert never == []
+
+
+def test_a_set_answer_family_counts_its_keys_as_outcomes():
+    """`--outcomes` reads a set answer's key (``values``), not the absent ``value``: the LBO range differs by
+    the exit multiple a variant draws."""
+    from harness.qc.adversaries.workbench import Benches
+    from harness.qc.outcomes import outcome
+    from harness.tasks.registry import load_instance, select_instances
+    refs = [r for r in select_instances("halden/lbo-range") if r.variant in (0, 1, 2)]
+    benches = Benches()
+    try:
+        seen = {outcome(load_instance(r), benches) for r in refs}
+    finally:
+        benches.close()
+    assert len(seen) == 3 and all(s.startswith("answer:[") for s in seen)
+    assert {facts(k)["lbo_exit_multiple"] for k in (0, 1, 2)} == {10.5, 10.25, 11.5}
