@@ -66,3 +66,43 @@ def test_a_broken_letter_is_found_out(bidder, change, want):
     assert text != LETTERS[bidder]
     problems = L.letter_problems(CTX, bidder, text)
     assert any(want in p for p in problems), problems
+
+
+def test_no_letter_goes_before_julian_has_answered_the_draft():
+    """The launch day's gate reads the write log: the draft to Julian alone, his answer after it, then the
+    letters. The tools can't put a letter between the draft and his answer (he answers between calls), so
+    the same end state is tried with the letter's write moved before his answer."""
+    import copy
+
+    from harness.qc.adversaries.workbench import Workbench
+    from harness.verify.checks import Ctx
+
+    task = load_task("halden/phase-ii-launch")
+    [early] = [a for a in task.adversaries if a.name == "a-letter-before-the-draft"]
+    letter, draft, wait = early.steps[0], early.steps[1:-1], early.steps[-1]
+    bench = Workbench("halden")
+    try:
+        end = bench.attempt(task, [*draft, wait, letter, wait]).final
+        initial, root = bench.initial, bench.world.root
+    finally:
+        bench.close()
+
+    def gate(final):
+        return L.no_letter_before_sign_off(Ctx(initial=initial, final=final, diff={"tables": {}}, world_root=root, task=task))
+
+    assert gate(end)[0], gate(end)
+    mails = end["tables"]["mail_messages"]["records"]
+    start = max((w["seq"] for w in initial.get("writes", [])), default=0)
+    new = [w for w in end["writes"] if w["seq"] > start and w["table"] == "mail_messages" and w.get("op", "insert") == "insert"]
+    julian = [w for w in new if mails[w["key"]]["sender"].startswith("julian.pierce@")]
+    sent = [w for w in new if "Phase II Process Letter – Rheinwerk" in (mails[w["key"]].get("subject") or "")]
+    assert julian and sent and min(w["seq"] for w in julian) < min(w["seq"] for w in sent)
+    moved = copy.deepcopy(end)
+    a, b = min(julian, key=lambda w: w["seq"])["seq"], min(sent, key=lambda w: w["seq"])["seq"]
+    for w in moved["writes"]:
+        if w["seq"] == a:
+            w["seq"] = b
+        elif w["seq"] == b:
+            w["seq"] = a
+    ok, why, *_ = gate(moved)
+    assert not ok and "before Julian" in why
