@@ -80,10 +80,15 @@ class Ctx:
     def by_agent(self, table: str, *, inserted: bool = False) -> dict[str, int]:
         """Records of ``table`` the agent wrote in this episode (only the ones it added, with ``inserted``),
         from the write log: key → the sequence number of its first such write."""
+        return self.written(table, actor="agent", inserted=inserted)
+
+    def written(self, table: str, *, actor: str | None = None, inserted: bool = False) -> dict[str, int]:
+        """Records of ``table`` written in this episode by ``actor`` (anyone: None) — the agent, a co-worker —
+        key → the sequence number of its first such write (only additions, with ``inserted``)."""
         start = max((w["seq"] for w in self.initial.get("writes", [])), default=0)
         out: dict[str, int] = {}
         for w in self.final.get("writes", []):
-            if w["seq"] > start and w["table"] == table and w["actor"] == "agent" \
+            if w["seq"] > start and w["table"] == table and (actor is None or w["actor"] == actor) \
                     and (not inserted or w.get("op", "insert") == "insert"):
                 out.setdefault(w["key"], w["seq"])
         return out

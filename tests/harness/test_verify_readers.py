@@ -36,7 +36,7 @@ def test_a_made_up_quote_or_wrote_line_is_read_and_so_is_a_new_subject():
     assert "$424.5m" in read_as_sent(ex, "2", m, GARY)
 
 
-def test_the_agents_writes_of_the_episode():
+def test_the_writes_of_the_episode_the_agents_and_anyones():
     initial = {"writes": [{"seq": 1, "table": "mail_messages", "key": "1", "actor": "world", "op": "insert"}]}
     final = {"writes": initial["writes"] + [
         {"seq": 2, "table": "mail_messages", "key": "2", "actor": "agent", "op": "insert"},
@@ -47,6 +47,8 @@ def test_the_agents_writes_of_the_episode():
     assert ctx.by_agent("mail_messages") == {"2": 2, "1": 3}
     assert ctx.by_agent("mail_messages", inserted=True) == {"2": 2}
     assert ctx.by_agent("chat_messages") == {}
+    assert ctx.written("mail_messages", inserted=True) == {"2": 2, "3": 4}          # a co-worker's answer too
+    assert ctx.written("mail_messages", actor="victoria.ashby") == {"3": 4}
 
 
 def test_a_stored_time_on_the_worlds_clock():
@@ -107,3 +109,4 @@ def test_who_can_open_a_drive_item():
     assert A.ancestors(ex, "3") == ["3", "2", "1"] and A.ancestors(ex, None) == []
     assert A.audience(ex, "3") == {"tariq", "julian", "victoria", "claire"}
     assert A.audience(ex, "2") == {"julian", "victoria"}
+

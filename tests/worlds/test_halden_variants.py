@@ -12,65 +12,16 @@ variants compile and variant 0 is the published world.
 """
 from __future__ import annotations
 
-import json
 import re
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
-import yaml
 
-from apps.core.facts import load_facts
-from apps.core.store.compile import template_for
-from apps.core.store.export import export
-from apps.core.store.slot import Slot
-from apps.core.variants import source_files, templated
-from apps.core.world import load_world
-from harness.verify.checks import Ctx, world_module
+from tests.worlds.variants import Variants
 
-ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "worlds" / "halden"
+V = Variants("halden")
 VARIANTS = [0, 1, 2, 3, 5, 8, 13]
 TRACKER = "Fee & Retainer Tracker"
-
-
-@lru_cache(maxsize=None)
-def facts(k: int) -> dict:
-    return load_facts(SOURCE, "halden").values(k)
-
-
-@lru_cache(maxsize=None)
-def state(k: int):
-    world = load_world(f"halden@{k}" if k else "halden")
-    with Slot(template_for(world)).store() as st:
-        e = export(st)
-    return world.root, e
-
-
-def ctx(k: int) -> Ctx:
-    root, e = state(k)
-    return Ctx(initial=e, final=e, diff={"tables": {}}, world_root=root)
-
-
-def module(name: str):
-    return world_module(SOURCE, name)
-
-
-def records(k: int, name: str) -> list[dict]:
-    return list(state(k)[1]["tables"][name]["records"].values())
-
-
-def cell(k: int, book: str, tab: str, a1: str):
-    e = state(k)[1]["tables"]
-    [b] = [bk for bk, r in e["sheets_books"]["records"].items()
-           if e["drive_items"]["records"][str(r["item"])]["name"] == book]
-    [t] = [tk for tk, r in e["sheets_tabs"]["records"].items() if str(r["book"]) == b and r["name"] == tab]
-    [c] = [r for r in e["sheets_cells"]["records"].values() if str(r["tab"]) == t and r["a1"] == a1]
-    return c["value"]
-
-
-def text(k: int, rel: str) -> str:
-    return (Path(state(k)[0]) / rel).read_text(encoding="utf-8")
+facts, ctx, module, records, cell, text = V.facts, V.ctx, V.module, V.records, V.cell, V.text
 
 
 # ---------------------------------------------------------------- (a) what the tasks read = the facts
@@ -135,22 +86,11 @@ def test_calloways_stake_and_proceeds_are_the_facts(k):
 # ---------------------------------------------------------------- (b) every mark is rendered
 @pytest.mark.parametrize("k", [0, 1, 7, 199])
 def test_no_template_mark_survives(k):
-    root = load_world(f"halden@{k}" if k else "halden").root
-    left = [str(p.relative_to(root)) for p in source_files(root) if templated(p) and "{{" in p.read_text()]
-    assert left == []
+    assert V.unrendered(k) == []
 
 
 def test_every_variant_solves_and_renders_to_valid_files():
-    """All 200 variants draw facts that keep the constraints, and a sample renders to YAML that parses."""
-    from apps.core.template import render
-    fs = load_facts(SOURCE, "halden")
-    files = [(p, p.read_text()) for p in source_files(SOURCE) if templated(p) and p.suffix == ".yaml"]
-    files = [(p, t) for p, t in files if "{{" in t and "/tasks/" not in str(p)]
-    for k in range(fs.variants):
-        env = fs.values(k)
-        if k % 20 == 3:
-            for p, t in files:
-                yaml.safe_load(render(t, env, str(p)))
+    V.solve_and_render(every=20)
 
 
 # ---------------------------------------------------------------- (c) no stale published figure
@@ -189,38 +129,20 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
     }
 
 
-# Occurrences of a published spelling that mean something else: (fact, spelling) -> {file: count}.
-OTHER_MEANINGS: dict[tuple[str, str], dict[str, int]] = {}
-
-
-def _rendered(k: int) -> dict[str, str]:
-    root = load_world(f"halden@{k}" if k else "halden").root
-    return {str(p.relative_to(root)): p.read_text() for p in source_files(root)
-            if templated(p) and not str(p.relative_to(root)).startswith("tasks/")}
-
-
 @pytest.mark.parametrize("k", [1, 2, 3, 5, 8])
 def test_no_published_figure_survives_where_it_changed(k):
-    f0, fk = facts(0), facts(k)
-    files = _rendered(k)
-    stale = []
-    for fact, spellings in stale_spellings(f0).items():
-        others = {json.dumps(v, default=str) for name, v in fk.items() if name != fact}
-        if fk[fact] == f0[fact] or json.dumps(f0[fact], default=str) in others:
-            continue                     # unchanged, or another figure now has the published value
-        for s in spellings:
-            allowed = OTHER_MEANINGS.get((fact, s), {})
-            for rel, body in files.items():
-                if rel != "facts.yaml" and body.count(s) > allowed.get(rel, 0):
-                    stale.append(f"{rel}: {s!r} ({fact} is {fk[fact]!r} in variant {k})")
-    assert stale == []
+    assert V.stale(k, stale_spellings(facts(0))) == []
+
+
+def test_every_stale_spelling_is_written_in_the_published_world():
+    """Every fact (c) looks for is written in variant 0 in at least one of its spellings, so (c) can fail for it."""
+    assert V.never_written(stale_spellings(facts(0))) == []
 
 
 # ---------------------------------------------------------------- (d) compiles; variant 0 is the world
-def test_a_variant_compiles_and_differs():
-    path = template_for("halden@3")
-    assert path.is_file() and path != template_for("halden")
+def test_a_variant_compiles_and_differs_and_variant_0_is_the_published_world():
     assert cell(3, TRACKER, "Success fee", "B2") == facts(3)["fee_tier"] != facts(0)["fee_tier"]
+    assert V.published_digests_changed() == []
 
 
 def test_variants_differ_where_the_tasks_look():
@@ -233,14 +155,6 @@ def test_variants_differ_where_the_tasks_look():
             seen[name].add(f[name])
     assert {n: len(v) for n, v in seen.items() if len(v) < 5} == {}
     assert min(len(seen[n]) for n in ("fee_at_top", "fee_at_top_net", "headcount")) >= 25
-
-
-def test_every_stale_spelling_is_written_in_the_published_world():
-    """The spellings (c) looks for are the ones the files use: each occurs in variant 0, so (c) can fail."""
-    files = _rendered(0)
-    never = [s for spellings in stale_spellings(facts(0)).values() for s in spellings
-             if not any(s in body for body in files.values())]
-    assert never == []
 
 
 def test_a_set_answer_family_counts_its_keys_as_outcomes():

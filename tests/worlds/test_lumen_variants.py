@@ -7,72 +7,20 @@ make the variant contradict itself); (d) variants compile and variant 0 is the p
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
-import yaml
 
-from apps.core.facts import load_facts
-from apps.core.store.compile import template_for
-from apps.core.store.export import export
-from apps.core.store.slot import Slot
-from apps.core.variants import source_files, templated
-from apps.core.world import load_world
-from harness.verify.checks import Ctx, world_module
+from tests.worlds.variants import Variants
 
-ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "worlds" / "lumen"
-GOLDEN = ROOT / "tests" / "data" / "variant0" / "lumen.digest.json"
+V = Variants("lumen")
 VARIANTS = list(range(13))          # 0 and 1..12
+facts, ctx, table, records, by, cell = V.facts, V.ctx, V.table, V.records, V.by, V.cell
 
 
-@lru_cache(maxsize=None)
-def facts(k: int) -> dict:
-    return load_facts(SOURCE, "lumen").values(k)
-
-
-@lru_cache(maxsize=None)
-def state(k: int):
-    world = load_world(f"lumen@{k}" if k else "lumen")
-    with Slot(template_for(world)).store() as st:
-        e = export(st)
-    return world.root, e
-
-
-def ctx(k: int) -> Ctx:
-    root, e = state(k)
-    return Ctx(initial=e, final=e, diff={"tables": {}}, world_root=root)
-
-
-@lru_cache(maxsize=None)
 def checks():
-    return world_module(SOURCE, "checks")
-
-
-def table(k: int, name: str) -> dict[str, dict]:
-    return state(k)[1]["tables"][name]["records"]
-
-
-def records(k: int, name: str) -> list[dict]:
-    return list(table(k, name).values())
-
-
-def by(k: int, table: str, field: str, value) -> dict:
-    [r] = [r for r in records(k, table) if r.get(field) == value]
-    return r
-
-
-def cell(k: int, book: str, tab: str, a1: str):
-    e = state(k)[1]["tables"]
-    [b] = [bk for bk, r in e["sheets_books"]["records"].items()
-           if e["drive_items"]["records"][str(r["item"])]["name"] == book]
-    [t] = [tk for tk, r in e["sheets_tabs"]["records"].items() if str(r["book"]) == b and r["name"] == tab]
-    [c] = [r for r in e["sheets_cells"]["records"].values() if str(r["tab"]) == t and r["a1"] == a1]
-    return c["value"]
+    return V.module("checks")
 
 
 def people(k):
@@ -193,22 +141,12 @@ def test_the_record_facts_are_the_records(k):
 # ---------------------------------------------------------------- (b) every mark is rendered
 @pytest.mark.parametrize("k", [0, 1, 7, 17, 199])
 def test_no_template_mark_survives(k):
-    root = load_world(f"lumen@{k}" if k else "lumen").root
-    left = [str(p.relative_to(root)) for p in source_files(root) if templated(p) and "{{" in p.read_text()]
-    assert left == []
+    assert V.unrendered(k) == []
 
 
 def test_every_variant_solves_and_renders_to_valid_files():
     """All 200 variants draw facts that keep the constraints, and a sample renders to YAML that parses."""
-    from apps.core.template import render
-    fs = load_facts(SOURCE, "lumen")
-    files = [(p, p.read_text()) for p in source_files(SOURCE) if templated(p) and p.suffix == ".yaml"]
-    files = [(p, t) for p, t in files if "{{" in t]
-    for k in range(fs.variants):
-        env = fs.values(k)
-        if k % 10 == 3:
-            for p, t in files:
-                yaml.safe_load(render(t, env, str(p)))
+    V.solve_and_render(every=10)
 
 
 # ---------------------------------------------------------------- (c) no stale published figure
@@ -257,41 +195,24 @@ OTHER_MEANINGS = {
 }
 
 
-def _rendered(k: int) -> dict[str, str]:
-    root = load_world(f"lumen@{k}" if k else "lumen").root
-    return {str(p.relative_to(root)): p.read_text() for p in source_files(root) if templated(p)}
-
-
 @pytest.mark.parametrize("k", range(1, 13))
 def test_no_published_figure_survives_where_it_changed(k):
-    f0, fk = facts(0), facts(k)
-    files = _rendered(k)
-    stale = []
-    for fact, spellings in stale_spellings(f0).items():
-        others = {json.dumps(v, default=str) for name, v in fk.items() if name != fact}
-        if fk[fact] == f0[fact] or json.dumps(f0[fact], default=str) in others:
-            continue                     # unchanged, or another figure now has the published value
-        for s in spellings:
-            allowed = OTHER_MEANINGS.get((fact, s), {})
-            for rel, text in files.items():
-                if rel != "facts.yaml" and text.count(s) > allowed.get(rel, 0):
-                    stale.append(f"{rel}: {s!r} ({fact} is {fk[fact]!r} in variant {k})")
-    assert stale == []
+    assert V.stale(k, stale_spellings(facts(0)), OTHER_MEANINGS) == []
+
+
+def test_every_stale_spelling_is_written_in_the_published_world():
+    """Every fact (c) looks for is written in variant 0 in at least one of its spellings, so (c) can fail for it."""
+    assert V.never_written(stale_spellings(facts(0))) == []
 
 
 # ---------------------------------------------------------------- (d) compiles; variant 0 is the world
 def test_a_variant_compiles_and_differs():
-    path = template_for("lumen@3")
-    assert path.is_file() and path != template_for("lumen")
     f3 = facts(3)
     assert by(3, "crm_opportunities", "slug", "harrowgate-fy27-renewal")["amount"] == f3["hg_arr"]
 
 
 def test_variant_0_is_the_published_world():
-    from tests.apps.common.test_variants import table_digests
-    golden = json.loads(GOLDEN.read_text())
-    now = table_digests("lumen")
-    assert [t for t in sorted(golden) if golden[t] != now.get(t)] == [] and sorted(now) == sorted(golden)
+    assert V.published_digests_changed() == []
 
 
 def test_variants_differ_where_the_tasks_look():

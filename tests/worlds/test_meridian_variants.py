@@ -21,13 +21,14 @@ from apps.core.facts import evaluate, load_facts
 from apps.core.store.compile import template_for
 from apps.core.store.export import export
 from apps.core.store.slot import Slot
-from apps.core.variants import source_files, templated
 from apps.core.world import load_world
 from harness.verify import artifacts as A
 from harness.verify.checks import Ctx, load_function, world_module
+from tests.worlds.variants import Variants
 
 SOURCE = Path(__file__).resolve().parents[2] / "worlds" / "meridian"
 FACTS = load_facts(SOURCE, "meridian")
+V = Variants("meridian")
 VARIANTS = list(range(0, 13))
 
 # Expected-value functions -> the fact expression they must give (every one the tasks name is here).
@@ -226,15 +227,12 @@ def test_the_documents_agree_with_each_other(k):
 
 # ---------------------------------------------------------------------------- (b) nothing left unrendered
 def rendered_texts(k: int) -> dict[str, str]:
-    root = world(k).root
-    return {str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in source_files(root)
-            if templated(p) and not str(p.relative_to(root)).startswith("tasks/")}
+    return V.rendered(k)
 
 
 @pytest.mark.parametrize("k", [0, 1, 57, 199])
 def test_nothing_is_left_unrendered(k):
-    left = [rel for rel, text in rendered_texts(k).items() if "{{" in text]
-    assert left == []
+    assert V.unrendered(k) == []
 
 
 # ---------------------------------------------------------------------------- (c) no stale literal
@@ -290,5 +288,4 @@ def test_no_variant_0_figure_is_left_in_another_variant(k):
 # ---------------------------------------------------------------------------- (d) compiling
 def test_a_variant_compiles_and_variant_0_is_the_published_world():
     assert exported(3)["variant"] == 3 and Path(template_for("meridian@3")).is_file()
-    from tests.apps.common.test_variants import test_variant_0_is_the_published_world
-    test_variant_0_is_the_published_world("meridian")
+    assert V.published_digests_changed() == []
