@@ -15,7 +15,7 @@
 | ``pct:1`` | a share (0.125) as a percentage | ``12.5`` |
 | ``date:%B %-d, %Y`` | strftime | ``April 22, 2026`` |
 | ``upper`` ``lower`` ``title`` ``slug`` | text | |
-| ``words`` | a whole number 0–20 in words | ``twelve`` |
+| ``words`` | a whole number 0–999,999 in words | ``twelve``, ``three hundred seventy-four`` |
 
 Formats chain (``{{ x | millions | upper }}``). A file without ``{{`` is left as it is; a
 literal ``{{`` is written ``{{ '{{' }}``. Errors name the file, the line and the expression.
@@ -77,9 +77,19 @@ def _usd(v, arg):
     return ("-" if v < 0 else "") + "$" + _comma(abs(v), arg)
 
 
+TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
 def _words(v, arg):
-    if not isinstance(v, int) or not 0 <= v <= 20:
-        raise FactsError(f"{v!r}: words covers whole numbers 0–20")
+    """A whole number in words, the way a letter spells it out: "three hundred seventy-four"."""
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 999_999:
+        raise FactsError(f"{v!r}: words covers whole numbers 0–999,999")
+    if v >= 1000:
+        return _words(v // 1000, arg) + " thousand" + (" " + _words(v % 1000, arg) if v % 1000 else "")
+    if v >= 100:
+        return WORDS[v // 100] + " hundred" + (" " + _words(v % 100, arg) if v % 100 else "")
+    if v > 20:
+        return TENS[v // 10] + ("-" + WORDS[v % 10] if v % 10 else "")
     return WORDS[v]
 
 

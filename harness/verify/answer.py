@@ -63,6 +63,12 @@ class AnswerResult:
         return f"{mark} answer: expected {self.expected}; found {self.found}"
 
 
+def within(value: float, expected: float, tolerance: float) -> bool:
+    """|value − expected| ≤ tolerance, a tolerance's own edge included: 423.8 is within 0.05 of 423.75 though
+    the floats differ by 0.0500000000000114."""
+    return abs(value - expected) <= tolerance + 1e-9 + 1e-12 * abs(expected)
+
+
 def _number(text: str, expected: float, tolerance: float, unit: str | None = None,
             scale: float | None = None) -> tuple[bool, str]:
     cands = number_cands(text)
@@ -75,9 +81,9 @@ def _number(text: str, expected: float, tolerance: float, unit: str | None = Non
         for c in cands:
             m = re.match(r"\s*(?:per\s+)?([a-z0-9]+)", text[c.end:c.end + 16], re.I)
             said = UNITS.get(m.group(1).lower()) if m else None
-            if kind and said and said != kind and abs(c.value - expected) <= tolerance:
+            if kind and said and said != kind and within(c.value, expected, tolerance):
                 return False, f"{show_value(c.value)} {m.group(1)}: another quantity than {unit}"
-    return stated_alone(text, cands, lambda v: not isinstance(v, Foreign) and abs(v - expected) <= tolerance)
+    return stated_alone(text, cands, lambda v: not isinstance(v, Foreign) and within(v, expected, tolerance))
 
 
 SCALED = re.compile(r"\d\s?(million|mn|mm|billion|bn|thousand|m|b|k)\b", re.I)
@@ -367,7 +373,7 @@ def states_by_label(text: str, labels: dict[str, tuple[str, object]], kind: str 
                 if pick is None:
                     continue
                 exp = float(value) if kind == "number" else (value if isinstance(value, date) else parse_date(str(value)))
-                same = abs(pick.value - exp) <= kw.get("tolerance", 0) if kind == "number" else pick.value == exp
+                same = within(pick.value, exp, kw.get("tolerance", 0)) if kind == "number" else pick.value == exp
                 if same and states(text[prv:nxt], kind, value, **kw)[0]:
                     good = True
                     break

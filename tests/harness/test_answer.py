@@ -34,6 +34,17 @@ def test_tolerance_and_dates_in_text_are_not_amounts():
     assert numbers_in("as of 2026-03-06: 17,950") == [17950.0]
 
 
+def test_a_tolerance_includes_its_edge_despite_float_error():
+    """423.8 rounds 423.75 to a tenth; the floats differ by 0.0500000000000114, and that is within ± 0.05."""
+    from harness.verify.answer import states_by_label
+    spec = AnswerSpec(type="number", value=423.75, tolerance=0.05)
+    assert match_answer(spec, "ANSWER: 423.8").passed and match_answer(spec, "ANSWER: 423.7").passed
+    assert not match_answer(spec, "ANSWER: 423.81").passed
+    assert states_by_label("Top bid 423.8", {"top": (r"top bid", 423.75)}, tolerance=0.05)[0]
+    assert not states_by_label("Top bid 423.9", {"top": (r"top bid", 423.75)}, tolerance=0.05)[0]
+    assert not match_answer(NUM, "8,760,001").passed          # no tolerance: the next dollar is wrong
+
+
 @pytest.mark.parametrize("given", ["2026-04-22", "April 22, 2026", "Wednesday, April 22, 2026", "22 April 2026",
                                    "4/22/2026", "ANSWER: Apr 22 2026", "2026/04/22"])
 def test_dates(given):

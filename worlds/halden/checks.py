@@ -135,6 +135,13 @@ def like_for_like(ctx, bidder: str) -> float:
     return round(v, 2)
 
 
+def own_rate_figures(ctx) -> list[float]:
+    """Rheinwerk at its treasury's own rate, the trap Victoria's rule 4 rules out: the letter's own
+    "≈ USD …m at EUR/USD 1.1100" and the headline times that rate to the cent ($m)."""
+    m = re.search(r"≈\s*USD\s*([\d.,]+)\s*m at EUR/USD\s*([\d.]+)", letter(ctx, "Rheinwerk"))
+    return [money_m(m.group(1)), round(headline(ctx, "Rheinwerk")[0] * float(m.group(2)), 2)]
+
+
 def ranking(ctx) -> list[str]:
     return sorted(LETTERS, key=lambda b: -like_for_like(ctx, b))
 

@@ -16,6 +16,7 @@ import yaml
 
 from harness.verify import artifacts as A
 from harness.verify.reading import negated, normalise, number_cands
+from harness.verify.answer import within
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
 from harness.verify.mailtext import new_subject, own_words, recipients
@@ -496,10 +497,10 @@ def nathaniel_answered(ctx):
         expected = {"top": top, "nd": nd, "dl": dl, "equity": top - nd - dl, "paid": paid, "proceeds": wanted}
         figs = labelled_money(body)
         money = [v for v, _ in figs]
-        p_ok = any(abs(v - wanted) <= 0.05 for v in money)
-        other = [v for v in money if abs(v - wanted) > 0.05 and not any(abs(v - x) <= 0.05 for x in support)]
-        mislabelled = [(v, lab) for v, lab in figs if lab and abs(v - expected[lab]) > 0.05 and abs(v - wanted) > 0.05
-                       and not (lab == "proceeds" and abs(v - (top - nd - dl) * (1 - stake)) <= 0.05)]
+        p_ok = any(within(v, wanted, 0.05) for v in money)
+        other = [v for v in money if not within(v, wanted, 0.05) and not any(within(v, x, 0.05) for x in support)]
+        mislabelled = [(v, lab) for v, lab in figs if lab and not within(v, expected[lab], 0.05) and not within(v, wanted, 0.05)
+                       and not (lab == "proceeds" and within(v, (top - nd - dl) * (1 - stake), 0.05))]
         if not p_ok:
             problems.append(f"proceeds {wanted:.2f} not stated (found {figs})")
         if other:
@@ -556,7 +557,7 @@ ONE_PAGER = "Project Juniper – Round 1 IOI Summary"
 SHORT = {"Rheinwerk": r"rheinwerk", "Granite Harbor": r"granite", "Kestrel": r"kestrel",
          "Marlow Peak": r"marlow peak|marlow(?! point)", "Alder Creek": r"alder creek|alder(?! crest)",
          "Sable Point": r"sable point", "Norwell": r"norwell", "Corliss": r"corliss"}
-TRAPS = {"Rheinwerk": [415.14, 415.1], "Alder Creek": [435.1, 413.7]}
+TRAPS = {"Alder Creek": [435.1, 413.7]}       # and Rheinwerk at its own rate (checks.own_rate_figures)
 
 
 def _new_doc(ctx, title: str) -> tuple[str | None, str | None]:
@@ -584,20 +585,21 @@ def one_pager_bidders(ctx):
         return False, f"no doc titled {ONE_PAGER!r}"
     blocks = _doc_text_blocks(ctx, doc)
     problems, ok = [], []
+    traps = {**TRAPS, "Rheinwerk": c.own_rate_figures(ctx)}
     for b in c.LETTERS:
         want = c.like_for_like(ctx, b)
         mine = [t for t in blocks for line in [t] if re.search(rf"\b(?:{SHORT[b]})", t, re.I)]
         lines = [ln for t in mine for ln in t.splitlines() if re.search(rf"\b(?:{SHORT[b]})", ln, re.I)] or mine
-        if not any(any(abs(v - want) <= 0.05 for v in money_figures(ln) + _bare(ln)) for ln in lines):
+        if not any(any(within(v, want, 0.05) for v in money_figures(ln) + _bare(ln)) for ln in lines):
             problems.append(f"{b} not at {want:.2f}")
-        bad = [v for ln in lines for v in money_figures(ln) + _bare(ln) for t in TRAPS.get(b, []) if abs(v - t) <= 0.01]
+        bad = [v for ln in lines for v in money_figures(ln) + _bare(ln) for t in traps.get(b, []) if abs(v - t) <= 0.01]
         if bad:
             problems.append(f"{b} at a trap figure {bad}")
         lo, hi = c.headline(ctx, b)
         allowed = [want, lo, hi, c.rule(ctx, "B2"), c.rule(ctx, "B3"), c.rule(ctx, "B4"), c.rule(ctx, "B5")]
         # a line that gives the bidder a second value (a hedge, "possibly …") is not its value
         other = [v for ln in lines if not re.search(r"shortlist|phase ii|out:", ln, re.I)
-                 for v in money_figures(ln) + _bare(ln) if v >= 100 and not any(abs(v - a) <= 0.05 for a in allowed)]
+                 for v in money_figures(ln) + _bare(ln) if v >= 100 and not any(within(v, a, 0.05) for a in allowed)]
         if other:
             problems.append(f"{b} also at {other}")
         if not problems or problems[-1].split()[0] != b.split()[0]:
@@ -626,7 +628,7 @@ def one_pager_headline(ctx):
     top, fx, qoe = c.top_bid(ctx), c.fx(ctx), c.rule(ctx, "B4")
     mult = top / qoe
     problems = []
-    if not any(abs(v - top) <= 0.05 for v in money_figures(text) + _bare(text)):
+    if not any(within(v, top, 0.05) for v in money_figures(text) + _bare(text)):
         problems.append(f"top bid {top:.2f} not stated")
     fxs = f"{fx:.4f}".rstrip("0")
     if not re.search(rf"(?<![\d.]){re.escape(fxs)}0*(?!\d)", text):

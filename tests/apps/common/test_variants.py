@@ -110,6 +110,8 @@ def test_bad_facts_are_named(tmp_path, text, message):
     ("{{ d | date:%B %-d, %Y }}", "April 22, 2026"), ("{{ d | date:%d/%m }}", "22/04"), ("{{ d }}", "2026-04-22"),
     ("{{ d + days(7) | date:%b %-d }}", "Apr 29"), ("{{ workdays(d, 3) | date:%a %-d }}", "Mon 27"),
     ("{{ name | upper }}", "PORT CALDER"), ("{{ name | slug }}", "port-calder"), ("{{ 12 | words }}", "twelve"),
+    ("{{ 374 | words }}", "three hundred seventy-four"), ("{{ 40 | words }}", "forty"), ("{{ 300 | words }}", "three hundred"),
+    ("{{ 21 | words }}", "twenty-one"), ("{{ 1005 | words }}", "one thousand five"),
     ("{{ n - f | usd }}", "$8,760,000"), ("{{ r | pct:1 }}", "12.5"), ("{{ rows[1].id }}", "b"),
     ("{{ 'a|b' }}", "a|b"), ("{{ [r.id for r in rows if r.id != 'a'] }}", "['b']"), ("no marks", "no marks"), ("{{ m / 4 | short }}", "2562.5"),
 ])
@@ -122,6 +124,7 @@ def test_formats(expr, out):
 @pytest.mark.parametrize("expr, message", [
     ("{{ nope }}", "x.md:2: {{ nope }}: .*unknown fact 'nope'"),
     ("{{ n | dollars }}", "unknown format 'dollars'"),
+    ("{{ n * 2000000 | words }}", "2000000: words covers whole numbers 0–999,999"),
     ("{{ name | comma }}", "'Port Calder' is not a number"),
     ("{{ __import__('os') }}", "unknown fact '__import__'"),
     ("{{ (lambda: 1)() }}", "Lambda is not allowed"),
