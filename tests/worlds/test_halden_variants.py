@@ -6,7 +6,8 @@ mail about it, the Fee & Retainer Tracker and Billing's invoice mail), the selle
 LBO's exit multiple (both models, the DCF and LBO notes, the board deck), the headcount by site (the HR
 schedule, the plants sheet, the CBA, the org chart, the teaser and CIMs' round figure, the management
 presentations and the CRM account) and the top bid: Rheinwerk's euro headline and the desk's EUR/USD close
-(the letter, its mail, FX!B2, the desk's closes, Lucy's and Raymond's messages, the CRM, the co-workers). (a) the figures the tasks read — computed by the world's own check
+(the letter, its mail, FX!B2, the desk's closes, Lucy's and Raymond's messages, the CRM, the co-workers) and
+the first year of monthly working capital (2.6, both models, the QoE report, Alison's mail and replies). (a) the figures the tasks read — computed by the world's own check
 functions from a variant's files and compiled store — are the variant's facts; (b) no template mark
 survives rendering; (c) a figure that changed leaves no trace of its published value behind; (d)
 variants compile and variant 0 is the published world.
@@ -108,6 +109,24 @@ def test_the_top_bid_the_tasks_compute_is_the_facts(k):
     assert f"EUR/USD  {f['fx_eurusd']:.4f}" in closes
 
 
+@pytest.mark.parametrize("k", VARIANTS)
+def test_the_peg_the_tasks_compute_is_the_facts_and_the_schedule_adds_up(k):
+    """The first year of monthly working capital moves (2.6's inventory, both models' NWC tabs): each month
+    still adds up, and the sellers' 24-month peg, the QoE's TTM and the point between them are the facts."""
+    f = facts(k)
+    csv = text(k, "drive/fiona.gallagher/Project Juniper – VDR/2 Financial/2.6 Net Working Capital Apr-2024 to Mar-2026.csv")
+    rows = [[int(x) for x in ln.split(",")[1:]] for ln in csv.strip().splitlines()[1:]]
+    assert len(rows) == 24 and all(ar + inv - ap - acc == nwc for ar, inv, ap, acc, nwc in rows)
+    assert round(sum(r[4] for r in rows[:12]) / 12000, 1) == f["nwc_prior_12"]
+    for book in ("Juniper Model v7", "Juniper Model v6"):
+        assert [cell(k, book, "NWC", f"B{i}") for i in range(3, 27)] == [r[4] for r in rows]
+    p = module("checks_deliverables").nwc(ctx(k))
+    assert (p["sellers"], p["ttm"], p["adj_sellers"], p["adj_ttm"], p["stake"]) == \
+        (f["nwc_24m"], f["nwc_ttm"], f["nwc_adj_24m"], f["nwc_adj_ttm"], f["peg_value"])
+    assert module("checks_process").peg_gap(ctx(k)) == round(f["peg_value"] * 1_000_000)
+    assert f"${f['nwc_24m']:.1f}m" in text(k, "mail/2026-05-05-nwc-peg-sellers-position.yaml")
+
+
 # ---------------------------------------------------------------- (b) every mark is rendered
 @pytest.mark.parametrize("k", [0, 1, 7, 199])
 def test_no_template_mark_survives(k):
@@ -157,6 +176,9 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "ioi_rheinwerk": [f"${f0['ioi_rheinwerk']:.1f}m"],
         "ioi_rheinwerk_raymond": [f"~${f0['ioi_rheinwerk_raymond']}m"],
         "equity_at_top": [f"${f0['equity_at_top']:.1f}m"],
+        "nwc_24m": [f"${f0['nwc_24m']:.1f}m"],
+        "nwc_prior_12": [f"${f0['nwc_prior_12']:.1f}m"],
+        "nwc_shift": ["2024,31150,27600,", "Apr-24\", 37800]"],
     }
 
 
@@ -180,7 +202,7 @@ def test_variants_differ_where_the_tasks_look():
     """Across the first 50 variants the task-facing figures take many values (tasks become families)."""
     seen = {name: set() for name in ("fee_at_top", "fee_at_top_net", "retainer_cap", "headcount", "hc_plants",
                                      "calloway_proceeds", "calloway_moic", "lbo_ev_20", "ioi_rheinwerk",
-                                     "top_multiple_qoe", "equity_at_top")}
+                                     "top_multiple_qoe", "equity_at_top", "peg_value")}
     for k in range(50):
         f = facts(k)
         for name in seen:
