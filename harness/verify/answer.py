@@ -285,11 +285,41 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
     how = dict(tolerance=spec.tolerance, aliases=spec.aliases, values=spec.values, today=today, names=names,
                unit=spec.unit, orgs=orgs, scale=spec.scale)
     ok, found = states(text, spec.type, expected, **how)
+    if ok and spec.type == "number" and re.search(r"ANSWER:", normalise(given or ""), re.I):
+        head = headline_figure(text, scale=spec.scale)
+        if head is not None and not within(head, _num(expected), spec.tolerance or 0) and _comparable(head, _num(expected)):
+            return AnswerResult(False, shown, f"the answer's own figure is {show_value(head)} in {text[:120]!r}")
     if ok:
         for before in earlier_answers(given):
             if _offers(before, spec.type, today) and not states(before, spec.type, expected, **how)[0]:
                 return AnswerResult(False, shown, f"two answers: {before[:60]!r} and {text[:60]!r}")
     return AnswerResult(ok, shown, found)
+
+
+RESULT = re.compile(r"=|≈|→|⇒|\bgives\b|\bcomes to\b", re.I)
+
+
+def headline_figure(text: str, scale: float | None = None) -> float | None:
+    """The figure an answer leads with: in its lead (up to the first bracket, semicolon, line or sentence
+    end) the result of its working ("58,400 × $2,750 = $160,600,000") or else its first figure. What follows
+    the lead explains it; a different figure there is not the answer ("$420m (Rheinwerk's $423.75m needs
+    sign-off)")."""
+    lead = re.split(r"[(\[;\n]|\.\s+(?=[A-Z])", text, maxsplit=1)[0]
+    results = list(RESULT.finditer(lead))
+    part = lead[results[-1].end():] if results else lead
+    cands = [c for c in number_cands(part, words=False) if not negated(part, c) and not isinstance(c.value, Foreign)]
+    if not cands:
+        return None
+    v = float(cands[0].value)
+    if scale and 0 < abs(v) < scale and not SCALED.search(part[cands[0].start:cands[0].end]):
+        v *= scale
+    return v
+
+
+def _comparable(a: float, b: float) -> bool:
+    """Figures of one order of magnitude (a count before an amount, "3 deals totalling $4.5M", is not a
+    rival headline)."""
+    return a != 0 and b != 0 and (a > 0) == (b > 0) and 0.1 <= abs(a / b) <= 10
 
 
 def _offers(text: str, kind: str, today) -> bool:

@@ -230,9 +230,16 @@ def stated_alone(text: str, cands: list[Cand], equal) -> tuple[bool, str]:
 
 
 # ---------------------------------------------------------------------------- numbers
+CODES = r"EUR|GBP|CHF|JPY|CAD|MXN|AUD|CNY|SEK|NOK|DKK|INR"
+CODE_BEFORE = re.compile(rf"\b({CODES})\s?(?=[\d.])")
+CODE_AFTER = re.compile(rf"\s?(?:{CODES}|euros?|pounds?(?: sterling)?|(?:swiss )?francs?|yen|pesos?)\b", re.I)
+
+
 def number_cands(text: str, *, words: bool = True) -> list[Cand]:
-    """Numbers written in ``text`` (not dates, times or the digits of ids), with "nil"/"zero" as 0."""
+    """Numbers written in ``text`` (not dates, times or the digits of ids), with "nil"/"zero" as 0. An
+    amount in another currency ("EUR 374m", "€374m", "374 million euros") is ``Foreign``."""
     masked = text.replace("US$", " $ ").replace("USD", "   ")
+    masked = CODE_BEFORE.sub(lambda m: " " * (len(m.group(0)) - 1) + "€", masked)   # "EUR 374" → "   €374"
     for s, e in find_date_spans(masked):
         masked = masked[:s] + " " * (e - s) + masked[e:]
     masked = re.sub(r"\b\d{1,2}:\d{2}\b", lambda m: " " * len(m.group(0)), masked)       # times
@@ -251,6 +258,8 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
                 v = -v
         if m.group("cur") and m.group("cur") != "$":
             v = Foreign(v, m.group("cur"))
+        elif not m.group("cur") and CODE_AFTER.match(masked, m.end()):
+            v = Foreign(v, CODE_AFTER.match(masked, m.end()).group(0).strip())
         out.append(Cand(start, m.end(), v))
     if words:
         out += [Cand(m.start(), m.end(), 0.0) for m in ZERO_WORDS.finditer(masked)]

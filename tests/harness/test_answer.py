@@ -34,6 +34,31 @@ def test_tolerance_and_dates_in_text_are_not_amounts():
     assert numbers_in("as of 2026-03-06: 17,950") == [17950.0]
 
 
+TOP = AnswerSpec(type="number", value=423750000)
+
+
+@pytest.mark.parametrize("given, ok", [
+    # the answer is the figure it leads with, or the result of its working; what follows explains it
+    ("ANSWER: $423,750,000", True),
+    ("ANSWER: $423,750,000 (Rheinwerk, EUR 375m at 1.1300; not Granite's $420m)", True),
+    ("ANSWER: EUR 375m × 1.1300 = $423,750,000", True),
+    ("ANSWER: 375 × 1.13 = 423.75 → $423,750,000", True),
+    ("Rheinwerk's EUR 375m at 1.1300 tops Granite's $420m. ANSWER: 423.75 million dollars", True),
+    ("ANSWER: 8 bids; the top is $423,750,000", True),      # a count first is not a rival figure
+    ("ANSWER: $420,000,000 (Granite; Rheinwerk's $423,750,000 needs FX sign-off)", False),
+    ("ANSWER: $416,250,000 (at FX!B2 it would be $423,750,000)", False),
+    ("ANSWER: $423,750,000 − $3,750,000 = $420,000,000", False),
+    ("ANSWER: $423,750,000 → $416,250,000", False),
+    ("ANSWER: $440m; Rheinwerk $423.75m", False),
+    # in another currency it is another amount, however the currency is written
+    ("ANSWER: EUR 423.75m", False), ("ANSWER: GBP 423,750,000", False), ("ANSWER: CHF423.75m", False),
+    ("ANSWER: 423,750,000 euros", False), ("ANSWER: €423.75m", False), ("ANSWER: USD 423.75m", True),
+    ("ANSWER: 423,750,000 USD", True),
+])
+def test_the_answer_is_the_figure_it_leads_with(given, ok):
+    assert match_answer(TOP, given).passed is ok, given
+
+
 def test_a_tolerance_includes_its_edge_despite_float_error():
     """423.8 rounds 423.75 to a tenth; the floats differ by 0.0500000000000114, and that is within ± 0.05."""
     from harness.verify.answer import states_by_label
