@@ -10,7 +10,12 @@
   "between $8.7M and $8.8M", "17,950–18,400", "either … or …", a bare list of
   values, "possibly …", "I'm not sure whether …").
 - Numbers lose currency signs, codes and separators and understand
-  million/M/bn/k; a number that merely contains the digits is another number.
+  million/M/bn/k; a number that merely contains the digits is another number;
+  an amount in another currency (€, EUR, "euros") is never a dollar figure.
+- After ``ANSWER:`` a number answer is the figure it leads with: the result of
+  its working ("58,400 × $2,750 = $160,600,000") or its first figure before a
+  bracket, semicolon or sentence end; a different figure of the same order
+  there fails ("$420m (Rheinwerk's $423.75m needs sign-off)").
 - Dates are read in any common format (en-US first: 4/5 is April 5); a date
   without a year takes the year that puts it nearest the world clock.
 - Names match with titles and honorifics ("Judge Rourke" for Imelda Rourke);
