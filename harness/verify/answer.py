@@ -76,10 +76,7 @@ def within(value: float, expected: float, tolerance: float) -> bool:
 
 def _number(text: str, expected: float, tolerance: float, unit: str | None = None,
             scale: float | None = None) -> tuple[bool, str]:
-    cands = number_cands(text)
-    if scale:           # asked in $m: "401.5" is $401.5m; "$401,548,000" and "$401.5m" are read as written
-        cands = [Cand(c.start, c.end, c.value * scale) if isinstance(c.value, float) and not isinstance(c.value, Foreign)
-                 and 0 < abs(c.value) < scale and not SCALED.search(text[c.start:c.end]) else c for c in cands]
+    cands = [_in_scale(text, c, scale) for c in number_cands(text)]
     if unit:
         word = re.sub(r"^per\s+", "", unit.lower()).split()[0]
         kind = UNITS.get(word, UNITS.get(word.rstrip("s")))
@@ -92,6 +89,14 @@ def _number(text: str, expected: float, tolerance: float, unit: str | None = Non
 
 
 SCALED = re.compile(r"\d\s?(million|mn|mm|billion|bn|thousand|m|b|k)\b", re.I)
+
+
+def _in_scale(text: str, c: Cand, scale: float | None) -> Cand:
+    """Asked in $m: "401.5" is $401.5m; "$401,548,000" and "$401.5m" are read as written."""
+    if scale and isinstance(c.value, float) and not isinstance(c.value, Foreign) and 0 < abs(c.value) < scale \
+            and not SCALED.search(text[c.start:c.end]):
+        return Cand(c.start, c.end, c.value * scale)
+    return c
 
 
 def org_forms(name: str) -> list[str]:
@@ -315,10 +320,7 @@ def headline_figure(text: str, scale: float | None = None) -> float | None:
     cands = [c for c in number_cands(part, words=False) if not negated(part, c) and not isinstance(c.value, Foreign)]
     if not cands:
         return None
-    v = float(cands[0].value)
-    if scale and 0 < abs(v) < scale and not SCALED.search(part[cands[0].start:cands[0].end]):
-        v *= scale
-    return v
+    return float(_in_scale(part, cands[0], scale).value)
 
 
 def _comparable(a: float, b: float) -> bool:

@@ -258,8 +258,8 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
                 v = -v
         if m.group("cur") and m.group("cur") != "$":
             v = Foreign(v, m.group("cur"))
-        elif not m.group("cur") and CODE_AFTER.match(masked, m.end()):
-            v = Foreign(v, CODE_AFTER.match(masked, m.end()).group(0).strip())
+        elif not m.group("cur") and (code := CODE_AFTER.match(masked, m.end())):
+            v = Foreign(v, code.group(0).strip())
         out.append(Cand(start, m.end(), v))
     if words:
         out += [Cand(m.start(), m.end(), 0.0) for m in ZERO_WORDS.finditer(masked)]

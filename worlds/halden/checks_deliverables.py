@@ -13,7 +13,7 @@ from datetime import date
 from pathlib import Path
 
 from harness.verify import artifacts as A
-from harness.verify.answer import states_by_label
+from harness.verify.answer import states_by_label, within
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
 from harness.verify.mailtext import recipients
@@ -59,7 +59,7 @@ def values(text: str) -> list[float]:
 
 
 def _close(a: float, b: float, tol: float = 0.05) -> bool:
-    return abs(a - b) <= tol + 1e-9
+    return within(a, b, tol)
 
 
 HEDGE = re.compile(r"\b(?:or|possibly|perhaps|maybe)\s*\(?\s*(?:US)?\$?\s*\d|\d\s*[m%x]?\s*\?", re.I)
