@@ -7,8 +7,10 @@ LBO's exit multiple (both models, the DCF and LBO notes, the board deck), the he
 schedule, the plants sheet, the CBA, the org chart, the teaser and CIMs' round figure, the management
 presentations and the CRM account) and the top bid: Rheinwerk's euro headline and the desk's EUR/USD close
 (the letter, its mail, FX!B2, the desk's closes, Lucy's and Raymond's messages, the CRM, the co-workers) and
-the first year of monthly working capital (2.6, both models, the QoE report, Alison's mail and replies). (a) the figures the tasks read — computed by the world's own check
-functions from a variant's files and compiled store — are the variant's facts; (b) no template mark
+the first year of monthly working capital (2.6, both models, the QoE report, Alison's mail and replies),
+Marlow Peak's headline and Alder Creek's equity value (their letters, Model v6, the CRM, the co-workers).
+(a) the figures the tasks read — computed by the world's own check functions from a variant's files and
+compiled store — are the variant's facts; (b) no template mark
 survives rendering; (c) a figure that changed leaves no trace of its published value behind; (d)
 variants compile and variant 0 is the published world.
 """
@@ -110,6 +112,32 @@ def test_the_top_bid_the_tasks_compute_is_the_facts(k):
 
 
 @pytest.mark.parametrize("k", VARIANTS)
+def test_marlow_and_alder_the_tasks_compute_are_the_facts(k):
+    """Marlow Peak's headline and Alder Creek's equity value: the letters say them (in figures and words),
+    the like-for-like arithmetic and the traps follow, and the order holds (Marlow fourth, Alder fifth, both
+    through the $410m bar); the CRM placeholders are the headlines, Model v6 carries Alder's equity."""
+    f, c = facts(k), module("checks")
+    from apps.core.template import render
+    assert c.headline(ctx(k), "Marlow Peak") == (f["marlow_ev"], f["marlow_ev"])
+    assert c.headline(ctx(k), "Alder Creek") == (f["alder_equity"], f["alder_equity"])
+    assert c.like_for_like(ctx(k), "Marlow Peak") == f["ioi_marlow"]
+    assert c.like_for_like(ctx(k), "Alder Creek") == f["ioi_alder"]
+    assert c.alder_trap_figures(ctx(k)) == [f["ioi_alder_v6"], f["ioi_alder_dec25"]]
+    assert c.ranking(ctx(k)) == ["Rheinwerk", "Granite Harbor", "Kestrel", "Marlow Peak", "Alder Creek",
+                                 "Sable Point", "Norwell", "Corliss"]
+    assert c.shortlist(ctx(k)) == f["shortlist"]
+    iois = "drive/julian.pierce/Project Juniper – Deal Team (internal)/04 Round 1 IOIs/"
+    words = lambda n: render("{{ n | words }}", {"n": n})
+    assert f"({words(f['marlow_ev'])} million US dollars)" in text(k, iois + "Marlow Peak Partners – IOI (2026-04-30).pdf.md")
+    assert f"({words(f['alder_equity'])} million US dollars; US${f['alder_equity'] * 1_000_000:,})" in \
+        text(k, iois + "Alder Creek Capital – IOI (2026-04-30).pdf.md")
+    opps = {o["name"]: o for o in records(k, "crm_opportunities")}
+    assert opps["Juniper – Marlow Peak Partners"]["amount"] == f["marlow_ev"] * 1_000_000
+    assert opps["Juniper – Alder Creek Capital"]["amount"] == f["alder_equity"] * 1_000_000
+    assert cell(k, "Juniper Model v6", "IOIs", "E3") == f["alder_equity"] * 1000
+
+
+@pytest.mark.parametrize("k", VARIANTS)
 def test_the_peg_the_tasks_compute_is_the_facts_and_the_schedule_adds_up(k):
     """The first year of monthly working capital moves (2.6's inventory, both models' NWC tabs): each month
     still adds up, and the sellers' 24-month peg, the QoE's TTM and the point between them are the facts."""
@@ -179,6 +207,8 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "nwc_24m": [f"${f0['nwc_24m']:.1f}m"],
         "nwc_prior_12": [f"${f0['nwc_prior_12']:.1f}m"],
         "nwc_shift": ["2024,31150,27600,", "Apr-24\", 37800]"],
+        "marlow_ev": [f"enterprise value of ${f0['marlow_ev']}m", f"IOI: ${f0['marlow_ev']}m EV"],
+        "alder_equity": [f"${f0['alder_equity']}m", f"{f0['alder_equity']}000000", f", {f0['alder_equity']}000,"],
     }
 
 

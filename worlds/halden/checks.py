@@ -142,6 +142,16 @@ def own_rate_figures(ctx) -> list[float]:
     return [money_m(m.group(1)), round(headline(ctx, "Rheinwerk")[0] * float(m.group(2)), 2)]
 
 
+def alder_trap_figures(ctx) -> list[float]:
+    """Alder Creek's equity value on the two wrong net debts ($m): Model v6's, whose Net debt tab adds the
+    cash (its =SUM(B3:B6) over the four items), and the CIM's at 31 December 2025."""
+    equity = headline(ctx, "Alder Creek")[0]
+    v6 = TEAM / "03 Valuation" / "Juniper Model v6.gsheet.yaml"
+    v6_net_debt = sum(float(sheet_source_cell(ctx, v6, "Net debt", f"B{r}")) for r in range(3, 7)) / 1000
+    cim = re.search(r"\*\*Net debt: \$([\d.,]+)m", read(ctx, TEAM / "02 Marketing" / "CIM v4 (2026-03-16).gdoc.md"))
+    return [round(equity + v6_net_debt, 2), round(equity + money_m(cim.group(1)), 2)]
+
+
 def ranking(ctx) -> list[str]:
     return sorted(LETTERS, key=lambda b: -like_for_like(ctx, b))
 

@@ -210,7 +210,7 @@ def memo_shared(ctx):
 # ---------------------------------------------------------------------------- the board deck
 IOI_SLIDE, SHORTLIST_SLIDE, NET_DEBT_SLIDE = "Round 1 IOI summary", "Shortlist for Phase II", \
     "Net debt and debt-like items"
-TRAP_FIGURES = [39.4, 61.7, 83.1, 435.1]       # and Rheinwerk at its own rate (checks.own_rate_figures)
+TRAP_FIGURES = [39.4, 61.7, 83.1]       # and Alder Creek on v6's net debt, Rheinwerk at its own rate (checks)
 
 
 def _deck(ctx, export: str = "final") -> list[dict]:
@@ -346,9 +346,9 @@ def deck_notes_fx(ctx):
 
 
 def deck_no_traps(ctx):
-    """Nothing in the deck (boxes or notes) states 39.4, 61.7, 83.1, 435.1 or Rheinwerk at its own rate
-    (415.1 in the published world; set aside is fine)."""
-    found, own = [], _c().own_rate_figures(ctx)
+    """Nothing in the deck (boxes or notes) states 39.4, 61.7, 83.1, Alder Creek on v6's net debt or
+    Rheinwerk at its own rate (435.1 and 415.1 in the published world; set aside is fine)."""
+    found, own = [], _c().own_rate_figures(ctx) + _c().alder_trap_figures(ctx)[:1]
     for s in _deck(ctx):
         for text in list(s["boxes"].values()) + [s.get("notes") or ""]:
             found += [v for v in values(text) for t in TRAP_FIGURES + own if _close(v, t, 0.001)]
