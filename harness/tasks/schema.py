@@ -46,7 +46,7 @@ class AnswerSpec(_M):
     """
     type: Literal["number", "date", "string", "set"]
     value: Any = None
-    unit: str | None = None                # number: what it measures ("bbl", "GT"); another unit is wrong
+    unit: str | None = None                # number: what it measures ("bbl", "GT", "x" a multiple); another unit is wrong
     scale: float | None = None             # number: the unit the prompt asks figures in (1e6 for "$m"): a bare
                                            #   figure smaller than it ("401.5") is read in it
     value_from: str | None = None          # "module:function" in the world's checks.py, computed from the start state

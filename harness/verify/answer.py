@@ -56,7 +56,8 @@ JUNK = {"", "n/a", "na", "none", "null", "unknown", "-", "?", "i don't know", "i
 UNITS = {"bbl": "bbl", "barrel": "bbl", "barrels": "bbl", "litres": "l", "liters": "l", "litre": "l", "liter": "l",
          "gallons": "gal", "gal": "gal", "m3": "m3", "tonnes": "t", "t": "t", "metric": "t", "mt": "t", "gt": "gt",
          "gross": "gt", "nt": "nt",
-         "net": "nt", "dwt": "dwt", "deadweight": "dwt"}
+         "net": "nt", "dwt": "dwt", "deadweight": "dwt",
+         "x": "x", "times": "x", "%": "%", "percent": "%", "pct": "%"}   # a multiple is not a percentage
 @dataclass
 class AnswerResult:
     passed: bool
@@ -81,7 +82,7 @@ def _number(text: str, expected: float, tolerance: float, unit: str | None = Non
         word = re.sub(r"^per\s+", "", unit.lower()).split()[0]
         kind = UNITS.get(word, UNITS.get(word.rstrip("s")))
         for c in cands:
-            m = re.match(r"\s*(?:per\s+)?([a-z0-9]+)", text[c.end:c.end + 16], re.I)
+            m = re.match(r"\s*(?:per\s+)?(%|[a-z0-9]+)", text[c.end:c.end + 16], re.I)
             said = UNITS.get(m.group(1).lower()) if m else None
             if kind and said and said != kind and within(c.value, expected, tolerance):
                 return False, f"{show_value(c.value)} {m.group(1)}: another quantity than {unit}"

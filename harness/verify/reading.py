@@ -200,7 +200,9 @@ def uncertain(text: str, hit: Cand) -> bool:
 
 
 def _strip_units(gap: str) -> str:
-    """A gap without the unit words of the values around it ("barrels; " is a bare separator)."""
+    """A gap without the unit words of the values around it ("barrels; " is a bare separator; so is the
+    "x; " of a list of multiples, though "36.4 x 11.66" is a product)."""
+    gap = re.sub(r"(?i)^\s*(?:x|×|times|%)(?=\s*(?:[,;/&|]|and\b|or\b))", " ", gap)
     return re.sub(r"(?i)\b(usd|dollars?|bbl|barrels?|gt|nt|dwt|gross tons?|net tons?|tons?|hours?|hrs?|"
                   r"per gross ton|per ton|each|per occurrence)\b\.?", " ", gap)
 

@@ -131,6 +131,13 @@ def test_units_names_and_ids():
     assert match_answer(bbl, "17,950 barrels").passed
     assert not match_answer(bbl, "17,950 litres").passed
     assert not match_answer(bbl, "17,950 barrels; 18,400 barrels; 12,000 barrels").passed
+    multiple = AnswerSpec(type="number", value=11.66, tolerance=0.005, unit="x")     # a multiple, not a rate
+    for ok in ("ANSWER: 11.66x", "ANSWER: 11.66", "11.66 times QoE EBITDA", "ANSWER: 11.66x (10.94x on management's)"):
+        assert match_answer(multiple, ok).passed, ok
+    assert match_answer(multiple, "36.4 x 11.66 = 424.49. ANSWER: 11.66x").passed         # a product, not a list
+    for bad in ("ANSWER: 11.66%", "ANSWER: 11.66 percent of EBITDA", "ANSWER: 11.66 x; 10.94 x; 9.94 x",
+                "ANSWER: 11.66 times or 10.94 times"):
+        assert not match_answer(multiple, bad).passed, bad
     judge = AnswerSpec(type="string", value="Imelda Rourke")
     for ok in ("Rourke, Imelda", "Imelda M. Rourke", "Judge Rourke", "The Honorable Imelda Rourke, Port Calder Admiralty Court"):
         assert match_answer(judge, ok).passed, ok

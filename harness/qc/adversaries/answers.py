@@ -160,11 +160,16 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
             add("negative", "wrong", Expect.FAIL, f"ANSWER: -{e}")
             unit = spec.unit
             if unit:
-                add("unit-list", "shotgun", Expect.FAIL, f"ANSWER: {e} {unit}; {w} {unit}; {w2} {unit}")
+                # rivals of the answer's own order (a list of multiples, not a multiple beside dollar amounts)
+                us = [show(kind, x) for x in competitors(kind, expected, others) if v and 0.1 <= abs(float(x) / v) <= 10]
+                u, u2 = (us + us)[:2] if us else (w, w2)
+                add("unit-list", "shotgun", Expect.FAIL, f"ANSWER: {e} {unit}; {u} {unit}; {u2} {unit}")
                 other = {"bbl": "litres", "barrels": "litres", "gt": "DWT", "per gross ton": "per net ton"}.get(
                     unit.lower(), "DWT" if "gross" in unit.lower() else None)
                 if other:
                     add("other-unit", "wrong", Expect.FAIL, f"ANSWER: {f'{v:,.0f}'} {other}")
+                if unit.lower() == "x":
+                    add("as-percent", "wrong", Expect.FAIL, f"ANSWER: {e}%")
             for i, f in enumerate(number_forms(v)):
                 add(f"format-{i}", "format", Expect.PASS, f"ANSWER: {f}")
         if kind == "date":
