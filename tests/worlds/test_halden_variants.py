@@ -8,7 +8,8 @@ schedule, the plants sheet, the CBA, the org chart, the teaser and CIMs' round f
 presentations and the CRM account) and the top bid: Rheinwerk's euro headline and the desk's EUR/USD close
 (the letter, its mail, FX!B2, the desk's closes, Lucy's and Raymond's messages, the CRM, the co-workers) and
 the first year of monthly working capital (2.6, both models, the QoE report, Alison's mail and replies),
-Marlow Peak's headline and Alder Creek's equity value (their letters, Model v6, the CRM, the co-workers).
+Marlow Peak's headline and Alder Creek's equity value (their letters, Model v6, the CRM, the co-workers)
+and the stock in Kestrel's price (its letter, cover mail and print, the CRM note).
 (a) the figures the tasks read — computed by the world's own check functions from a variant's files and
 compiled store — are the variant's facts; (b) no template mark
 survives rendering; (c) a figure that changed leaves no trace of its published value behind; (d)
@@ -138,6 +139,19 @@ def test_marlow_and_alder_the_tasks_compute_are_the_facts(k):
 
 
 @pytest.mark.parametrize("k", VARIANTS)
+def test_the_stock_in_kestrels_price_is_the_facts(k):
+    """The part of Kestrel's price paid in its shares: the letter, its cover mail and print and the CRM note
+    say it, and the task's arithmetic reads it from the letter."""
+    f = facts(k)
+    assert module("checks_iois").stock_component_usd(ctx(k)) == round(f["kestrel_stock"] * 1_000_000)
+    said = f"{100 - f['kestrel_stock_pct']}% in cash and {f['kestrel_stock_pct']}% in Kestrel common stock"
+    iois = "drive/julian.pierce/Project Juniper – Deal Team (internal)/04 Round 1 IOIs/"
+    for rel in ("Kestrel Industrial Group – IOI (2026-04-30).pdf.md", "Kestrel – IOI cover email (print).pdf.md"):
+        assert said in text(k, iois + rel).replace("**", ""), rel
+    assert said in text(k, "mail/2026-04-30-ioi-kestrel.yaml")
+
+
+@pytest.mark.parametrize("k", VARIANTS)
 def test_the_peg_the_tasks_compute_is_the_facts_and_the_schedule_adds_up(k):
     """The first year of monthly working capital moves (2.6's inventory, both models' NWC tabs): each month
     still adds up, and the sellers' 24-month peg, the QoE's TTM and the point between them are the facts."""
@@ -208,6 +222,7 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "nwc_prior_12": [f"${f0['nwc_prior_12']:.1f}m"],
         "nwc_shift": ["2024,31150,27600,", "Apr-24\", 37800]"],
         "marlow_ev": [f"enterprise value of ${f0['marlow_ev']}m", f"IOI: ${f0['marlow_ev']}m EV"],
+        "kestrel_stock_pct": [f"{100 - f0['kestrel_stock_pct']}% in cash and {f0['kestrel_stock_pct']}% in", f"/ {f0['kestrel_stock_pct']}% Kestrel stock"],
         "alder_equity": [f"${f0['alder_equity']}m", f"{f0['alder_equity']}000000", f", {f0['alder_equity']}000,"],
     }
 
