@@ -39,7 +39,8 @@ class AnswerSpec(_M):
 
     - ``number``: ``value`` (or ``value_from``) ± ``tolerance``; currency and units stripped
       (with ``unit``, the value in a unit of another quantity — DWT for GT, litres for bbl — fails;
-      with ``scale``, a bare figure smaller than the scale is read in it: "401.5" when asked in $m);
+      with ``scale``, a bare figure smaller than the scale is read in it: "401.5" when asked in $m;
+      with ``exact``, the figure offered as approximate — "about", "roughly", "c.", "~" — fails);
     - ``date``: any common format, in the world's locale;
     - ``string``: normalised (case, spacing, punctuation); ``aliases`` also accepted;
     - ``set``: every item of ``values`` named, nothing else (order free).
@@ -51,6 +52,8 @@ class AnswerSpec(_M):
                                            #   figure smaller than it ("401.5") is read in it
     value_from: str | None = None          # "module:function" in the world's checks.py, computed from the start state
     tolerance: float = 0
+    exact: bool = False                    # number: the prompt asks for the exact figure ("exactly", "to the
+                                           #   dollar"): the figure offered as approximate ("about $X") fails
     aliases: list[str] = []
     values: list[str] = []
 

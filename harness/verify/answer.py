@@ -300,11 +300,28 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
         head = headline_figure(text, scale=spec.scale)
         if head is not None and not within(head, _num(expected), spec.tolerance or 0) and _comparable(head, _num(expected)):
             return AnswerResult(False, shown, f"the answer's own figure is {show_value(head)} in {text[:120]!r}")
+    if ok and spec.type == "number" and spec.exact:
+        approx = approximate(text, _num(expected), spec.tolerance or 0, spec.scale)
+        if approx:
+            return AnswerResult(False, shown, f"the exact figure is asked, and {approx!r} offers it as approximate")
     if ok:
         for before in earlier_answers(given):
             if _offers(before, spec.type, today) and not states(before, spec.type, expected, **how)[0]:
                 return AnswerResult(False, shown, f"two answers: {before[:60]!r} and {text[:60]!r}")
     return AnswerResult(ok, shown, found)
+
+
+APPROX = re.compile(r"(?:\b(?:approximately|approx\.?|about|around|roughly|circa|c\.|ca\.|nearly|almost|"
+                    r"close to|some|in the region of|on the order of|just (?:over|under))|~)\s*(?:US\$|\$|USD\s?)?\s*$", re.I)
+
+
+def approximate(text: str, expected: float, tolerance: float, scale: float | None = None) -> str | None:
+    """The words that offer the expected figure as approximate ("about $424.5m", "~424,490,000"), when
+    every statement of it is so offered; else None."""
+    hits = [c for c in number_cands(text) if not isinstance(c.value, Foreign)
+            and within(float(_in_scale(text, c, scale).value), expected, tolerance)]
+    said = [text[max(0, c.start - 24):c.end] for c in hits if APPROX.search(text[max(0, c.start - 24):c.start])]
+    return said[0].strip() if hits and len(said) == len(hits) else None
 
 
 RESULT = re.compile(r"=|≈|→|⇒|\bgives\b|\bcomes to\b", re.I)

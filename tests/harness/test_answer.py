@@ -131,6 +131,13 @@ def test_units_names_and_ids():
     assert match_answer(bbl, "17,950 barrels").passed
     assert not match_answer(bbl, "17,950 litres").passed
     assert not match_answer(bbl, "17,950 barrels; 18,400 barrels; 12,000 barrels").passed
+    exact = AnswerSpec(type="number", value=424490000, exact=True)      # "…in US dollars, exactly"
+    for ok in ("ANSWER: $424,490,000", "ANSWER: $424.49m (roughly 11.66x QoE EBITDA)",
+               "About $424.5m at first sight; exactly: ANSWER: $424,490,000"):
+        assert match_answer(exact, ok).passed, ok
+    for bad in ("ANSWER: approximately $424,490,000", "ANSWER: ~$424.49m", "ANSWER: c. $424.49m", "ANSWER: roughly 424.49 million"):
+        assert not match_answer(exact, bad).passed, bad
+    assert match_answer(AnswerSpec(type="number", value=424490000), "ANSWER: approximately $424,490,000").passed
     multiple = AnswerSpec(type="number", value=11.66, tolerance=0.005, unit="x")     # a multiple, not a rate
     for ok in ("ANSWER: 11.66x", "ANSWER: 11.66", "11.66 times QoE EBITDA", "ANSWER: 11.66x (10.94x on management's)"):
         assert match_answer(multiple, ok).passed, ok

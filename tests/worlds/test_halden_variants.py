@@ -9,7 +9,8 @@ presentations and the CRM account) and the top bid: Rheinwerk's euro headline an
 (the letter, its mail, FX!B2, the desk's closes, Lucy's and Raymond's messages, the CRM, the co-workers) and
 the first year of monthly working capital (2.6, both models, the QoE report, Alison's mail and replies),
 Marlow Peak's headline and Alder Creek's equity value (their letters, Model v6, the CRM, the co-workers)
-and the stock in Kestrel's price (its letter, cover mail and print, the CRM note).
+the stock in Kestrel's price (its letter, cover mail and print, the CRM note) and Corliss's range in
+thousands (its letter, the CRM).
 (a) the figures the tasks read — computed by the world's own check functions from a variant's files and
 compiled store — are the variant's facts; (b) no template mark
 survives rendering; (c) a figure that changed leaves no trace of its published value behind; (d)
@@ -152,6 +153,21 @@ def test_the_stock_in_kestrels_price_is_the_facts(k):
 
 
 @pytest.mark.parametrize("k", VARIANTS)
+def test_corliss_range_in_thousands_is_the_facts(k):
+    """Corliss's range, written in $000s: the letter and the CRM note say it, the like-for-like midpoint
+    follows, Corliss stays last, and the CRM placeholder is the top of the range."""
+    f, c = facts(k), module("checks")
+    assert c.headline(ctx(k), "Corliss") == (f["corliss_lo"], f["corliss_hi"])
+    assert c.like_for_like(ctx(k), "Corliss") == f["ioi_corliss"] and c.ranking(ctx(k))[-1] == "Corliss"
+    assert module("checks_iois").corliss_ev_usd(ctx(k)) == round(f["ioi_corliss"] * 1_000_000)
+    said = f"${f['corliss_lo'] * 1000:,} – ${f['corliss_hi'] * 1000:,} (in thousands)"
+    assert said in text(k, "drive/julian.pierce/Project Juniper – Deal Team (internal)/04 Round 1 IOIs/"
+                           "Corliss Equity Partners – IOI (2026-04-30).pdf.md")
+    opps = {o["name"]: o for o in records(k, "crm_opportunities")}
+    assert opps["Juniper – Corliss Equity Partners"]["amount"] == f["corliss_hi"] * 1_000_000
+
+
+@pytest.mark.parametrize("k", VARIANTS)
 def test_the_peg_the_tasks_compute_is_the_facts_and_the_schedule_adds_up(k):
     """The first year of monthly working capital moves (2.6's inventory, both models' NWC tabs): each month
     still adds up, and the sellers' 24-month peg, the QoE's TTM and the point between them are the facts."""
@@ -223,6 +239,7 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "nwc_shift": ["2024,31150,27600,", "Apr-24\", 37800]"],
         "marlow_ev": [f"enterprise value of ${f0['marlow_ev']}m", f"IOI: ${f0['marlow_ev']}m EV"],
         "kestrel_stock_pct": [f"{100 - f0['kestrel_stock_pct']}% in cash and {f0['kestrel_stock_pct']}% in", f"/ {f0['kestrel_stock_pct']}% Kestrel stock"],
+        "corliss_lo": [f"${f0['corliss_lo'] * 1000:,} – ${f0['corliss_hi'] * 1000:,}"],
         "alder_equity": [f"${f0['alder_equity']}m", f"{f0['alder_equity']}000000", f", {f0['alder_equity']}000,"],
     }
 

@@ -170,6 +170,9 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
                     add("other-unit", "wrong", Expect.FAIL, f"ANSWER: {f'{v:,.0f}'} {other}")
                 if unit.lower() == "x":
                     add("as-percent", "wrong", Expect.FAIL, f"ANSWER: {e}%")
+            if spec.exact:
+                add("approximately", "hedge", Expect.FAIL, f"ANSWER: approximately {e}")
+                add("roughly-then-exact", "explanation", Expect.PASS, f"Roughly {e} — exactly: ANSWER: {e}")
             for i, f in enumerate(number_forms(v)):
                 add(f"format-{i}", "format", Expect.PASS, f"ANSWER: {f}")
         if kind == "date":
