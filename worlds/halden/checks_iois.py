@@ -42,8 +42,10 @@ def corliss_ev_usd(ctx) -> int:
 
 
 def top_multiple_qoe(ctx) -> float:
-    """The top like-for-like bid over the QoE-adjusted FY2025 EBITDA (Rules!B4), two decimals."""
-    return round(C.top_bid(ctx) / C.rule(ctx, "B4"), 2)
+    """The top like-for-like bid over the QoE-adjusted FY2025 EBITDA (Rules!B4), unrounded: the task's
+    ±0.005 then takes the figure to two decimals, centred on the true multiple — not on its rounding,
+    which would let 11.655 pass for 11.6618."""
+    return C.top_bid(ctx) / C.rule(ctx, "B4")
 
 
 def qoe_gap_usd(ctx) -> int:
