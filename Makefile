@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser serve screenshots bench fuzz check-instances check-long clean
+.PHONY: demo test setup browser serve screenshots bench fuzz check-tasks check-instances check-long clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -51,6 +51,11 @@ bench: setup
 	$(BIN)/python benchmarks/formula.py
 	$(BIN)/python benchmarks/variants.py
 	$(BIN)/deskworld bench
+
+# Every hand-made task (each family's published instance among them) through the GUI oracle, do-nothing
+# and the adversary suite (CI checks the families' half of them by the day: tests/harness/test_runner.py).
+check-tasks: setup
+	$(BIN)/deskworld check --adversaries --workers 2
 
 # Every instance of every task family through the tool solution, do-nothing and the adversary suite
 # (the CI sample is in tests/harness/test_instances.py); prints time and throughput.
