@@ -45,7 +45,7 @@ from harness.verify.reading import (CLAUSE_END, CONDITIONAL, HEDGE_WORDS, HONORI
 
 __all__ = [
     # matching
-    "AnswerResult", "match_answer", "states", "states_by_label",
+    "AnswerResult", "match_answer", "states", "states_by_label", "within", "comparable", "approximate",
     # the reading a world's checks build on (harness.verify.reading)
     "CLAUSE_END", "NEGATION", "Cand", "answer_text", "clause", "competes", "date_cands", "id_shape", "name_like",
     "negated", "normalise", "number_cands", "numbers_in", "phrase_hits", "show_value",
@@ -298,7 +298,7 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
     ok, found = states(text, spec.type, expected, **how)
     if ok and spec.type == "number" and re.search(r"ANSWER:", normalise(given or ""), re.I):
         head = headline_figure(text, scale=spec.scale)
-        if head is not None and not within(head, _num(expected), spec.tolerance or 0) and _comparable(head, _num(expected)):
+        if head is not None and not within(head, _num(expected), spec.tolerance or 0) and comparable(head, _num(expected)):
             return AnswerResult(False, shown, f"the answer's own figure is {show_value(head)} in {text[:120]!r}")
     if ok and spec.type == "number" and spec.exact:
         approx = approximate(text, _num(expected), spec.tolerance or 0, spec.scale)
@@ -341,7 +341,7 @@ def headline_figure(text: str, scale: float | None = None) -> float | None:
     return float(_in_scale(part, cands[0], scale).value)
 
 
-def _comparable(a: float, b: float) -> bool:
+def comparable(a: float, b: float) -> bool:
     """Figures of one order of magnitude (a count before an amount, "3 deals totalling $4.5M", is not a
     rival headline)."""
     return a != 0 and b != 0 and (a > 0) == (b > 0) and 0.1 <= abs(a / b) <= 10

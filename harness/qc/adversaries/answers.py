@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from harness.qc.adversaries.base import Adversary, Expect
 from harness.qc.adversaries.workbench import Attempt
-from harness.verify.answer import id_shape, name_like
+from harness.verify.answer import comparable, id_shape, name_like
 from harness.verify.dates import parse_date
 
 
@@ -161,7 +161,7 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
             unit = spec.unit
             if unit:
                 # rivals of the answer's own order (a list of multiples, not a multiple beside dollar amounts)
-                us = [show(kind, x) for x in competitors(kind, expected, others) if v and 0.1 <= abs(float(x) / v) <= 10]
+                us = [show(kind, x) for x in competitors(kind, expected, others) if comparable(float(x), v)]
                 u, u2 = (us + us)[:2] if us else (w, w2)
                 add("unit-list", "shotgun", Expect.FAIL, f"ANSWER: {e} {unit}; {u} {unit}; {u2} {unit}")
                 other = {"bbl": "litres", "barrels": "litres", "gt": "DWT", "per gross ton": "per net ton"}.get(
