@@ -82,6 +82,13 @@ def test_answer_adversaries_cover_hedges_memorised_answers_and_formats(bench):
     assert any(n.startswith("answer:memorised-") for n in got)
 
 
+def test_a_memorised_number_within_the_answers_tolerance_is_not_a_wrong_answer():
+    """Another variant's 10.8 is this variant's 10.7717 ± 0.05 to one decimal: not a memorised wrong answer."""
+    from harness.qc.adversaries.answers import competitors
+    assert competitors("number", 10.7717, [10.8, 10.9, 10.7717], tolerance=0.05)[:1] == [10.9]
+    assert 10.8 in competitors("number", 10.7717, [10.8])
+
+
 def test_a_task_adversary_for_a_dont_clause(bench):
     t = task(prompt="Reply to Eleanor with the shortfall. Don't copy anyone else.",
              checks=[{"exists": {"table": "mail_messages", "new": True, "count": 1,

@@ -9,8 +9,9 @@ presentations and the CRM account) and the top bid: Rheinwerk's euro headline an
 (the letter, its mail, FX!B2, the desk's closes, Lucy's and Raymond's messages, the CRM, the co-workers) and
 the first year of monthly working capital (2.6, both models, the QoE report, Alison's mail and replies),
 Marlow Peak's headline and Alder Creek's equity value (their letters, Model v6, the CRM, the co-workers)
-the stock in Kestrel's price (its letter, cover mail and print, the CRM note) and Corliss's range in
-thousands (its letter, the CRM).
+the stock in Kestrel's price (its letter, cover mail and print, the CRM note), Corliss's range in
+thousands (its letter, the CRM) and Kenji's comps: Hayashi's EV in yen and Bradwell's deal EV (the Comps
+sheet, so its medians; the board deck, the DCF notes, Kenji's chat).
 (a) the figures the tasks read — computed by the world's own check functions from a variant's files and
 compiled store — are the variant's facts; (b) no template mark
 survives rendering; (c) a figure that changed leaves no trace of its published value behind; (d)
@@ -187,6 +188,80 @@ def test_the_peg_the_tasks_compute_is_the_facts_and_the_schedule_adds_up(k):
     assert f"${f['nwc_24m']:.1f}m" in text(k, "mail/2026-05-05-nwc-peg-sellers-position.yaml")
 
 
+@pytest.mark.parametrize("k", VARIANTS)
+def test_the_comps_the_tasks_compute_are_the_facts(k):
+    """Hayashi's EV (¥bn) and Bradwell's deal EV vary: Kenji's sheet computes the facts' multiples and
+    medians, and the board deck, the DCF notes and Kenji's chat quote them."""
+    f, p = facts(k), module("checks_process")
+    assert p.hayashi_calendarised(ctx(k)) == pytest.approx(f["hayashi_multiple"], abs=1e-6)
+    assert p.trading_comps_median(ctx(k)) == pytest.approx(f["trading_median"], abs=1e-6)
+    assert p.precedents_median(ctx(k)) == pytest.approx(f["precedent_median"], abs=1e-6)
+    comps = "Comps – Trading & Precedents"
+    assert cell(k, comps, "Trading", "F12") == pytest.approx(f["trading_median"], abs=1e-6)
+    assert cell(k, comps, "Trading", "F13") == pytest.approx(f["trading_mean"], abs=1e-6)
+    assert cell(k, comps, "Trading", "H12") == pytest.approx(f["trading_median_cy26"], abs=1e-6)
+    assert cell(k, comps, "Raw", "C16") == pytest.approx(f["hayashi_fiscal_multiple"], abs=1e-6)
+    assert cell(k, comps, "Precedents", "F10") == pytest.approx(f["precedent_median"], abs=1e-6)
+    assert cell(k, comps, "Precedents", "F11") == pytest.approx(f["precedent_mean"], abs=1e-6)
+    deck = text(k, "drive/julian.pierce/Project Juniper – Deal Team (internal)/05 Board & Client/"
+                   "Board Update – Project Juniper (2026-05-13) DRAFT.gslides.yaml")
+    assert f"EBITDA median {f['trading_median']:.1f}x" in deck and f"EBITDA median {f['precedent_median']:.1f}x" in deck
+    assert f"→ {f['hayashi_multiple']:.1f}x. If you ever see {f['hayashi_fiscal_multiple']:.2f}x" in \
+        text(k, "chat/juniper-model.yaml")
+
+
+@pytest.mark.parametrize("k", VARIANTS)
+def test_the_dcf_the_tasks_compute_is_the_facts(k):
+    """The base case's WACC varies: both models' DCF tabs compute the facts' EV and grid from the plan's
+    cash flows, their Summary labels name the WACCs, and Lucy's notes, the board deck and her chat agree."""
+    f = facts(k)
+    assert module("checks_process").dcf_base_ev(ctx(k)) == pytest.approx(f["dcf_ev"] * 1_000_000, abs=1)
+    for book in ("Juniper Model v7", "Juniper Model v6"):
+        assert [cell(k, book, "Plan", f"{c}11") for c in "CDEFG"] == f["dcf_fcf"]
+        assert cell(k, book, "DCF", "B16") == pytest.approx(f["dcf_ev"] * 1000, abs=1e-3)
+        grid = [[cell(k, book, "DCF", f"{c}{r}") for c in "BCD"] for r in (22, 23, 24)]
+        assert grid == [pytest.approx(row, abs=1e-6) for row in f["dcf_grid"]]
+        assert cell(k, book, "Summary", "A18") == f"DCF EV – WACC {f['dcf_wacc'] * 100:.1f}%, terminal growth 2.5%"
+        assert (cell(k, book, "Summary", "C19"), cell(k, book, "Summary", "C20")) == \
+            (pytest.approx(f["dcf_ev_low"], abs=1e-6), pytest.approx(f["dcf_ev_high"], abs=1e-6))
+    rng = f"${f['dcf_ev_low']:.1f}m–${f['dcf_ev_high']:.1f}m"
+    notes = text(k, "drive/julian.pierce/Project Juniper – Deal Team (internal)/03 Valuation/DCF and LBO notes.gdoc.md")
+    assert f"= ${f['dcf_ev']:.1f}m**" in notes and rng in notes
+    deck = text(k, "drive/julian.pierce/Project Juniper – Deal Team (internal)/05 Board & Client/"
+                   "Board Update – Project Juniper (2026-05-13) DRAFT.gslides.yaml")
+    assert f"→ EV ${f['dcf_ev']:.1f}m; WACC {f['dcf_wacc_lo'] * 100:.1f}–{f['dcf_wacc_hi'] * 100:.1f}% → {rng}" in deck
+    assert f"WACC {f['dcf_wacc'] * 100:.1f}%, terminal growth 2.5%" in text(k, "chat/juniper-model.yaml")
+
+
+def test_the_comps_are_off_rounding_edges_and_their_traps_differ_in_every_variant():
+    """In all 200 variants (the DCF's too): Hayashi and Saxby stay the middle two trading peers and Bradwell the third
+    precedent (so the medians are what the facts say); no multiple the tasks ask for to one decimal, or the
+    sheet shows to two, sits on a half (x.x5 / x.xx5, where a reader's rounding and the checker's could
+    differ); and each trap — the CY2026 median, the mean, Hayashi on its March year, the trading median for
+    the precedents' — is another figure to one decimal."""
+    def near_half(x, places, within=0.02):     # e.g. 10.95 ± 0.002 at one decimal; the DCF's 401.548 is 0.002 off
+        return abs((x * 10 ** places) % 1 - 0.5) < within
+
+    for k in range(200):
+        f = facts(k)
+        trading = sorted(f["trading_multiples"])
+        assert trading[3:5] == sorted([f["hayashi_multiple"], 11.0]), k
+        assert sorted(f["precedent_multiples"])[2] == f["bradwell_ev"] / 32, k
+        for name in ("hayashi_multiple", "trading_median", "precedent_median", "trading_mean", "precedent_mean",
+                     "trading_median_cy26", "trading_median_fiscal", "hayashi_fiscal_multiple"):
+            assert not near_half(f[name], 1) and not near_half(f[name], 2), (k, name, f[name])
+        r = {n: round(f[n], 1) for n in ("hayashi_multiple", "hayashi_fiscal_multiple", "trading_median", "trading_mean",
+                                         "trading_median_cy26", "trading_median_fiscal", "precedent_median", "precedent_mean")}
+        assert r["trading_median"] not in (r["trading_mean"], r["trading_median_cy26"], r["trading_median_fiscal"]), k
+        assert r["precedent_median"] not in (r["precedent_mean"], r["trading_median"]), k
+        assert r["hayashi_multiple"] != r["hayashi_fiscal_multiple"], k
+        # the DCF: its base case and the grid's ends, asked or shown in $m to one decimal, and the LBO range
+        dcf = {n: f[n] for n in ("dcf_ev", "dcf_ev_low", "dcf_ev_high")}
+        assert not any(near_half(x, 1, within=0.01) for x in dcf.values()), (k, dcf)
+        rivals = [round(x, 1) for x in (f["dcf_ev_low"], f["dcf_ev_high"], f["dcf_grid"][1][0], f["lbo_ev_20"], f["lbo_ev_25"])]
+        assert round(f["dcf_ev"], 1) not in rivals, k
+
+
 # ---------------------------------------------------------------- (b) every mark is rendered
 @pytest.mark.parametrize("k", [0, 1, 7, 199])
 def test_no_template_mark_survives(k):
@@ -243,6 +318,15 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "kestrel_stock_pct": [f"{100 - f0['kestrel_stock_pct']}% in cash and {f0['kestrel_stock_pct']}% in", f"/ {f0['kestrel_stock_pct']}% Kestrel stock"],
         "corliss_lo": [f"${f0['corliss_lo'] * 1000:,} – ${f0['corliss_hi'] * 1000:,}"],
         "alder_equity": [f"${f0['alder_equity']}m", f"{f0['alder_equity']}000000", f", {f0['alder_equity']}000,"],
+        "hayashi_ev_jpy": [f"\"Enterprise value\", {f0['hayashi_ev_jpy']},"],
+        "hayashi_multiple": [f"→ {f0['hayashi_multiple']:.1f}x"],
+        "hayashi_fiscal_multiple": [f"{f0['hayashi_fiscal_multiple']:.2f}x"],
+        "trading_median": [f"median {f0['trading_median']:.1f}x", f"medians {f0['trading_median']:.1f}x"],
+        "bradwell_ev": [f"\"Granite Harbor Partners\", {f0['bradwell_ev']},"],
+        "precedent_median": [f"EBITDA median {f0['precedent_median']:.1f}x", f"and {f0['precedent_median']:.1f}x)"],
+        "dcf_wacc": [f"WACC {f0['dcf_wacc'] * 100:.1f}%, terminal growth", f"WACC {f0['dcf_wacc_lo'] * 100:.1f}–{f0['dcf_wacc_hi'] * 100:.1f}%",
+                     f"[\"WACC\", {f0['dcf_wacc']}]"],
+        "dcf_ev": [f"→ EV ${f0['dcf_ev']:.1f}m", f"= ${f0['dcf_ev']:.1f}m"],
     }
 
 

@@ -306,22 +306,26 @@ def principal_ic_on_26th(ctx) -> str:
 
 # ---------------------------------------------------------------- figures
 def trading_comps_median(ctx) -> float:
-    """EV / CY2025A EBITDA, median of the trading peers (Comps › Trading!F12), to one decimal."""
-    return round(float(_cell(ctx, COMPS, "Trading", "F12")), 1)
+    """EV / CY2025A EBITDA, median of the trading peers (Comps › Trading!F12), unrounded: the task's ±0.05
+    is centred on it, so an answer to one decimal passes only when rounded right (the facts keep every
+    variant's median off a half), and the sheet's two decimals pass too."""
+    return float(_cell(ctx, COMPS, "Trading", "F12"))
 
 
 def hayashi_calendarised(ctx) -> float:
-    """Hayashi's EV / calendar-2025 EBITDA (Trading!F6 = EV / Raw!C11), to one decimal."""
-    return round(float(_cell(ctx, COMPS, "Trading", "F6")), 1)
+    """Hayashi's EV / calendar-2025 EBITDA (Trading!F6 = EV / Raw!C11), unrounded (±0.05 as above)."""
+    return float(_cell(ctx, COMPS, "Trading", "F6"))
 
 
 def precedents_median(ctx) -> float:
-    return round(float(_cell(ctx, COMPS, "Precedents", "F10")), 1)
+    """EV / LTM EBITDA, median of the six precedents (Precedents!F10), unrounded (±0.05 as above)."""
+    return float(_cell(ctx, COMPS, "Precedents", "F10"))
 
 
-def dcf_base_ev(ctx) -> int:
-    """The DCF's base-case EV (v7's DCF!B16, $000s) in dollars, rounded to $0.1m as the Summary shows it."""
-    return round(float(_cell(ctx, MODEL, "DCF", "B16")) / 100) * 100_000
+def dcf_base_ev(ctx) -> float:
+    """The DCF's base-case EV (v7's DCF!B16, $000s) in dollars, unrounded: the task's ±$0.05m is centred on
+    it, so $m to one decimal passes only when rounded right (the facts keep every base case off a half)."""
+    return float(_cell(ctx, MODEL, "DCF", "B16")) * 1000
 
 
 def lbo_range(ctx) -> list[str]:

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from harness.qc.adversaries.base import Adversary, Expect
 from harness.qc.adversaries.workbench import Attempt
-from harness.verify.answer import comparable, id_shape, name_like
+from harness.verify.answer import comparable, id_shape, name_like, within
 from harness.verify.dates import parse_date
 
 
@@ -70,13 +70,14 @@ def string_forms(initial: dict, value: str) -> list[str]:
     return out
 
 
-def competitors(kind: str, expected, others: list) -> list:
-    """Wrong values of the answer's kind: other tasks' answers first, then near misses."""
+def competitors(kind: str, expected, others: list, tolerance: float = 0) -> list:
+    """Wrong values of the answer's kind: other tasks' answers first, then near misses. A number within the
+    answer's tolerance is not wrong (another variant's 10.8 is right for this one's 10.7717 ± 0.05)."""
     out = [o for o in others if o != expected]
     if kind == "number":
         v = float(expected)
         out += [round(v * 1.1), v + (10 ** max(0, len(str(int(v))) - 2))]
-        out = [float(o) for o in out if _is_num(o) and float(o) != v]
+        out = [float(o) for o in out if _is_num(o) and not within(float(o), v, tolerance)]
     elif kind == "date":
         d = parse_date(str(expected))
         out = [parse_date(str(o)) for o in out] + [d + timedelta(days=7), d - timedelta(days=1)]
@@ -138,7 +139,7 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
         add("set-also", "shotgun", Expect.FAIL, f"ANSWER: {' and '.join(vals)} (also {extra})")
     else:
         e = show(kind, expected)
-        ws = [show(kind, w) for w in competitors(kind, expected, others)]
+        ws = [show(kind, w) for w in competitors(kind, expected, others, spec.tolerance or 0)]
         w, w2 = (ws + ws)[:2] if ws else ("something else", "another")
         add("hedge-or", "hedge", Expect.FAIL, f"ANSWER: {e} or {w}")
         add("hedge-conditional", "hedge", Expect.FAIL, f"ANSWER: {e} — or {w} if the other reading applies")
@@ -161,7 +162,7 @@ def answer_adversaries(task, expected, initial: dict, others: list, base=None) -
             unit = spec.unit
             if unit:
                 # rivals of the answer's own order (a list of multiples, not a multiple beside dollar amounts)
-                us = [show(kind, x) for x in competitors(kind, expected, others) if comparable(float(x), v)]
+                us = [show(kind, x) for x in competitors(kind, expected, others, spec.tolerance or 0) if comparable(float(x), v)]
                 u, u2 = (us + us)[:2] if us else (w, w2)
                 add("unit-list", "shotgun", Expect.FAIL, f"ANSWER: {e} {unit}; {u} {unit}; {u2} {unit}")
                 other = {"bbl": "litres", "barrels": "litres", "gt": "DWT", "per gross ton": "per net ton"}.get(
