@@ -39,6 +39,12 @@ Semantics follow Google Sheets where it matters to users:
 * Criteria (SUMIF & co.): a number or "=5" matches that number (and the text "5"); "text" matches
   case-insensitively with ``*``/``?`` wildcards (``~`` escapes); "<>x" matches everything else,
   empties included; ">100" compares numbers only; "" matches empty cells.
+* SUMPRODUCT's arguments are arrays: operators inside them apply cell by cell
+  (``=SUMPRODUCT((D2:D9="North")*B2:B9)``). SUMIF's and AVERAGEIF's sum range takes the criteria
+  range's shape from its top-left cell. Criteria "#N/A" (and the other error codes) match those errors.
+* TEXT() patterns: ``0``/``#`` placeholders (optional ``#`` decimals trimmed), thousands commas and
+  trailing-comma scaling, ``%``, scientific ``0.00E+00``, quoted literal text and ``\\`` escapes,
+  ``;`` sections, date and time tokens. TRIM removes spaces only (tabs and non-breaking spaces stay).
 * Lookups: exact matches (VLOOKUP/HLOOKUP FALSE, MATCH 0) are case-insensitive and honour
   wildcards; approximate ones assume sorted data and take the last value <= key (MATCH -1: >= key)
   before the first larger one. XLOOKUP matches exactly (wildcards only with match_mode 2).
@@ -53,9 +59,10 @@ from apps.sheets.formula.a1 import col_index, col_letter, parse_range, parse_ref
 from apps.sheets.formula.base import ErrorValue
 from apps.sheets.formula.display import format_value
 from apps.sheets.formula.inputs import parse_input
+from apps.sheets.formula.tokenizer import closed_parens, to_ooxml
 from apps.sheets.formula.workbook import Workbook
 
 __all__ = [
     "ErrorValue", "Workbook", "col_letter", "col_index", "parse_ref", "ref_name", "parse_range",
-    "parse_input", "format_value",
+    "parse_input", "format_value", "to_ooxml", "closed_parens",
 ]

@@ -44,16 +44,55 @@ _DATE_TOKENS = re.compile(r"yyyy|yy|mmmm|mmm|mm|m|dddd|ddd|dd|d|hh|h|ss|s|am/pm"
 _NUMBER_CORE = re.compile(r"[#0][#0,]*(?:\.[#0]*)?|\.[#0]+")
 
 
+def _masked(fmt: str) -> str:
+    """``fmt`` with its literal text (``"…"`` and ``\\x``) blanked to NULs of the same length, so the
+    pattern's placeholders are found only outside it."""
+    out, i = [], 0
+    while i < len(fmt):
+        ch = fmt[i]
+        if ch == '"':
+            j = fmt.find('"', i + 1)
+            j = len(fmt) - 1 if j < 0 else j
+            out.append("\0" * (j - i + 1))
+            i = j + 1
+        elif ch == "\\" and i + 1 < len(fmt):
+            out.append("\0\0")
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _literal(seg: str) -> str:
+    """A pattern's literal part as displayed: quotes dropped, ``\\x`` is ``x``."""
+    out, i = [], 0
+    while i < len(seg):
+        ch = seg[i]
+        if ch == '"':
+            j = seg.find('"', i + 1)
+            j = len(seg) if j < 0 else j
+            out.append(seg[i + 1:j])
+            i = j + 1
+        elif ch == "\\" and i + 1 < len(seg):
+            out.append(seg[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def _format_date_pattern(x: int | float, fmt: str) -> str:
     try:
         dt = _EPOCH_DT + timedelta(seconds=round(x * 86400))
     except OverflowError:
         _fail("#NUM!", f"{x} is not a valid date serial number.")
-    tokens = [(m.start(), m.end(), m.group().lower()) for m in _DATE_TOKENS.finditer(fmt)]
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _DATE_TOKENS.finditer(_masked(fmt))]
     twelve = any(tok == "am/pm" for _, _, tok in tokens)
     out, pos = [], 0
     for i, (start, end, tok) in enumerate(tokens):
-        out.append(fmt[pos:start])
+        out.append(_literal(fmt[pos:start]))
         pos = end
         prev = tokens[i - 1][2] if i else ""
         nxt = tokens[i + 1][2] if i + 1 < len(tokens) else ""
@@ -68,27 +107,69 @@ def _format_date_pattern(x: int | float, fmt: str) -> str:
             "d": str(dt.day), "hh": f"{hour:02d}", "h": str(hour), "ss": f"{dt.second:02d}",
             "s": str(dt.second), "am/pm": "AM" if dt.hour < 12 else "PM",
         }[tok])
-    out.append(fmt[pos:])
+    out.append(_literal(fmt[pos:]))
     return "".join(out)
 
 
+_SCIENTIFIC = re.compile(r"([#0][#0,]*)?(?:\.([#0]*))?[Ee]([+-])(0+)")
+
+
+def _digits(x: int | float, dec_part: str) -> str:
+    """|x| with as many decimals as ``dec_part`` has placeholders, optional ``#`` places trimmed of
+    trailing zeros ("0.0#": one to two decimals)."""
+    s = _fixed(abs(x), len(dec_part), False)
+    least = dec_part.rstrip("#").count("0") if dec_part else 0
+    if "." in s and len(dec_part) > least:
+        whole, frac = s.split(".")
+        frac = frac[:least] + frac[least:].rstrip("0")
+        s = whole + "." + frac
+    return s
+
+
+def _format_scientific(x: int | float, m: re.Match, fmt: str) -> str:
+    dec_part, sign, zeros = m.group(2) or "", m.group(3), m.group(4)
+    exp = 0 if x == 0 else math.floor(math.log10(abs(x)))
+    mant = _digits(abs(x) / 10 ** exp if x else 0, dec_part)
+    if float(mant) >= 10:                                # 9.999 → "10.00": one more power of ten
+        exp += 1
+        mant = _digits(abs(x) / 10 ** exp, dec_part)
+    if dec_part and "." not in mant:
+        mant += "."
+    e = ("-" if exp < 0 else "+" if sign == "+" else "") + str(abs(exp)).rjust(len(zeros), "0")
+    body = mant + ("E" if "E" in m.group(0) else "e") + e
+    return ("-" if x < 0 else "") + _literal(fmt[:m.start()]) + body + _literal(fmt[m.end():])
+
+
 def _format_pattern(x: int | float, fmt: str) -> str:
-    """TEXT() patterns: numbers ("0.00", "#,##0", "$#,##0.00", "0%", "000"), dates
-    ("yyyy-mm-dd", "mm/dd/yyyy", "mmm d, yyyy", "hh:mm") and "positive;negative;zero" sections."""
-    sections = fmt.split(";")
+    """TEXT() patterns: numbers ("0.00", "0.0#", "#,##0", "#,##0,", "$#,##0.00", "0%", "000",
+    "0.00E+00", literal text in quotes), dates ("yyyy-mm-dd", "mm/dd/yyyy", "mmm d, yyyy", "hh:mm") and
+    "positive;negative;zero" sections."""
+    sections = _split_sections(fmt)
     if len(sections) > 1 and x < 0:
         return _format_pattern(-x, sections[1])
     if len(sections) > 2 and x == 0:
         return _format_pattern(x, sections[2])
     fmt = sections[0]
-    core = _NUMBER_CORE.search(fmt)
+    masked = _masked(fmt)
+    sci = _SCIENTIFIC.search(masked)
+    if sci is not None:
+        return _format_scientific(x, sci, fmt)
+    core = _NUMBER_CORE.search(masked)
     if core is None:
-        return _format_date_pattern(x, fmt) if _DATE_TOKENS.search(fmt) else fmt
-    prefix, suffix = fmt[:core.start()], fmt[core.end():]
+        return _format_date_pattern(x, fmt) if _DATE_TOKENS.search(masked) else _literal(fmt)
     int_part, _, dec_part = core.group().partition(".")
-    if "%" in prefix + suffix:
+    after = len(masked[core.end():]) - len(masked[core.end():].lstrip(","))
+    scale = after + (len(int_part) - len(int_part.rstrip(",")) if "." not in core.group() else 0)
+    prefix, suffix = _literal(fmt[:core.start()]), _literal(fmt[core.end() + after:])
+    if scale:                                            # "#,##0," shows thousands, "0.0,," millions
+        int_part = int_part.rstrip(",")
+        x = float(Decimal(repr(x)) / Decimal(1000) ** scale) if type(x) is float else x / 1000 ** scale
+    if "%" in masked[:core.start()] + masked[core.end():]:
         x = float(Decimal(repr(x)) * 100) if type(x) is float else x * 100
-    s = _fixed(abs(x), len(dec_part), "," in int_part)
+    s = _digits(x, dec_part)
+    if "," in int_part:
+        whole, dot, frac = s.partition(".")
+        s = f"{int(whole):,}" + dot + frac
     whole, dot, frac = s.partition(".")
     min_digits = int_part.count("0")
     if whole == "0" and min_digits == 0:
@@ -98,6 +179,17 @@ def _format_pattern(x: int | float, fmt: str) -> str:
     s = whole + dot + frac
     negative = x < 0 and any(ch not in "0.," for ch in s)
     return ("-" if negative else "") + prefix + s + suffix
+
+
+def _split_sections(fmt: str) -> list[str]:
+    """The pattern's ";"-separated sections (a ";" inside quotes is text)."""
+    masked, out, pos = _masked(fmt), [], 0
+    for i, ch in enumerate(masked):
+        if ch == ";":
+            out.append(fmt[pos:i])
+            pos = i + 1
+    out.append(fmt[pos:])
+    return out
 
 
 def format_value(value: Value, fmt: dict | None = None) -> str:

@@ -33,6 +33,8 @@ def _text_matcher(pattern: str) -> Callable[[str], bool]:
     return lambda s: s.lower() == low
 
 
+ERROR_CODES = frozenset({"#N/A", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#ERROR!"})
+
 _ORDER: dict[str, Callable[[object, object], bool]] = {
     ">": lambda a, b: a > b, "<": lambda a, b: a < b,  # type: ignore[operator]
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,  # type: ignore[operator]
@@ -57,6 +59,9 @@ def _criterion(c: Arg) -> Callable[[Value], bool]:
         eq: Callable[[Value], bool]
         if operand == "":
             eq = lambda v: v is None or v == ""  # noqa: E731
+        elif operand.strip().upper() in ERROR_CODES:
+            err = operand.strip().upper()
+            eq = lambda v: isinstance(v, ErrorValue) and v.code == err  # noqa: E731
         elif num is not None:
             low = operand.strip().lower()
             eq = lambda v: ((_is_number(v) and v == num)  # noqa: E731

@@ -153,6 +153,39 @@ class _Compiled:
 _PARSE_ERROR = ("lit", ErrorValue("#ERROR!", "Formula parse error."))
 
 
+_STRETCH = {"SUMIF": (0, 2), "AVERAGEIF": (0, 2)}     # function -> (criteria range, the range it shapes)
+
+
+def _box(node: tuple) -> tuple | None:
+    """(sheet, top, left, bottom, right) of a closed reference node, else None."""
+    if node[0] == "ref":
+        return (node[1], node[2], node[3], node[2], node[3])
+    if node[0] == "range" and node[4] is not None and node[5] is not None:
+        return node[1:6]
+    return None
+
+
+def _stretched(node: tuple) -> tuple:
+    """SUMIF's and AVERAGEIF's sum range takes the criteria range's shape from its own top-left cell,
+    as Sheets does (``SUMIF(A1:A5,"x",B1)`` sums B1:B5): the reference is rewritten here, so evaluation
+    and the dependency graph both see the cells actually read."""
+    kind = node[0]
+    if kind == "call":
+        args = [_stretched(a) for a in node[2]]
+        pair = _STRETCH.get(node[1])
+        if pair and len(args) > pair[1]:
+            crit, target = _box(args[pair[0]]), _box(args[pair[1]])
+            if crit and target and (crit[3] - crit[1], crit[4] - crit[2]) != (target[3] - target[1], target[4] - target[2]):
+                sheet, top, left = target[0], target[1], target[2]
+                args[pair[1]] = ("range", sheet, top, left, top + crit[3] - crit[1], left + crit[4] - crit[2])
+        return (kind, node[1], tuple(args))
+    if kind == "bin":
+        return (kind, node[1], _stretched(node[2]), _stretched(node[3]))
+    if kind in ("neg", "pct"):
+        return (kind, _stretched(node[1]))
+    return node
+
+
 @lru_cache(maxsize=8192)
 def _compile(src: str) -> _Compiled:
     """Parse the text after ``=``. Host-independent, so cached by text."""
@@ -160,6 +193,7 @@ def _compile(src: str) -> _Compiled:
         ast = _Parser(_tokenize(src)).parse()
     except (_ParseError, RecursionError):
         ast = _PARSE_ERROR
+    ast = _stretched(ast)
     cells: list[tuple[str | None, int, int]] = []
     boxes: list[tuple[str | None, int, int, int, int, bool]] = []
     stack = [ast]

@@ -130,3 +130,65 @@ def _adjust(raw: str, drow: int, dcol: int) -> str:
         return p.text() if moved else None
 
     return "=" + _rewrite_refs(raw[1:], fix)
+
+
+# Functions OOXML stores with the ``_xlfn.`` prefix (added to Excel after 2007): written bare, Excel and
+# LibreOffice read them as unknown names (#NAME?).
+XLFN = frozenset({
+    "IFNA", "IFS", "SWITCH", "XLOOKUP", "XMATCH", "CONCAT", "TEXTJOIN", "DAYS", "MAXIFS", "MINIFS",
+    "ISOWEEKNUM", "NUMBERVALUE", "CEILING.MATH", "FLOOR.MATH", "STDEV.S", "STDEV.P", "VAR.S", "VAR.P",
+    "PERCENTILE.INC", "PERCENTILE.EXC", "QUARTILE.INC", "QUARTILE.EXC", "RANK.EQ", "RANK.AVG", "MODE.SNGL",
+    "NETWORKDAYS.INTL", "WORKDAY.INTL", "AGGREGATE", "UNIQUE", "SORT", "SORTBY", "FILTER", "SEQUENCE", "LET",
+})
+_XLWS = frozenset({"FILTER", "SORT"})          # _xlfn._xlws.FILTER, as Excel writes them
+MAX_ROW, MAX_COL = 1_048_576, 16_384           # the OOXML grid
+
+
+def to_ooxml(raw: str) -> str:
+    """A formula as an .xlsx stores it: newer functions with their ``_xlfn.`` prefix, and Sheets' open
+    ranges (``B2:B``, to the last row with data) closed at the grid's edge (``B2:B1048576``), which
+    Excel and LibreOffice read the same way."""
+    if not raw.startswith("="):
+        return raw
+    src = raw[1:]
+    toks = _tokenize(src)
+    out, last = [], 0
+    for i, tok in enumerate(toks):
+        new = None
+        if tok.kind == "ident" and tok.text.upper() in XLFN:
+            nxt = next((t for t in toks[i + 1:] if t.kind != "ws"), None)
+            if nxt is not None and nxt.kind == "op" and nxt.text == "(":
+                name = tok.text.upper()
+                new = ("_xlfn._xlws." if name in _XLWS else "_xlfn.") + name
+        elif tok.kind == "ref":
+            p = _ref_parts(tok.match)  # type: ignore[arg-type]
+            if len(p.ends) == 2 and all(e[0] is not None and e[1] is not None for e in p.ends[:1]):
+                end = p.ends[1]
+                if end[0] is None and end[1] is not None:            # B2:B
+                    end[0] = MAX_ROW - 1
+                    new = p.text()
+                elif end[1] is None and end[0] is not None:          # B2:5
+                    end[1] = MAX_COL - 1
+                    new = p.text()
+        if new is not None:
+            out.append(src[last:tok.start])
+            out.append(new)
+            last = tok.end
+    out.append(src[last:])
+    return "=" + "".join(out)
+
+
+def closed_parens(raw: str) -> str:
+    """A formula typed without its closing parentheses, closed as Sheets closes them on Enter
+    (``=SUM(D2:D8`` is stored as ``=SUM(D2:D8)``). Anything else is returned as typed."""
+    if not raw.startswith("="):
+        return raw
+    depth = 0
+    for tok in _tokenize(raw[1:]):
+        if tok.kind == "op" and tok.text == "(":
+            depth += 1
+        elif tok.kind == "op" and tok.text == ")":
+            depth -= 1
+            if depth < 0:
+                return raw
+    return raw + ")" * depth if depth > 0 else raw

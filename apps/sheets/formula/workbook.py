@@ -571,9 +571,63 @@ class Workbook:
         try:
             if lazy:
                 return fn(self, args, tab)
+            if name in ARRAY_ARGS:
+                return fn(*[self._eval_array(a, tab) for a in args])
             return fn(*[self._eval_arg(a, tab) for a in args])
         except _Fail as f:
             return f.error
+
+    def _eval_array(self, node: tuple, tab: str) -> Arg:
+        """An argument evaluated as an array, as SUMPRODUCT's are: operators apply cell by cell
+        (``(D2:D9="North")*B2:B9`` is eight products), a single value stretching over a range; ranges
+        of different shapes are #VALUE!. Outside array arguments an operator reads a range's first cell."""
+        kind = node[0]
+        if kind == "bin":
+            return _elementwise(node[1], self._eval_array(node[2], tab), self._eval_array(node[3], tab))
+        if kind in ("neg", "pct"):
+            v = self._eval_array(node[1], tab)
+            if not isinstance(v, _Grid):
+                return self._eval(node, tab)
+            return _Grid([[_unary(kind, x) for x in row] for row in v.rows])
+        return self._eval_arg(node, tab)
+
+
+ARRAY_ARGS = frozenset({"SUMPRODUCT"})       # functions whose arguments are evaluated as arrays
+
+
+def _apply(op: str, a: Value, b: Value) -> Value:
+    if isinstance(a, ErrorValue):
+        return a
+    if isinstance(b, ErrorValue):
+        return b
+    try:
+        return _BINOPS[op](a, b)
+    except _Fail as f:
+        return f.error
+
+
+def _unary(kind: str, v: Value) -> Value:
+    if isinstance(v, ErrorValue):
+        return v
+    try:
+        return _clean(-_num(v) if kind == "neg" else _num(v) / 100)
+    except _Fail as f:
+        return f.error
+
+
+def _elementwise(op: str, a: Arg, b: Arg) -> Arg:
+    """``a op b`` cell by cell; a 1x1 grid or a single value stretches over the other side."""
+    if not isinstance(a, _Grid) and not isinstance(b, _Grid):
+        return _apply(op, a, b)
+    ga = a if isinstance(a, _Grid) else _Grid([[a]])
+    gb = b if isinstance(b, _Grid) else _Grid([[b]])
+    if (ga.height, ga.width) == (1, 1) and (gb.height, gb.width) != (1, 1):
+        ga = _Grid([[ga.first()] * gb.width for _ in range(gb.height)])
+    elif (gb.height, gb.width) == (1, 1) and (ga.height, ga.width) != (1, 1):
+        gb = _Grid([[gb.first()] * ga.width for _ in range(ga.height)])
+    if (ga.height, ga.width) != (gb.height, gb.width):
+        return ErrorValue("#VALUE!", "Array arguments are of different size.")
+    return _Grid([[_apply(op, x, y) for x, y in zip(ra, rb)] for ra, rb in zip(ga.rows, gb.rows)])
 
 
 def _sort_key(v: Value) -> tuple[int, object]:

@@ -26,7 +26,7 @@ def set_cells(store: Store, caller: Caller, book_id: int, tab_id: int,
         if raw is not None and len(raw) > MAX_INPUT:
             raise Invalid(f"A cell can hold at most {MAX_INPUT:,} characters.", "input")
         if raw is not None:
-            raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+            raw = F.closed_parens(raw.replace("\r\n", "\n").replace("\r", "\n"))
         clean[(r, c)] = raw if raw not in ("", None) else None
     existing = cells(store, t["id"])
     clean = {k: v for k, v in clean.items() if (existing.get(k) or {}).get("input") != v}

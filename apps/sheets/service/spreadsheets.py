@@ -125,10 +125,12 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
             raw = cl["input"]
             if raw is not None:
                 if raw.startswith("="):
-                    target.value = raw
+                    target.value = F.to_ooxml(raw)
                 else:
                     v = cl["value"]
                     target.value = v if not isinstance(v, dict) else raw
+                    if isinstance(target.value, str) and target.value.startswith("="):
+                        target.data_type = "s"          # '=1+2 typed as text stays text, not a formula
             fmt = cl["format"] or {}
             if fmt.get("type") in XLSX_FORMATS:
                 code = XLSX_FORMATS[fmt["type"]]

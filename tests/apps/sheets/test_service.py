@@ -225,6 +225,31 @@ def test_exports(store):
     assert "Shortfall,\"$8,760,000.00\"" in csv
 
 
+def test_a_formula_typed_without_its_closing_parenthesis_is_closed_as_sheets_closes_it(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    S.set_cells(store, alex, b, claims, {(20, 1): "=SUM(D2:D8", (21, 1): "=SUM(D2:D8))"})
+    assert S.cell(store, b, "Claims", "A20")["input"] == "=SUM(D2:D8)"
+    assert val(store, b, "Claims", "A20") == sum(val(store, b, "Claims", f"D{r}") or 0 for r in range(2, 9))
+    assert S.cell(store, b, "Claims", "A21")["input"] == "=SUM(D2:D8))"           # too many: left as typed
+    assert S.cell(store, b, "Claims", "A21")["value"]["error"] == "#ERROR!"
+
+
+def test_the_xlsx_export_writes_formulas_as_ooxml_stores_them(store, alex):
+    """Newer functions carry OOXML's ``_xlfn.`` prefix (Excel and LibreOffice read them bare as #NAME?),
+    Sheets' open ranges are closed at the grid's last row, and text typed as '=1+2 stays text."""
+    from openpyxl import load_workbook
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    S.set_cells(store, alex, b, claims, {(20, 1): '=IFNA(XLOOKUP("x",A2:A8,D2:D8),0)', (21, 1): "=SUM(D2:D)",
+                                          (22, 1): "'=1+2", (23, 1): '=TEXTJOIN(", ",TRUE,A2:A3)'})
+    ws = load_workbook(io.BytesIO(S.xlsx_bytes(store, "alex.chen", b)))["Claims"]
+    assert ws["A20"].value == '=_xlfn.IFNA(_xlfn.XLOOKUP("x",A2:A8,D2:D8),0)'
+    assert ws["A21"].value == "=SUM(D2:D1048576)"
+    assert ws["A22"].value == "=1+2" and ws["A22"].data_type == "s"
+    assert ws["A23"].value == '=_xlfn.TEXTJOIN(", ",TRUE,A2:A3)'
+
+
 def test_one_cell_pasted_into_a_range_fills_it(store, alex):
     b = book(store)
     claims = tab_id(store, b, "Claims")

@@ -114,6 +114,11 @@ def _sqrt(x: Arg) -> Value:
 
 @_fn("SUMPRODUCT", hi=None)
 def _sumproduct(*arrays: Arg) -> Value:
+    """Sum of the cell-by-cell products; its arguments are arrays (``(D2:D9="North")*B2:B9``, where the
+    comparison's TRUE counts 1 once multiplied); text and empty cells count 0."""
+    for a in arrays:
+        if isinstance(a, ErrorValue):
+            raise _Fail(a)
     grids = [_grid(a) for a in arrays]
     shape = (grids[0].height, grids[0].width)
     if any((g.height, g.width) != shape for g in grids):

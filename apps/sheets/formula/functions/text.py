@@ -1,5 +1,7 @@
-"""Text: CONCATENATE, TEXTJOIN, LEN, LEFT/RIGHT/MID, UPPER/LOWER/TRIM, SUBSTITUTE, FIND/SEARCH, TEXT, VALUE."""
+"""Text: CONCATENATE, TEXTJOIN, LEN, LEFT/RIGHT/MID, UPPER/LOWER/TRIM, CHAR/CODE, SUBSTITUTE, FIND/SEARCH, TEXT, VALUE."""
 from __future__ import annotations
+
+import re
 
 from apps.sheets.formula.base import MAX_TEXT, ErrorValue, Value
 from apps.sheets.formula.coercion import Arg, _bool, _fail, _Fail, _int, _joined, _scalar, _text
@@ -62,9 +64,27 @@ def _lower(s: Arg) -> Value:
     return _text(s).lower()
 
 
+@_fn("CHAR")
+def _char(n: Arg) -> Value:
+    i = _int(n)
+    if not 1 <= i <= 0x10FFFF:
+        _fail("#VALUE!", f"Function CHAR parameter 1 value {i} is out of range.")
+    return chr(i)
+
+
+@_fn("CODE")
+def _code(s: Arg) -> Value:
+    t = _text(s)
+    if not t:
+        _fail("#VALUE!", "Function CODE parameter 1 should not be empty.")
+    return ord(t[0])
+
+
 @_fn("TRIM")
 def _trim(s: Arg) -> Value:
-    return " ".join(_text(s).split())
+    """Leading and trailing spaces gone and runs of spaces made one: only the space character, as in
+    Sheets (tabs, line breaks and non-breaking spaces stay)."""
+    return re.sub(" {2,}", " ", _text(s)).strip(" ")
 
 
 @_fn("SUBSTITUTE", lo=3, hi=4)
