@@ -212,6 +212,19 @@ def paste(book_id: int):
     return _answer(book_id, cells)
 
 
+@bp.post("/s/<int:book_id>/fill")
+def fill(book_id: int):
+    """The fill handle (``series``: numbers and dates continue) and Ctrl+D / Ctrl+R (copies)."""
+    data = _body()
+    tab_id = _int(data, "tab")
+    t = service.tab(g.store, book_id, tab_id)
+    if not data.get("source"):
+        raise Invalid("Say which cells to fill from.", "source")
+    src = service.parse_range(t, str(data["source"]))
+    series = str(data.get("series", "true")).lower() not in ("0", "false")
+    return _answer(book_id, service.fill(g.store, g.caller, book_id, tab_id, src, _range(data, book_id, tab_id), series))
+
+
 def _regrid(book_id: int, tab_id: int | None, message: str):
     book = service.get(g.store, g.caller.user, book_id)
     html = render_template("sheets/_grid.html", **_grid_ctx(book, tab_id))

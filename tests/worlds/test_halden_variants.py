@@ -254,7 +254,7 @@ def test_the_comps_are_off_rounding_edges_and_their_traps_differ_in_every_varian
                                          "trading_median_cy26", "trading_median_fiscal", "precedent_median", "precedent_mean")}
         assert r["trading_median"] not in (r["trading_mean"], r["trading_median_cy26"], r["trading_median_fiscal"]), k
         assert r["precedent_median"] not in (r["precedent_mean"], r["trading_median"]), k
-        assert r["hayashi_multiple"] != r["hayashi_fiscal_multiple"], k
+        assert r["hayashi_multiple"] not in (r["hayashi_fiscal_multiple"], r["trading_median"]), k
         # the DCF: its base case and the grid's ends, asked or shown in $m to one decimal, and the LBO range
         dcf = {n: f[n] for n in ("dcf_ev", "dcf_ev_low", "dcf_ev_high")}
         assert not any(near_half(x, 1, within=0.01) for x in dcf.values()), (k, dcf)
@@ -319,14 +319,14 @@ def stale_spellings(f0: dict) -> dict[str, list[str]]:
         "corliss_lo": [f"${f0['corliss_lo'] * 1000:,} – ${f0['corliss_hi'] * 1000:,}"],
         "alder_equity": [f"${f0['alder_equity']}m", f"{f0['alder_equity']}000000", f", {f0['alder_equity']}000,"],
         "hayashi_ev_jpy": [f"\"Enterprise value\", {f0['hayashi_ev_jpy']},"],
-        "hayashi_multiple": [f"→ {f0['hayashi_multiple']:.1f}x"],
-        "hayashi_fiscal_multiple": [f"{f0['hayashi_fiscal_multiple']:.2f}x"],
-        "trading_median": [f"median {f0['trading_median']:.1f}x", f"medians {f0['trading_median']:.1f}x"],
+        "hayashi_shown": [f"→ {f0['hayashi_multiple']:.1f}x"],
+        "hayashi_fiscal_shown": [f"{f0['hayashi_fiscal_multiple']:.2f}x"],
+        "trading_median_shown": [f"median {f0['trading_median']:.1f}x", f"medians {f0['trading_median']:.1f}x"],
         "bradwell_ev": [f"\"Granite Harbor Partners\", {f0['bradwell_ev']},"],
-        "precedent_median": [f"EBITDA median {f0['precedent_median']:.1f}x", f"and {f0['precedent_median']:.1f}x)"],
+        "precedent_median_shown": [f"EBITDA median {f0['precedent_median']:.1f}x", f"and {f0['precedent_median']:.1f}x)"],
         "dcf_wacc": [f"WACC {f0['dcf_wacc'] * 100:.1f}%, terminal growth", f"WACC {f0['dcf_wacc_lo'] * 100:.1f}–{f0['dcf_wacc_hi'] * 100:.1f}%",
                      f"[\"WACC\", {f0['dcf_wacc']}]"],
-        "dcf_ev": [f"→ EV ${f0['dcf_ev']:.1f}m", f"= ${f0['dcf_ev']:.1f}m"],
+        "dcf_ev_shown": [f"→ EV ${f0['dcf_ev']:.1f}m", f"= ${f0['dcf_ev']:.1f}m"],
     }
 
 

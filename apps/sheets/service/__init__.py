@@ -17,7 +17,7 @@ edited and undone is the sheet it was, row for row.
 
 The modules, each building on the ones before: ``base`` (constants, reading,
 values), ``history`` (the undo log), ``editing`` (cells, formats, copy and
-paste), ``structure`` (rows, columns, sorting, tabs) and ``spreadsheets``
+paste, fill), ``structure`` (rows, columns, sorting, tabs) and ``spreadsheets``
 (creating, importing, exporting). Import the service as a whole
 (``from apps.sheets import service``): the names below are its surface.
 """
@@ -27,7 +27,7 @@ from apps.sheets.service.base import (ALIGNS, DEFAULT_COLS, DEFAULT_ROWS, KIND, 
                                       NUMBER_TYPES, SHEET_MIME, SHEETS, UNTITLED, Range, books, cell, cells,
                                       encode_value, engine_raw, get, parse_range, tab, tabs, workbook, write_values)
 from apps.sheets.service.history import redo, undo
-from apps.sheets.service.editing import clear, paste_cells, paste_text, set_cells, set_format
+from apps.sheets.service.editing import clear, fill, paste_cells, paste_text, set_cells, set_format
 from apps.sheets.service.structure import (add_rows, add_tab, delete_cols, delete_rows, delete_tab, insert_cols,
                                            insert_rows, rename_tab, set_frozen, set_width, sort_range)
 from apps.sheets.service.spreadsheets import (XLSX_FORMATS, create, csv_bytes, grid_json, import_rows, input_text,
@@ -36,7 +36,7 @@ from apps.sheets.service.spreadsheets import (XLSX_FORMATS, create, csv_bytes, g
 __all__ = [
     "ALIGNS", "DEFAULT_COLS", "DEFAULT_ROWS", "KIND", "MAX_COLS", "MAX_INPUT", "MAX_ROWS", "NUMBER_TYPES",
     "SHEET_MIME", "SHEETS", "UNTITLED", "Range", "books", "cell", "cells", "encode_value", "engine_raw", "get",
-    "parse_range", "tab", "tabs", "workbook", "write_values", "redo", "undo", "clear", "paste_cells", "paste_text",
+    "parse_range", "tab", "tabs", "workbook", "write_values", "redo", "undo", "clear", "fill", "paste_cells", "paste_text",
     "set_cells", "set_format", "add_rows", "add_tab", "delete_cols", "delete_rows", "delete_tab", "insert_cols",
     "insert_rows", "rename_tab", "set_frozen", "set_width", "sort_range", "XLSX_FORMATS", "create", "csv_bytes",
     "grid_json", "import_rows", "input_text", "open_file_in_sheets", "xlsx_bytes"

@@ -1,6 +1,7 @@
 """Editing cells: what was typed, formats, copy and paste; each change is one undo step."""
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 import apps.sheets.formula as F
@@ -157,6 +158,101 @@ def paste_cells(store: Store, caller: Caller, book_id: int, tab_id: int, dest: t
         write_values(store, caller.actor, wb, by_name)
         SHEETS.bump(store, caller, book)
     return _tab_cells(store, t["id"], set(positions) | (set(cleared) if st["id"] == t["id"] else set()))
+
+
+_TRAILING_NUMBER = re.compile(r"^(.*?)(\d+)$", re.S)
+
+
+def _series(raws: list[str | None], fmts: list[dict], steps: list[int]) -> list[str | None] | None:
+    """What a drag continues, at each of ``steps`` (positions past the source: 3, 4, … below two cells, or
+    -1, -2, … above them), when the source is a series as Sheets sees one: numbers (two or more on their
+    linear trend; one alone is copied), a date (a day a step), or text ending in a number with the same
+    text before it ("Q1" → "Q2"). None: not a series, so the cells are copied."""
+    if not raws or any(r is None or r.startswith(("=", "'")) for r in raws):
+        return None
+    vals = [F.parse_input(r) for r in raws]
+    if all(type(v) in (int, float) for v in vals):
+        dates = all((f or {}).get("type") == "date" for f in fmts)
+        if len(vals) == 1 and not dates:
+            return None
+        if len(vals) == 1:
+            slope, icpt = 1, vals[0]
+        else:
+            n = len(vals)
+            mx, my = (n - 1) / 2, sum(vals) / n
+            slope = sum((i - mx) * (v - my) for i, v in enumerate(vals)) / sum((i - mx) ** 2 for i in range(n))
+            icpt = my - slope * mx
+        out = []
+        for k in steps:
+            x = round(icpt + slope * k, 10)
+            x = int(x) if float(x).is_integer() else x
+            out.append(F.format_value(x, {"type": "date"}) if dates else str(x))
+        return out
+    parts = [_TRAILING_NUMBER.match(r) for r in raws]
+    if all(parts) and len({m.group(1) for m in parts}) == 1 and all(isinstance(v, str) for v in vals):
+        nums = [int(m.group(2)) for m in parts]
+        width = len(parts[0].group(2)) if parts[0].group(2).startswith("0") else 0
+        step = 1 if len(nums) == 1 else (nums[-1] - nums[0]) / (len(nums) - 1)
+        if step != int(step):
+            return None
+        return [parts[0].group(1) + str(max(0, nums[0] + int(step) * k)).zfill(width) for k in steps]
+    return None
+
+
+def fill(store: Store, caller: Caller, book_id: int, tab_id: int, src: Range, dest: Range,
+         series: bool = True) -> list[dict]:
+    """Drag-fill (the fill handle) and Ctrl+D / Ctrl+R: ``dest`` is ``src`` extended down, up, right or
+    left. Formulas are copied with their relative references moved, the source repeated as often as it
+    fits; with ``series`` (the fill handle) numbers, dates and numbered text continue their series
+    instead, as in Sheets. Formats come along."""
+    book = editable(store, caller, book_id)
+    t = tab(store, book_id, tab_id)
+    top, left, bottom, right = check_range(t, src)
+    dt, dl, db, dr = check_range(t, dest)
+    vertical = (dl, dr) == (left, right) and dt <= top and db >= bottom and (dt, db) != (top, bottom)
+    horizontal = (dt, db) == (top, bottom) and dl <= left and dr >= right and (dl, dr) != (left, right)
+    if not (vertical or horizontal):
+        raise Invalid(f"Fill {F.ref_name(dt - 1, dl - 1)}:{F.ref_name(db - 1, dr - 1)} from the cells at one of its "
+                      f"ends: drag the fill handle straight down, up, right or left past the selection.", "range")
+    if vertical and dt < top and db > bottom or horizontal and dl < left and dr > right:
+        raise Invalid("Fill in one direction at a time.", "range")
+    wb, _ = workbook(store, book_id)
+    existing = cells(store, t["id"])
+    raws, formats = {}, {}
+    lines = range(left, right + 1) if vertical else range(top, bottom + 1)
+    for line in lines:
+        if vertical:
+            src_pos = [(r, line) for r in range(top, bottom + 1)]
+            new = [(r, line) for r in range(dt, db + 1) if not top <= r <= bottom]
+            k_of = (lambda p: p[0] - top)
+        else:
+            src_pos = [(line, c) for c in range(left, right + 1)]
+            new = [(line, c) for c in range(dl, dr + 1) if not left <= c <= right]
+            k_of = (lambda p: p[1] - left)
+        src_raw = [(existing.get(p) or {}).get("input") for p in src_pos]
+        src_fmt = [(existing.get(p) or {}).get("format") or {} for p in src_pos]
+        n = len(src_pos)
+        cont = _series(src_raw, src_fmt, [k_of(p) for p in new]) if series else None
+        for i, p in enumerate(new):
+            j = k_of(p) % n
+            formats[p] = src_fmt[j]
+            if cont is not None:
+                raws[p] = cont[i]
+            else:
+                raw = src_raw[j]
+                sp = src_pos[j]
+                raws[p] = wb.adjust_formula(raw, p[0] - sp[0], p[1] - sp[1]) if raw is not None else None
+    positions = list(raws)
+    if not positions:
+        return []
+    with store.transaction():
+        record(store, caller, book_id, "Fill", {"cells": snapshot_cells(store, t["id"], positions)})
+        for (r, c) in positions:
+            put(store, caller.actor, t["id"], r, c, input=raws[(r, c)], format=formats[(r, c)])
+        wb, by_name = workbook(store, book_id)
+        write_values(store, caller.actor, wb, by_name)
+        SHEETS.bump(store, caller, book)
+    return _tab_cells(store, t["id"], set(positions))
 
 
 def paste_text(store: Store, caller: Caller, book_id: int, tab_id: int, dest: tuple[int, int], text: str) -> list[dict]:

@@ -77,6 +77,13 @@
     $$("tbody td[aria-selected]", grid).forEach((t) => t.removeAttribute("aria-selected"));
     cell.setAttribute("aria-selected", "true");
     if (clip && clip.tab === tabId) place($(".copy-range", grid), clip.g); else $(".copy-range", grid).hidden = true;
+    const handle = $(".fill-handle", grid);
+    if (handle) {
+      if (editable && !editing) {
+        const q = rectOf(g.top, g.left, g.bottom, g.right);
+        handle.style.left = (q.x + q.w - 5) + "px"; handle.style.top = (q.y + q.h - 5) + "px"; handle.hidden = false;
+      } else handle.hidden = true;
+    }
     if (document.activeElement !== nameBox) nameBox.value = rangeText(g);
     if (!editing) {
       fx.value = (data[a1(act.r, act.c)] || {}).i || "";
@@ -280,6 +287,8 @@
         const low = k.toLowerCase();
         if (low === "a") { e.preventDefault(); act = { r: 1, c: 1 }; ext = { r: rows, c: cols }; paint(); focusGrid(); return; }
         if (low === "b") { e.preventDefault(); act_("bold"); return; }
+        if (low === "d") { e.preventDefault(); act_("fill_down"); return; }
+        if (low === "r") { e.preventDefault(); act_("fill_right"); return; }
         if (low === "z") { e.preventDefault(); act_(e.shiftKey ? "redo" : "undo"); return; }
         if (low === "y") { e.preventDefault(); act_("redo"); return; }
         if (e.shiftKey && (k === "$" || k === "4")) { e.preventDefault(); act_("format", { type: "currency" }); return; }
@@ -356,6 +365,7 @@
   function bindGrid() {
     grid.addEventListener("mousedown", (e) => {
       if (e.target.closest(".col-resize")) return startResize(e);
+      if (e.target.closest(".fill-handle") && e.button === 0) return startFill(e);
       const cell = e.target.closest("tbody td");
       const rowHead = e.target.closest("tbody th");
       const colHead = e.target.closest("thead th");
@@ -410,6 +420,40 @@
     });
   }
   document.addEventListener("mouseup", () => { dragging = false; });
+
+  /* ---------------------------------------------------------------- fill handle */
+  // Drag the handle at the selection's corner down, up, right or left: the selection is filled over the
+  // cells passed (numbers and dates continue their series; formulas move their relative references).
+  function startFill(e) {
+    e.preventDefault(); e.stopPropagation();
+    if (editing) commit();
+    const src = range();
+    const preview = $(".fill-preview", grid);
+    let dest = null;
+    const target = (ev) => {
+      const el = document.elementFromPoint(ev.clientX, ev.clientY);
+      const cell = el && el.closest && el.closest("tbody td");
+      if (!cell || !grid.contains(cell)) return null;
+      const p = posOf(cell);
+      const dr = p.r > src.bottom ? p.r - src.bottom : p.r < src.top ? p.r - src.top : 0;
+      const dc = p.c > src.right ? p.c - src.right : p.c < src.left ? p.c - src.left : 0;
+      if (!dr && !dc) return null;
+      if (Math.abs(dr) >= Math.abs(dc)) return dr > 0 ? { ...src, bottom: p.r } : { ...src, top: p.r };
+      return dc > 0 ? { ...src, right: p.c } : { ...src, left: p.c };
+    };
+    const move = (ev) => { dest = target(ev); if (dest) place(preview, dest); else preview.hidden = true; };
+    const up = (ev) => {
+      document.removeEventListener("mousemove", move); document.removeEventListener("mouseup", up);
+      dest = target(ev) || dest;
+      preview.hidden = true;
+      if (!dest) return;
+      post("/fill", { source: rangeText(src), range: rangeText(dest), series: true }).then((j) => {
+        if (j) { act = { r: dest.top, c: dest.left }; ext = { r: dest.bottom, c: dest.right }; }
+        apply(j);
+      });
+    };
+    document.addEventListener("mousemove", move); document.addEventListener("mouseup", up);
+  }
 
   /* ---------------------------------------------------------------- column resize */
   function startResize(e) {
@@ -472,6 +516,18 @@
       case "paste": return navigator.clipboard && navigator.clipboard.readText
         ? navigator.clipboard.readText().then(paste, () => paste(clip ? clip.text : ""))
         : paste(clip ? clip.text : "");
+      case "fill_down": case "fill_right": {
+        // Ctrl+D / Ctrl+R copy the first row (column) of the selection over the rest; one cell copies the one above (left)
+        const down = name === "fill_down";
+        let src = down ? { top: g.top, left: g.left, bottom: g.top, right: g.right } : { top: g.top, left: g.left, bottom: g.bottom, right: g.left };
+        let dest = g;
+        if (down ? g.top === g.bottom : g.left === g.right) {
+          if (down ? g.top === 1 : g.left === 1) return;
+          src = down ? { top: g.top - 1, left: g.left, bottom: g.top - 1, right: g.right } : { top: g.top, left: g.left - 1, bottom: g.bottom, right: g.left - 1 };
+          dest = down ? { top: g.top - 1, left: g.left, bottom: g.bottom, right: g.right } : { top: g.top, left: g.left - 1, bottom: g.bottom, right: g.right };
+        }
+        return post("/fill", { source: rangeText(src), range: rangeText(dest), series: false }).then(apply);
+      }
       case "bold": {
         const f = (data[a1(act.r, act.c)] || {}).f || {};
         return post("/format", { range: rt, bold: !f.bold }).then(apply);

@@ -176,3 +176,40 @@ def test_format_bold_and_rename_a_sheet(desk, live_slot):
     dialog.get_by_role("button", name="OK").click()
     expect(page.get_by_role("tab", name="COPLA limit")).to_be_visible()
     assert cell(live_slot, b, "Summary", "B5")["input"] == "='COPLA limit'!B5"
+
+
+def test_drag_the_fill_handle_and_fill_down_with_the_keyboard(desk, live_slot):
+    """Two numbers dragged down by the handle continue their series and a formula next to them moves
+    its references; Ctrl+D copies the row above; each lands in the store."""
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    name_box = page.get_by_role("textbox", name="Name box")
+    go(page, "A20")
+    for v in ("1", "3"):
+        page.keyboard.type(v)
+        page.keyboard.press("Enter")
+        until(lambda v=v: (cell(live_slot, b, "Claims", "A21" if v == "3" else "A20") or {}).get("input") == v, f"{v} saved")
+    go(page, "B20")
+    page.keyboard.type("=A20*10")
+    page.keyboard.press("Enter")
+    until(lambda: (cell(live_slot, b, "Claims", "B20") or {}).get("value") == 10, "B20 saved")
+    go(page, "A20:B21")
+    expect(name_box).to_have_value("A20:B21")
+    handle = page.get_by_role("button", name="Fill handle")
+    expect(handle).to_be_visible()
+    box = handle.bounding_box()
+    target = grid(page).locator("tbody tr").nth(23).locator("td").nth(0).bounding_box()    # A24
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+    page.mouse.up()
+    until(lambda: (cell(live_slot, b, "Claims", "A24") or {}).get("value") == 9, "A22:A24 filled")
+    assert [cell(live_slot, b, "Claims", f"A{r}")["value"] for r in range(20, 25)] == [1, 3, 5, 7, 9]
+    # B20 continues as a formula (B21 was empty, so the pattern repeats it, then an empty cell)
+    assert cell(live_slot, b, "Claims", "B22")["input"] == "=A22*10"
+    expect(name_box).to_have_value("A20:B24")
+    # Ctrl+D on a single cell copies the cell above
+    go(page, "B25")
+    page.keyboard.press("Control+d")
+    until(lambda: (cell(live_slot, b, "Claims", "B25") or {}).get("input") == "=A25*10", "B25 filled down")

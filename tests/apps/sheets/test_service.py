@@ -225,6 +225,41 @@ def test_exports(store):
     assert "Shortfall,\"$8,760,000.00\"" in csv
 
 
+def test_fill_handle_continues_series_and_moves_relative_references(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    S.set_cells(store, alex, b, claims, {(20, 1): "1", (21, 1): "3", (20, 2): "=A20*2", (20, 3): "Q1",
+                                          (20, 4): "2026-04-06", (20, 5): "7", (20, 6): "Item 09"})
+    S.set_format(store, alex, b, claims, (20, 4, 20, 4), type="date")
+    S.fill(store, alex, b, claims, (20, 1, 21, 1), (20, 1, 24, 1))                 # 1, 3 → 5, 7, 9
+    assert [val(store, b, "Claims", f"A{r}") for r in range(20, 25)] == [1, 3, 5, 7, 9]
+    S.fill(store, alex, b, claims, (20, 2, 20, 6), (20, 2, 23, 6))                 # B:F down three rows
+    assert [S.cell(store, b, "Claims", f"B{r}")["input"] for r in (21, 23)] == ["=A21*2", "=A23*2"]
+    assert val(store, b, "Claims", "B23") == 14
+    assert [S.cell(store, b, "Claims", f"C{r}")["input"] for r in (21, 22, 23)] == ["Q2", "Q3", "Q4"]
+    assert [S.cell(store, b, "Claims", f"D{r}")["display"] for r in (21, 23)] == ["2026-04-07", "2026-04-09"]
+    assert [val(store, b, "Claims", f"E{r}") for r in (21, 23)] == [7, 7]              # one number is copied
+    assert S.cell(store, b, "Claims", "F23")["input"] == "Item 12"
+    # Ctrl+D copies, it doesn't continue: A20:A21 over A25:A28 repeats 1, 3
+    S.fill(store, alex, b, claims, (20, 1, 21, 1), (20, 1, 27, 1), series=False)
+    assert [val(store, b, "Claims", f"A{r}") for r in range(20, 28)] == [1, 3, 1, 3, 1, 3, 1, 3]
+    # up and right work too; a fill undoes as one step
+    S.fill(store, alex, b, claims, (20, 2, 20, 2), (20, 2, 20, 4), series=False)
+    assert S.cell(store, b, "Claims", "D20")["input"] == "=C20*2"
+    S.undo(store, alex, b)
+    assert S.cell(store, b, "Claims", "D20")["input"] == "2026-04-06"
+
+
+def test_fill_says_what_is_wrong_with_a_bad_range_and_changes_nothing(store, alex):
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    before = {k: v["input"] for k, v in S.cells(store, claims).items()}
+    for dest in [(2, 1, 2, 1), (2, 2, 9, 3), (1, 1, 9, 1)]:
+        with pytest.raises(Invalid):
+            S.fill(store, alex, b, claims, (2, 1, 3, 1), dest)
+    assert {k: v["input"] for k, v in S.cells(store, claims).items()} == before
+
+
 def test_a_formula_typed_without_its_closing_parenthesis_is_closed_as_sheets_closes_it(store, alex):
     b = book(store)
     claims = tab_id(store, b, "Claims")
