@@ -50,11 +50,28 @@ def cell_class(cl: dict | None, right_empty: bool) -> str:
     cls = [k] if k else []
     if fmt.get("bold"):
         cls.append("B")
+    if fmt.get("italic"):
+        cls.append("I")
+    if fmt.get("strike"):
+        cls.append("S")
+    if fmt.get("wrap"):
+        cls.append("W")
     if fmt.get("align"):
         cls.append("a" + fmt["align"][0])
-    if k == "s" and right_empty and not fmt.get("align"):
+    if k == "s" and right_empty and not fmt.get("align") and not fmt.get("wrap"):
         cls.append("ov")                  # text runs on into the empty cell to its right, as in Sheets
     return " ".join(cls)
+
+
+def cell_style(cl: dict | None) -> str:
+    """Inline style of a cell: its text and fill colours (validated #rrggbb)."""
+    fmt = (cl or {}).get("format") or {}
+    out = []
+    if fmt.get("color"):
+        out.append(f"color:{fmt['color']}")
+    if fmt.get("fill"):
+        out.append(f"background:{fmt['fill']}")
+    return ";".join(out)
 
 
 def _tbody(t: dict, grid: dict) -> str:
@@ -72,7 +89,9 @@ def _tbody(t: dict, grid: dict) -> str:
             right = grid.get((r, c + 1))
             cls = cell_class(cl, right is None or not right.get("display"))
             cls_attr = f' class="{cls}"' if cls else ""
-            parts.append(f"<td{cls_attr}>{escape(cl['display'] or '')}</td>")
+            st = cell_style(cl)
+            st_attr = f' style="{st}"' if st else ""
+            parts.append(f"<td{cls_attr}{st_attr}>{escape(cl['display'] or '')}</td>")
         parts.append("</tr>")
         out.append("".join(parts))
     return "".join(out)
@@ -111,7 +130,7 @@ def _int(data: dict, key: str) -> int:
 
 def _cell_json(cells: list[dict]) -> list[dict]:
     return [{"a1": c["a1"], "r": c["row"], "c": c["col"], "i": c["input"], "d": c["display"] or "",
-             "f": c["format"] or {}, "k": _kind(c["value"]), "cls": cell_class(c, False),
+             "f": c["format"] or {}, "k": _kind(c["value"]), "cls": cell_class(c, False), "st": cell_style(c),
              "e": (c["value"].get("message") or c["value"]["error"]) if isinstance(c["value"], dict) else None}
             for c in cells]
 
@@ -180,8 +199,12 @@ def set_format(book_id: int):
     change = {}
     if "type" in data:
         change["type"] = data["type"]
-    if "bold" in data:
-        change["bold"] = bool(data["bold"]) and data["bold"] not in ("0", "false")
+    for flag in ("bold", "italic", "strike", "wrap"):
+        if flag in data:
+            change[flag] = bool(data[flag]) and data[flag] not in ("0", "false")
+    for key in ("color", "fill"):
+        if key in data:
+            change[key] = data[key] or None
     if "align" in data:
         change["align"] = data["align"] or None
     if "decimals_step" in data:

@@ -125,6 +125,95 @@
     document.execCommand("insertText", false, text);
   });
 
+  /* ---------------------------------------------------------------- find (Ctrl+F) */
+  // A find bar over the page, as in Docs: every match highlighted (CSS Custom Highlights, so the
+  // document's own markup — and what autosave sends — is untouched), "2 of 5", Enter / Shift+Enter or
+  // the arrows for the next and previous match, Escape back to the page with the match selected.
+  let bar = null, found = [], at = -1;
+  function rangesOf(q, matchCase) {
+    const out = [];
+    if (!q) return out;
+    const nodes = [], starts = [];
+    let full = "";
+    const walk = document.createTreeWalker(ed, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) { nodes.push(n); starts.push(full.length); full += n.data; }
+    const hay = matchCase ? full : full.toLowerCase(), needle = matchCase ? q : q.toLowerCase();
+    const locate = (pos) => {           // (text node, offset) of a position in the joined text
+      let i = starts.length - 1;
+      while (i > 0 && starts[i] > pos) i--;
+      return [nodes[i], pos - starts[i]];
+    };
+    for (let i = hay.indexOf(needle); i >= 0 && out.length < 1000; i = hay.indexOf(needle, i + needle.length)) {
+      const r = document.createRange();
+      const [sn, so] = locate(i), [en, eo] = locate(i + needle.length - 1);
+      r.setStart(sn, so); r.setEnd(en, eo + 1);
+      out.push(r);
+    }
+    return out;
+  }
+  function highlight(ranges, current) {
+    if (!window.CSS || !CSS.highlights) return;
+    CSS.highlights.set("doc-find", new Highlight(...ranges));
+    if (current) CSS.highlights.set("doc-find-current", new Highlight(current)); else CSS.highlights.delete("doc-find-current");
+  }
+  function clearHighlights() { if (window.CSS && CSS.highlights) { CSS.highlights.delete("doc-find"); CSS.highlights.delete("doc-find-current"); } }
+  function showFound() {
+    const count = $(".find-count", bar);
+    const q = $("input", bar).value;
+    count.textContent = !q ? "" : found.length ? `${at + 1} of ${found.length}` : "No results";
+    highlight(found, found[at]);
+    if (found[at]) {
+      const rect = found[at].getBoundingClientRect();
+      if (rect.top < 120 || rect.bottom > innerHeight - 40) window.scrollBy({ top: rect.top - innerHeight / 3 });
+    }
+  }
+  function refind() {
+    found = rangesOf($("input", bar).value, false);
+    at = found.length ? 0 : -1;
+    showFound();
+  }
+  function step(d) { if (!found.length) return; at = (at + d + found.length) % found.length; showFound(); }
+  function closeFind(select) {
+    if (!bar) return;
+    const r = found[at];
+    bar.remove(); bar = null; found = []; at = -1; clearHighlights();
+    ed.focus();
+    if (select && r) { const sel = getSelection(); sel.removeAllRanges(); sel.addRange(r); }
+  }
+  function openFind() {
+    const seed = getSelection().toString().trim().slice(0, 200);
+    if (!bar) {
+      bar = document.createElement("div");
+      bar.className = "find-bar popover"; bar.setAttribute("role", "search"); bar.setAttribute("aria-label", "Find in document");
+      bar.innerHTML = '<input class="input" type="text" aria-label="Find in document" placeholder="Find in document" autocomplete="off">' +
+        '<span class="find-count" role="status" aria-live="polite"></span>' +
+        '<button type="button" class="icon-btn sm" data-find="-1" aria-label="Previous match" title="Previous (Shift+Enter)">↑</button>' +
+        '<button type="button" class="icon-btn sm" data-find="1" aria-label="Next match" title="Next (Enter)">↓</button>' +
+        '<button type="button" class="icon-btn sm" data-find="close" aria-label="Close find" title="Close (Esc)">✕</button>';
+      document.body.appendChild(bar);
+      const input = $("input", bar);
+      input.addEventListener("input", refind);
+      input.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") { e.preventDefault(); step(e.shiftKey ? -1 : 1); }
+        else if (e.key === "Escape") { e.preventDefault(); closeFind(true); }
+        else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "f") { e.preventDefault(); input.select(); }
+      });
+      bar.addEventListener("click", (e) => {
+        const b = e.target.closest("[data-find]");
+        if (!b) return;
+        if (b.dataset.find === "close") closeFind(false); else step(+b.dataset.find);
+      });
+    }
+    const input = $("input", bar);
+    if (seed) input.value = seed;
+    input.focus(); input.select();
+    refind();
+  }
+  document.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "f") { e.preventDefault(); openFind(); }
+  });
+  ed.addEventListener("input", () => { if (bar) refind(); });
+
   /* ---------------------------------------------------------------- find and replace */
   // The server replaces (so formatting and comment anchors follow the text) after any pending save.
   function openFindReplace() {
@@ -155,6 +244,9 @@
       while (i >= 0) { n++; i = hay.indexOf(needle, i + needle.length); }
       el.textContent = n === 1 ? "1 match" : `${n} matches`;
     };
+    const mark = () => highlight(rangesOf(find.value, $("[name=match_case]", d).checked), null);
+    find.addEventListener("input", mark); $("[name=match_case]", d).addEventListener("change", mark); mark();
+    d.addEventListener("close", clearHighlights);
     find.addEventListener("input", count); $("[name=match_case]", d).addEventListener("change", count); count();
     d.addEventListener("click", (e) => {
       const b = e.target.closest("[data-replace]");

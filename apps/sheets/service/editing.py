@@ -68,7 +68,8 @@ def clear(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range) -
 # ---------------------------------------------------------------- formats
 def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range, **change) -> list[dict]:
     """Change the format of every cell in a range. ``change`` keys: ``type`` (a number format),
-    ``decimals`` (+1/-1 steps via ``decimals_step``), ``bold`` (True/False), ``align``."""
+    ``decimals`` (+1/-1 steps via ``decimals_step``), ``bold``, ``italic``, ``strike``, ``wrap``
+    (True/False), ``align``, ``color`` and ``fill`` (text and cell colours, "#rrggbb"; None resets)."""
     book = editable(store, caller, book_id)
     t = tab(store, book_id, tab_id)
     top, left, bottom, right = check_range(t, rng)
@@ -78,6 +79,15 @@ def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ran
         raise Invalid(f"Unknown number format {change['type']!r}.", "type")
     if "align" in change and change["align"] not in ALIGNS + (None,):
         raise Invalid(f"Unknown alignment {change['align']!r}.", "align")
+    for key in ("color", "fill"):
+        if change.get(key) is not None:
+            if not isinstance(change[key], str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", change[key]):
+                raise Invalid(f"A {'text' if key == 'color' else 'fill'} colour is written #rrggbb "
+                              f"(like #d93025), not {change[key]!r}.", key)
+            change[key] = change[key].lower()
+    unknown = set(change) - {"type", "decimals_step", "bold", "italic", "strike", "wrap", "align", "color", "fill"}
+    if unknown:
+        raise Invalid(f"Unknown format {sorted(unknown)[0]!r}.", sorted(unknown)[0])
     step = change.pop("decimals_step", 0)
     existing = cells(store, t["id"])
     positions = [(r, c) for r in range(top, bottom + 1) for c in range(left, right + 1)]

@@ -111,9 +111,10 @@ XLSX_FORMATS = {"number": "#,##0.00", "currency": '"$"#,##0.00', "percent": "0.0
 
 
 def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
-    """The whole spreadsheet as .xlsx: formulas, cached values, number formats, bold, widths."""
+    """The whole spreadsheet as .xlsx: formulas, cached values, number formats, bold / italic / strikethrough,
+    text and fill colours, alignment and wrapping, widths."""
     from openpyxl import Workbook
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.writer.excel import ExcelWriter
     book = get(store, user, book_id)
     wbk = Workbook()
@@ -138,8 +139,14 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
                     dec = "." + "0" * fmt["decimals"] if fmt["decimals"] else ""
                     code = {"number": f"#,##0{dec}", "currency": f'"$"#,##0{dec}', "percent": f"0{dec}%"}[fmt["type"]]
                 target.number_format = code
-            if fmt.get("bold"):
-                target.font = Font(bold=True)
+            if fmt.get("bold") or fmt.get("italic") or fmt.get("strike") or fmt.get("color"):
+                target.font = Font(bold=bool(fmt.get("bold")), italic=bool(fmt.get("italic")),
+                                   strike=bool(fmt.get("strike")),
+                                   color=("FF" + fmt["color"][1:].upper()) if fmt.get("color") else None)
+            if fmt.get("fill"):
+                target.fill = PatternFill(fill_type="solid", fgColor="FF" + fmt["fill"][1:].upper())
+            if fmt.get("wrap") or fmt.get("align"):
+                target.alignment = Alignment(wrap_text=bool(fmt.get("wrap")) or None, horizontal=fmt.get("align"))
         for letter, w in (t["widths"] or {}).items():
             ws.column_dimensions[letter].width = round(w / 7, 1)
         if t["frozen"]:

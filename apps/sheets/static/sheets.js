@@ -90,8 +90,10 @@
       loadClipboardText();
     }
     const f = (data[a1(act.r, act.c)] || {}).f || {};
-    const bold = $(".sheet-toolbar [data-act=bold]");
-    if (bold) bold.setAttribute("aria-pressed", f.bold ? "true" : "false");
+    for (const flag of ["bold", "italic", "strike", "wrap"]) {
+      const b = $(`.sheet-toolbar [data-act=${flag}]`);
+      if (b) b.setAttribute("aria-pressed", f[flag] ? "true" : "false");
+    }
     const err = (data[a1(act.r, act.c)] || {}).e;
     cell.title = err || "";
   }
@@ -180,6 +182,8 @@
       if (!t) continue;
       t.textContent = cl.d;
       t.className = cl.cls || "";
+      t.setAttribute("style", cl.st || "");
+      if (!cl.st) t.removeAttribute("style");
       overflow(cl.r, cl.c); if (cl.c > 1) overflow(cl.r, cl.c - 1);
     }
     if (j.message) say(j.message);
@@ -283,10 +287,12 @@
       if (k === "Home") { e.preventDefault(); select(mod ? 1 : act.r, 1, e.shiftKey); return; }
       if (k === "End") { e.preventDefault(); const last = lastUsed(); select(mod ? last.r : act.r, last.c, e.shiftKey); return; }
       if (k === "PageDown" || k === "PageUp") { e.preventDefault(); select(act.r + (k === "PageDown" ? 20 : -20), act.c, e.shiftKey); return; }
+      if (e.altKey && e.shiftKey && (k === "5" || k === "%" || e.code === "Digit5")) { e.preventDefault(); act_("strike"); return; }
       if (mod && !e.altKey) {
         const low = k.toLowerCase();
         if (low === "a") { e.preventDefault(); act = { r: 1, c: 1 }; ext = { r: rows, c: cols }; paint(); focusGrid(); return; }
         if (low === "b") { e.preventDefault(); act_("bold"); return; }
+        if (low === "i") { e.preventDefault(); act_("italic"); return; }
         if (low === "d") { e.preventDefault(); act_("fill_down"); return; }
         if (low === "r") { e.preventDefault(); act_("fill_right"); return; }
         if (low === "z") { e.preventDefault(); act_(e.shiftKey ? "redo" : "undo"); return; }
@@ -421,6 +427,11 @@
   }
   document.addEventListener("mouseup", () => { dragging = false; });
 
+  // Text and fill colour: the toolbar's colour inputs.
+  $$(".sheet-toolbar input[data-color]").forEach((inp) => {
+    inp.addEventListener("change", () => { act_("color", { key: inp.dataset.color, value: inp.value }); });
+  });
+
   /* ---------------------------------------------------------------- fill handle */
   // Drag the handle at the selection's corner down, up, right or left: the selection is filled over the
   // cells passed (numbers and dates continue their series; formulas move their relative references).
@@ -528,10 +539,13 @@
         }
         return post("/fill", { source: rangeText(src), range: rangeText(dest), series: false }).then(apply);
       }
-      case "bold": {
+      case "bold": case "italic": case "strike": case "wrap": {
         const f = (data[a1(act.r, act.c)] || {}).f || {};
-        return post("/format", { range: rt, bold: !f.bold }).then(apply);
+        const body = { range: rt }; body[name] = !f[name];
+        return post("/format", body).then(apply);
       }
+      case "color": { const body = { range: rt }; body[opts.key] = opts.value; return post("/format", body).then(apply); }
+      case "clear_colors": return post("/format", { range: rt, color: null, fill: null }).then(apply);
       case "format": return post("/format", { range: rt, type: opts.type }).then(apply);
       case "decimals": return post("/format", { range: rt, decimals_step: +opts.step }).then(apply);
       case "align": return post("/format", { range: rt, align: opts.align }).then(apply);

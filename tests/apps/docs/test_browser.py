@@ -116,3 +116,36 @@ def test_comment_on_a_selection_then_resolve_the_partners_comment(desk, live_slo
         ec = st.select("docs_comments", "doc=? AND author='eleanor.vance'", (did,))
         replies = st.select("docs_replies", "comment=?", (ec[0]["id"],))
     assert all(c["resolved"] for c in ec) and replies[-1]["text"] == "Drafted — please review."
+
+
+def test_ctrl_f_finds_highlights_and_steps_through_matches_without_touching_the_document(desk, live_slot):
+    """Ctrl+F opens the find bar; the count is the document's own ("1 of N", N counted in the store's
+    text); Enter steps on; Escape returns to the page with the match selected; nothing is saved."""
+    page = desk
+    did, before = doc(live_slot, OBJECTION)
+    word = "fund"
+    n = sum(b["text"].lower().count(word) for b in before)
+    assert n >= 2
+    page.goto(f"/docs/d/{did}")
+    page.get_by_role("textbox", name="Document content").click()
+    page.keyboard.press("Control+f")
+    box = page.get_by_role("textbox", name="Find in document")
+    expect(box).to_be_focused()
+    box.type(word)
+    count = page.get_by_role("search", name="Find in document").get_by_role("status")
+    expect(count).to_have_text(f"1 of {n}")
+    box.press("Enter")
+    expect(count).to_have_text(f"2 of {n}")
+    box.press("Shift+Enter")
+    box.press("Shift+Enter")
+    expect(count).to_have_text(f"{n} of {n}")
+    assert page.evaluate("CSS.highlights.get('doc-find').size") == n
+    box.press("Escape")
+    expect(box).to_have_count(0)
+    assert page.evaluate("getSelection().toString().toLowerCase()") == word
+    assert page.evaluate("CSS.highlights.has('doc-find')") is False
+    assert [(b["text"], b["marks"]) for b in blocks(live_slot, did)] == [(b["text"], b["marks"]) for b in before]
+    # a word that isn't there
+    page.keyboard.press("Control+f")
+    page.get_by_role("textbox", name="Find in document").type("zzqx")
+    expect(page.get_by_role("search", name="Find in document").get_by_role("status")).to_have_text("No results")

@@ -135,6 +135,11 @@ def test_insert_a_row_from_the_context_menu_then_sort(desk, live_slot):
     b = book(live_slot, DAMAGES)
     page.goto(f"/sheets/s/{b}")
     grid(page).get_by_role("gridcell", name="CL-004").click(button="right")
+    # the menu is as wide as its items and stays on the screen (it stretched to the window's right edge)
+    menu = page.get_by_role("menu", name="Cell actions")
+    expect(menu).to_be_visible()
+    box, view = menu.bounding_box(), page.viewport_size
+    assert box["width"] < 360 and box["x"] >= 0 and box["x"] + box["width"] <= view["width"], box
     page.get_by_role("menuitem", name="Insert row above").click()
     expect(grid(page).get_by_role("gridcell", name="CL-004")).to_be_visible()
     # CL-004 was on screen before the insert too: wait for the row to move in the store, not on the page
@@ -213,3 +218,24 @@ def test_drag_the_fill_handle_and_fill_down_with_the_keyboard(desk, live_slot):
     go(page, "B25")
     page.keyboard.press("Control+d")
     until(lambda: (cell(live_slot, b, "Claims", "B25") or {}).get("input") == "=A25*10", "B25 filled down")
+
+
+def test_italic_from_the_keyboard_and_colours_from_the_toolbar(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    go(page, "B3")
+    page.keyboard.press("Control+i")
+    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("italic") is True, "B3 italic")
+    expect(page.get_by_role("button", name="Italic")).to_have_attribute("aria-pressed", "true")
+    page.get_by_label("Text color").fill("#d93025")
+    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("color") == "#d93025", "B3 red")
+    page.get_by_label("Fill color").fill("#fce8e6")
+    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("fill") == "#fce8e6", "B3 filled")
+    td = grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")
+    expect(td).to_have_css("font-style", "italic")
+    expect(td).to_have_css("color", "rgb(217, 48, 37)")
+    expect(td).to_have_css("background-color", "rgb(252, 232, 230)")
+    # the colours survive a reload (rendered by the server, not only by the script)
+    page.reload()
+    expect(grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")).to_have_css("color", "rgb(217, 48, 37)")

@@ -99,6 +99,28 @@ def test_format_clear_paste(client, slot):
     assert client.post(f"/sheets/s/{b}/clear", json={"tab": t, "range": "nonsense"}).status_code == 422
 
 
+def test_text_formats_and_colours_and_their_bad_inputs(client, slot):
+    b, t = ids(slot)
+    r = client.post(f"/sheets/s/{b}/format", json={"tab": t, "range": "A2:B2", "italic": True, "strike": True,
+                                                   "wrap": True, "color": "#D93025", "fill": "#fce8e6"})
+    assert r.status_code == 200
+    got = r.get_json()["cells"][0]
+    assert {"I", "S", "W"} <= set(got["cls"].split()) and got["st"] == "color:#d93025;background:#fce8e6"
+    fmt = cell(slot, b, "Claims", "B2")["format"]
+    assert {k: fmt.get(k) for k in ("italic", "strike", "wrap", "color", "fill")} == \
+        {"italic": True, "strike": True, "wrap": True, "color": "#d93025", "fill": "#fce8e6"}      # stored lower-case
+    page = client.get(f"/sheets/s/{b}").get_data(as_text=True)
+    assert 'style="color:#d93025;background:#fce8e6"' in page
+    # reset: a colour of null (or "") removes it; false removes a flag
+    r = client.post(f"/sheets/s/{b}/format", json={"tab": t, "range": "A2:B2", "color": None, "fill": "", "italic": False})
+    assert r.status_code == 200 and not {"color", "fill", "italic"} & set(cell(slot, b, "Claims", "B2")["format"])
+    before = snapshot(slot)
+    for bad in ({"color": "red"}, {"fill": "#12345"}, {"color": "#zzzzzz"}, {"fill": 12}, {"color": "javascript:x"}):
+        r = client.post(f"/sheets/s/{b}/format", json={"tab": t, "range": "A2", **bad})
+        assert r.status_code == 422 and "#rrggbb" in r.get_json()["error"], bad
+    assert content_changes(diff(before, snapshot(slot))) == []
+
+
 def test_structure_sort_undo(client, slot):
     b, t = ids(slot)
     r = client.post(f"/sheets/s/{b}/structure", json={"tab": t, "op": "insert_rows", "at": 2, "n": 1})

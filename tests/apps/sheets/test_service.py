@@ -270,6 +270,21 @@ def test_a_formula_typed_without_its_closing_parenthesis_is_closed_as_sheets_clo
     assert S.cell(store, b, "Claims", "A21")["value"]["error"] == "#ERROR!"
 
 
+def test_the_xlsx_export_carries_text_formats_colours_and_wrapping(store, alex):
+    from openpyxl import load_workbook
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    S.set_format(store, alex, b, claims, (2, 2, 2, 2), italic=True, strike=True, color="#d93025", fill="#fce8e6",
+                 wrap=True, align="center")
+    ws = load_workbook(io.BytesIO(S.xlsx_bytes(store, "alex.chen", b)))["Claims"]
+    c = ws["B2"]
+    assert c.font.italic and c.font.strike and c.font.color.rgb == "FFD93025"
+    assert c.fill.fill_type == "solid" and c.fill.fgColor.rgb == "FFFCE8E6"
+    assert c.alignment.wrap_text and c.alignment.horizontal == "center"
+    with pytest.raises(Invalid):
+        S.set_format(store, alex, b, claims, (2, 2, 2, 2), underline=True)
+
+
 def test_the_xlsx_export_writes_formulas_as_ooxml_stores_them(store, alex):
     """Newer functions carry OOXML's ``_xlfn.`` prefix (Excel and LibreOffice read them bare as #NAME?),
     Sheets' open ranges are closed at the grid's last row, and text typed as '=1+2 stays text."""
