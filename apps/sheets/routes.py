@@ -103,7 +103,14 @@ def editor(book_id: int):
     tab_id = id_arg("tab")
     ctx = _grid_ctx(book, tab_id)
     service.SHEETS.record_open(g.store, g.caller, book_id)
-    return render("sheets/editor.html", **ctx, **page_context(bp.name, service.SHEETS))
+    return render("sheets/editor.html", **ctx, functions_json=_functions_json(), **page_context(bp.name, service.SHEETS))
+
+
+def _functions_json() -> str:
+    """The functions the formula editor suggests, with their argument help."""
+    from apps.core.text import html_json
+    from apps.sheets.formula.functions import SIGNATURES
+    return html_json({name: list(sig) for name, sig in sorted(SIGNATURES.items())})
 
 
 @bp.get("/s/<int:book_id>/grid")

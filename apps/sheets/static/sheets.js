@@ -221,6 +221,7 @@
     ed.style.width = Math.max(cell.offsetWidth, Math.min(ed.scrollWidth + 8, 600)) + "px";
   }
   function stopEdit() {
+    closeAssist();
     editing = null;
     ed.classList.remove("editing");
     ed.style.minWidth = ""; ed.style.width = "";
@@ -253,11 +254,14 @@
       }
       fx.value = ed.value;
       autosize();
+      assist(ed);
     });
+    ed.addEventListener("keyup", (e) => { if (editing && /^Arrow(Left|Right)$|^Home$|^End$/.test(e.key)) assist(ed); });
 
     ed.addEventListener("keydown", (e) => {
       const mod = e.ctrlKey || e.metaKey;
       const k = e.key;
+      if (editing && suggestKeys(e, ed)) return;
       if (editing) {
         if (k === "Enter" && e.altKey) { e.preventDefault(); ed.setRangeText("\n", ed.selectionStart, ed.selectionEnd, "end"); fx.value = ed.value; return; }
         if (k === "Enter") { e.preventDefault(); commit({ r: e.shiftKey ? -1 : 1, c: 0 }); return; }
@@ -432,6 +436,88 @@
     inp.addEventListener("change", () => { act_("color", { key: inp.dataset.color, value: inp.value }); });
   });
 
+  /* ---------------------------------------------------------------- formula assist */
+  // While a formula is typed: the functions whose names start with the word at the caret (↑/↓ to
+  // choose, Tab or Enter to take one: "=SUMI" → "=SUMIF("), and inside a function's parentheses its
+  // arguments with the one being typed in bold, as in Sheets.
+  const FNS = JSON.parse(($("#fn-data") || {}).textContent || "{}");
+  const suggestBox = $("#fn-suggest"), helpBox = $("#fn-help");
+  let suggestions = [], pick = 0, assistFrom = null;
+  function closeAssist() { suggestions = []; if (suggestBox) suggestBox.hidden = true; if (helpBox) helpBox.hidden = true; }
+  function placeNear(box, input) {
+    const r = (input === fx ? fx : ed).getBoundingClientRect();
+    box.style.position = "fixed"; box.style.right = "auto";
+    box.style.left = Math.min(r.left, innerWidth - 420) + "px"; box.style.top = (r.bottom + 4) + "px";
+    box.hidden = false;
+  }
+  function assist(input) {
+    if (!suggestBox || !editing) return;
+    const v = input.value, caret = input.selectionStart;
+    if (!v.startsWith("=")) { closeAssist(); return; }
+    const before = v.slice(0, caret);
+    const word = /(?:^=|[=(,+\-*\/^&<>:;\s])([A-Za-z][A-Za-z0-9.]*)$/.exec(before);
+    suggestions = word ? Object.keys(FNS).filter((n) => n.startsWith(word[1].toUpperCase())).slice(0, 8) : [];
+    if (suggestions.length && !(suggestions.length === 1 && suggestions[0] === word[1].toUpperCase() && v[caret] === "(")) {
+      pick = Math.min(pick, suggestions.length - 1);
+      assistFrom = caret - word[1].length;
+      suggestBox.innerHTML = suggestions.map((n, i) =>
+        `<div class="fn-option${i === pick ? " on" : ""}" role="option" aria-selected="${i === pick}" data-fn="${n}">` +
+        `<b>${n}</b><span class="dim">${FNS[n][1].replace(/&/g, "&amp;").replace(/</g, "&lt;")}</span></div>`).join("");
+      placeNear(suggestBox, input);
+      helpBox.hidden = true;
+      return;
+    }
+    suggestions = []; suggestBox.hidden = true;
+    // argument help: the innermost open function call before the caret
+    let depth = 0, i = before.length - 1, arg = 0, inStr = false;
+    for (; i >= 0; i--) {
+      const ch = before[i];
+      if (ch === '"') inStr = !inStr;
+      if (inStr) continue;
+      if (ch === ")") depth++;
+      else if (ch === "(") { if (depth === 0) break; depth--; }
+      else if (ch === "," && depth === 0) arg++;
+    }
+    const name = i > 0 ? (/([A-Za-z][A-Za-z0-9.]*)$/.exec(before.slice(0, i)) || [])[1] : null;
+    const sig = name && FNS[name.toUpperCase()];
+    if (!sig) { helpBox.hidden = true; return; }
+    const m = /^([^(]*)\((.*)\)$/.exec(sig[0]);
+    const args = m[2] ? m[2].split(/,\s*/) : [];
+    const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+    const shown = args.map((a, j) => (j === Math.min(arg, args.length - 1) ? `<b>${esc(a)}</b>` : esc(a))).join(", ");
+    helpBox.innerHTML = `<div class="fn-sig">${esc(m[1])}(${shown})</div><div class="dim">${esc(sig[1])}</div>`;
+    placeNear(helpBox, input);
+  }
+  function take(input, n) {
+    const v = input.value, caret = input.selectionStart;
+    const rest = v.slice(caret).replace(/^[A-Za-z0-9.]*/, "");
+    input.value = v.slice(0, assistFrom) + n + "(" + rest.replace(/^\(/, "");
+    const at = assistFrom + n.length + 1;
+    input.setSelectionRange(at, at);
+    if (input === fx) ed.value = fx.value; else fx.value = ed.value;
+    autosize();
+    suggestions = []; suggestBox.hidden = true;
+    assist(input);
+  }
+  function suggestKeys(e, input) {
+    if (!suggestions.length || suggestBox.hidden) return false;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      pick = (pick + (e.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length;
+      assist(input);
+      return true;
+    }
+    if (e.key === "Tab" || e.key === "Enter") { e.preventDefault(); take(input, suggestions[pick]); return true; }
+    if (e.key === "Escape") { e.preventDefault(); suggestions = []; suggestBox.hidden = true; return true; }
+    return false;
+  }
+  if (suggestBox) suggestBox.addEventListener("mousedown", (e) => {
+    const o = e.target.closest("[data-fn]");
+    if (!o) return;
+    e.preventDefault();
+    take(editing && editing.from === "bar" ? fx : ed, o.dataset.fn);
+  });
+
   /* ---------------------------------------------------------------- fill handle */
   // Drag the handle at the selection's corner down, up, right or left: the selection is filled over the
   // cells passed (numbers and dates continue their series; formulas move their relative references).
@@ -487,9 +573,10 @@
     if (!editable || editing) return;
     startEdit("edit", undefined, "bar");
   });
-  fx.addEventListener("input", () => { if (editing) { ed.value = fx.value; autosize(); } });
+  fx.addEventListener("input", () => { if (editing) { ed.value = fx.value; autosize(); assist(fx); } });
   fx.addEventListener("keydown", (e) => {
     if (!editing) return;
+    if (suggestKeys(e, fx)) return;
     if (e.key === "Enter") { e.preventDefault(); commit({ r: 1, c: 0 }); }
     else if (e.key === "Tab") { e.preventDefault(); commit({ r: 0, c: 1 }); }
     else if (e.key === "Escape") { e.preventDefault(); cancel(); }

@@ -239,3 +239,31 @@ def test_italic_from_the_keyboard_and_colours_from_the_toolbar(desk, live_slot):
     # the colours survive a reload (rendered by the server, not only by the script)
     page.reload()
     expect(grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")).to_have_css("color", "rgb(217, 48, 37)")
+
+
+def test_function_suggestions_and_argument_help_while_typing_a_formula(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    go(page, "D14")
+    page.keyboard.type("=SUMI")
+    suggest = page.get_by_role("listbox", name="Function suggestions")
+    expect(suggest.get_by_role("option")).to_have_count(2)                       # SUMIF, SUMIFS
+    expect(suggest.get_by_role("option", selected=True)).to_contain_text("SUMIF")
+    page.keyboard.press("ArrowDown")
+    expect(suggest.get_by_role("option", selected=True)).to_contain_text("SUMIFS")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Tab")                                                   # takes SUMIF, stays editing
+    fx = page.get_by_role("textbox", name="Formula bar")
+    expect(fx).to_have_value("=SUMIF(")
+    help_ = page.get_by_role("tooltip")
+    expect(help_).to_contain_text("SUMIF(range, criterion, [sum_range])")
+    expect(help_.locator("b")).to_have_text("range")
+    page.keyboard.type("F2:F8,")
+    expect(help_.locator("b")).to_have_text("criterion")
+    page.keyboard.type('"Third party",D2:D8)')
+    page.keyboard.press("Enter")
+    until(lambda: (cell(live_slot, b, "Claims", "D14") or {}).get("value") == 123115000, "D14 computed")
+    assert cell(live_slot, b, "Claims", "D14")["input"] == '=SUMIF(F2:F8,"Third party",D2:D8)'
+    expect(suggest).to_be_hidden()
+    expect(help_).to_be_hidden()

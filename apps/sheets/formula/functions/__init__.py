@@ -5,5 +5,6 @@ arguments, lazy)``) as it is imported; importing this package imports them all.
 """
 from apps.sheets.formula.functions import conditional, dates, info, logic, lookup, numeric, text  # noqa: F401
 from apps.sheets.formula.functions.base import FUNCTIONS
+from apps.sheets.formula.functions.signatures import SIGNATURES
 
-__all__ = ["FUNCTIONS"]
+__all__ = ["FUNCTIONS", "SIGNATURES"]
