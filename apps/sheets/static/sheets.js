@@ -213,6 +213,7 @@
     fx.value = ed.value;
     if (editing.from === "cell") { ed.focus({ preventScroll: true }); ed.setSelectionRange(ed.value.length, ed.value.length); }
     autosize();
+    showRefs(ed.value);
   }
   function autosize() {
     if (!editing) return;
@@ -443,20 +444,47 @@
   const FNS = JSON.parse(($("#fn-data") || {}).textContent || "{}");
   const suggestBox = $("#fn-suggest"), helpBox = $("#fn-help");
   let suggestions = [], pick = 0, assistFrom = null;
-  function closeAssist() { suggestions = []; if (suggestBox) suggestBox.hidden = true; if (helpBox) helpBox.hidden = true; }
+  function closeAssist() {
+    suggestions = []; if (suggestBox) suggestBox.hidden = true; if (helpBox) helpBox.hidden = true;
+    if (grid) $$(".ref-box", grid).forEach((b) => b.remove());
+  }
   function placeNear(box, input) {
     const r = (input === fx ? fx : ed).getBoundingClientRect();
     box.style.position = "fixed"; box.style.right = "auto";
     box.style.left = Math.min(r.left, innerWidth - 420) + "px"; box.style.top = (r.bottom + 4) + "px";
     box.hidden = false;
   }
+  // The ranges a formula refers to on this tab, outlined on the grid in colours as Sheets does.
+  const REF_COLORS = ["#1a73e8", "#d93025", "#7627bb", "#188038", "#e37400", "#12b5cb"];
+  function showRefs(v) {
+    $$(".ref-box", grid).forEach((b) => b.remove());
+    if (!v || !v.startsWith("=")) return;
+    const seen = [];
+    const rx = /(?:^|[^A-Za-z0-9_!'.$])(\$?[A-Za-z]{1,3}\$?\d{1,6})(?::(\$?[A-Za-z]{1,3}\$?\d{1,6}))?(?![A-Za-z0-9_(!])/g;
+    const strip = v.replace(/"[^"]*"?/g, (m) => " ".repeat(m.length));
+    for (let m = rx.exec(strip); m; m = rx.exec(strip)) {
+      const a = parseRef(m[1].replace(/\$/g, "")), b = m[2] ? parseRef(m[2].replace(/\$/g, "")) : a;
+      if (!a || !b || a.r > rows || b.r > rows || a.c > cols || b.c > cols) continue;
+      const g = { top: Math.min(a.r, b.r), left: Math.min(a.c, b.c), bottom: Math.max(a.r, b.r), right: Math.max(a.c, b.c) };
+      const key = rangeText(g);
+      if (seen.includes(key)) continue;
+      seen.push(key);
+      const box = document.createElement("div");
+      box.className = "ref-box"; box.dataset.ref = key;
+      box.style.borderColor = REF_COLORS[(seen.length - 1) % REF_COLORS.length];
+      grid.appendChild(box);
+      place(box, g);
+    }
+  }
   function assist(input) {
+    showRefs(editing ? input.value : "");
     if (!suggestBox || !editing) return;
     const v = input.value, caret = input.selectionStart;
     if (!v.startsWith("=")) { closeAssist(); return; }
     const before = v.slice(0, caret);
     const word = /(?:^=|[=(,+\-*\/^&<>:;\s])([A-Za-z][A-Za-z0-9.]*)$/.exec(before);
-    suggestions = word ? Object.keys(FNS).filter((n) => n.startsWith(word[1].toUpperCase())).slice(0, 8) : [];
+    suggestions = word ? Object.keys(FNS).filter((n) => n.startsWith(word[1].toUpperCase()))
+      .sort((a, b) => a.length - b.length || a.localeCompare(b)).slice(0, 8) : [];
     if (suggestions.length && !(suggestions.length === 1 && suggestions[0] === word[1].toUpperCase() && v[caret] === "(")) {
       pick = Math.min(pick, suggestions.length - 1);
       assistFrom = caret - word[1].length;

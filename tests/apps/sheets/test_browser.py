@@ -261,9 +261,18 @@ def test_function_suggestions_and_argument_help_while_typing_a_formula(desk, liv
     expect(help_.locator("b")).to_have_text("range")
     page.keyboard.type("F2:F8,")
     expect(help_.locator("b")).to_have_text("criterion")
+    expect(page.locator(".ref-box[data-ref='F2:F8']")).to_be_visible()           # the range outlined on the grid
     page.keyboard.type('"Third party",D2:D8)')
     page.keyboard.press("Enter")
     until(lambda: (cell(live_slot, b, "Claims", "D14") or {}).get("value") == 123115000, "D14 computed")
     assert cell(live_slot, b, "Claims", "D14")["input"] == '=SUMIF(F2:F8,"Third party",D2:D8)'
     expect(suggest).to_be_hidden()
     expect(help_).to_be_hidden()
+    expect(page.locator(".ref-box")).to_have_count(0)
+    # editing a formula again outlines every range it reads, each in its own colour
+    go(page, "D14")
+    page.keyboard.press("F2")
+    expect(page.locator(".ref-box")).to_have_count(2)
+    colours = page.locator(".ref-box").evaluate_all("bs => bs.map(b => getComputedStyle(b).borderTopColor)")
+    assert len(set(colours)) == 2
+    page.keyboard.press("Escape")

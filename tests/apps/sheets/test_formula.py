@@ -722,3 +722,10 @@ def test_missing_closing_parentheses_are_closed_and_nothing_else_changes():
     assert F.closed_parens("=IF(A1>0,ROUND(SUM(B1:B3),2") == "=IF(A1>0,ROUND(SUM(B1:B3),2))"
     assert F.closed_parens('="("&A1') == '="("&A1'                  # a parenthesis in text is text
     assert F.closed_parens("=SUM(A1))") == "=SUM(A1))" and F.closed_parens("note (") == "note ("
+
+
+def test_every_function_has_its_argument_help():
+    from apps.sheets.formula.functions import FUNCTIONS, SIGNATURES
+    assert set(SIGNATURES) == set(FUNCTIONS)
+    for name, (sig, what) in SIGNATURES.items():
+        assert sig.startswith(name + "(") and sig.endswith(")") and what.endswith("."), name
