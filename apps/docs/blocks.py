@@ -2,7 +2,7 @@
 
 A block is ``{"type", "level", "text", "marks"}``: ``type`` is ``title``,
 ``heading`` (level 1–3), ``paragraph``, ``bullet`` or ``numbered`` (level =
-list depth, 1-based); ``marks`` are ``[start, end, kind, value]`` ranges over
+list depth, 1-based), ``rule`` (a horizontal line) or ``page_break`` (both with no text); ``marks`` are ``[start, end, kind, value]`` ranges over
 ``text`` with ``kind`` in ``bold``, ``italic``, ``underline``, ``link`` (value:
 the URL) and ``comment`` (value: the comment id).
 
@@ -20,7 +20,7 @@ import nh3
 BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
               "h3": ("heading", 3), "h4": ("heading", 3), "li": (None, 0)}
 ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "b", "strong", "i", "em", "u", "a",
-                "span"}
+                "span", "hr"}
 MARK_ORDER = ("link", "comment", "bold", "italic", "underline")
 MAX_HTML = 2_000_000
 
@@ -29,7 +29,7 @@ def sanitize(html: str) -> str:
     """Only the tags and attributes a document can hold; scripts, event
     handlers, styles and ``javascript:`` links are dropped (nh3 / ammonia)."""
     return nh3.clean(html[:MAX_HTML], tags=ALLOWED_TAGS,
-                     attributes={"a": {"href"}, "span": {"data-comment"}},
+                     attributes={"a": {"href"}, "span": {"data-comment"}, "hr": {"data-break"}},
                      url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
 
 
@@ -91,6 +91,10 @@ class _Parser(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if tag == "hr":                      # a horizontal line, or a page break (<hr data-break="page">)
+            self._end_block()
+            self.blocks.append(block("page_break" if attrs.get("data-break") == "page" else "rule"))
+            return
         if tag in ("ul", "ol"):
             self._end_block()
             self.lists.append(tag)
@@ -220,7 +224,11 @@ def to_html(blocks: list[dict]) -> str:
             continue
         while stack:
             out.append(f"</{stack.pop()}>")
-        if b["type"] == "heading":
+        if b["type"] == "rule":
+            out.append("<hr>")
+        elif b["type"] == "page_break":
+            out.append('<hr data-break="page">')
+        elif b["type"] == "heading":
             out.append(f"<h{b['level']}>{_inline_html(b)}</h{b['level']}>")
         elif b["type"] == "title":
             out.append(f"<h1>{_inline_html(b)}</h1>")
@@ -306,7 +314,13 @@ def to_markdown(blocks: list[dict]) -> str:
             if link:
                 s = f"[{s}]({link[3]})"
             text += s
-        if b["type"] in ("heading", "title"):
+        if b["type"] == "rule":
+            out.append("---")
+            counters.clear()
+        elif b["type"] == "page_break":
+            out.append('<div style="page-break-after: always"></div>')
+            counters.clear()
+        elif b["type"] in ("heading", "title"):
             out.append("#" * max(1, b["level"]) + " " + text)
             counters.clear()
         elif b["type"] == "bullet":

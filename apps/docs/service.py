@@ -249,9 +249,19 @@ def html_document(store: Store, user: str, doc_id: int) -> str:
 
 def docx_bytes(store: Store, user: str, doc_id: int) -> bytes:
     from docx import Document
+    from docx.enum.text import WD_BREAK
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
     doc = get(store, user, doc_id)
     out = Document()
     for b in doc["blocks"]:
+        if b["type"] == "page_break":
+            out.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
+            continue
+        if b["type"] == "rule":                 # a paragraph with a bottom border, as Word draws a line
+            bdr = parse_xml(f'<w:pBdr {nsdecls("w")}><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr>')
+            out.add_paragraph()._p.get_or_add_pPr().append(bdr)
+            continue
         if b["type"] in ("heading", "title"):
             p = out.add_heading(level=max(1, b["level"]))
         elif b["type"] == "bullet":

@@ -35,6 +35,10 @@
     if (sel.rangeCount && ed.contains(sel.anchorNode)) saved = sel.getRangeAt(0).cloneRange();
   }
   function restoreSelection() {
+    // Only when something else took focus: in the page, the live selection is newer than the kept one
+    // (selectionchange lags fast typing, so restoring it would move the caret back).
+    const sel0 = getSelection();
+    if (document.activeElement === ed && sel0.rangeCount && ed.contains(sel0.anchorNode)) return;
     if (!saved) return;
     ed.focus();
     const sel = getSelection(); sel.removeAllRanges(); sel.addRange(saved);
@@ -69,7 +73,9 @@
     if (cmd === "findReplace") return openFindReplace();
     if (!editable && cmd !== "selectAll") return;
     restoreSelection();
-    document.execCommand(cmd, false, null);
+    if (cmd === "pageBreak") document.execCommand("insertHTML", false, '<hr data-break="page"><p><br></p>');
+    else if (cmd === "insertHorizontalRule") document.execCommand("insertHTML", false, "<hr><p><br></p>");
+    else document.execCommand(cmd, false, null);
     if (cmd === "insertUnorderedList" || cmd === "insertOrderedList") unnestLists();
     reflect();
     schedule();
@@ -116,6 +122,25 @@
     else if (k === "y") { e.preventDefault(); run("redo"); }
     else if (k === "h") { e.preventDefault(); run("findReplace"); }
     else if (k === "s") { e.preventDefault(); if (timer) clearTimeout(timer); save(); }
+    else if (k === "enter") { e.preventDefault(); run("pageBreak"); }
+  });
+  // List autoformat, as in Docs: "* " or "- " at the start of a paragraph makes a bulleted list, "1. " a numbered one.
+  ed.addEventListener("input", (e) => {
+    if (!editable || e.inputType !== "insertText" || e.data !== " ") return;
+    const sel = getSelection();
+    if (!sel.rangeCount || !sel.isCollapsed) return;
+    const b = blockOf(sel.anchorNode);
+    if (!b || b.tagName !== "P") return;
+    const marker = b.textContent.replace(/\u00a0/g, " ");
+    const cmd = /^[*-] $/.test(marker) ? "insertUnorderedList" : /^1[.)] $/.test(marker) ? "insertOrderedList" : null;
+    if (!cmd) return;
+    const r = document.createRange(); r.selectNodeContents(b);
+    sel.removeAllRanges(); sel.addRange(r);
+    document.execCommand("delete", false, null);
+    document.execCommand(cmd, false, null);
+    unnestLists();
+    reflect();
+    schedule();
   });
   // Pasted content arrives as plain text: the document keeps its own formatting.
   ed.addEventListener("paste", (e) => {

@@ -88,3 +88,15 @@ def test_plain_text():
 def test_a_list_chromium_nested_in_an_empty_paragraph_is_just_a_list():
     assert [(b["type"], b["text"]) for b in parse("<h1>T</h1><p><ul><li>one</li></ul></p><p>after</p>")] == [
         ("heading", "T"), ("bullet", "one"), ("paragraph", "after")]
+
+
+def test_a_horizontal_line_and_a_page_break_are_blocks_of_their_own():
+    html = '<p>Above</p><hr><p>Between</p><hr data-break="page"><h2>Next page</h2>'
+    got = B.from_html(B.sanitize(html))
+    assert [b["type"] for b in got] == ["paragraph", "rule", "paragraph", "page_break", "heading"]
+    assert B.to_html(got) == html.replace("<h2>", "<h2>")                 # the one HTML form round-trips
+    assert B.from_html(B.to_html(got)) == got
+    # a stray attribute is dropped, so an <hr> is a line unless it says it is a page break
+    assert B.from_html(B.sanitize('<hr data-break="x" onclick="alert(1)">'))[0]["type"] == "rule"
+    md = B.to_markdown(got)
+    assert "---" in md and "page-break-after" in md

@@ -149,3 +149,38 @@ def test_ctrl_f_finds_highlights_and_steps_through_matches_without_touching_the_
     page.keyboard.press("Control+f")
     page.get_by_role("textbox", name="Find in document").type("zzqx")
     expect(page.get_by_role("search", name="Find in document").get_by_role("status")).to_have_text("No results")
+
+
+def test_list_autoformat_a_horizontal_line_and_a_page_break(desk, live_slot):
+    """"* " and "1. " start lists as they do in Docs; Insert → Horizontal line and Ctrl+Enter (a page break)
+    become blocks of their own in the store."""
+    page = desk
+    page.goto("/docs/")
+    page.get_by_role("button", name="Blank document").click()
+    expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
+    did = int(page.url.rsplit("/", 1)[1])
+    page.get_by_role("textbox", name="Document content").click()
+    page.keyboard.type("* Exhibit list")
+    page.keyboard.press("Enter")
+    page.keyboard.type("Tonnage certificate")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")                      # an empty item ends the list, as in Docs
+    page.keyboard.type("1. Call the registry")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Insert", exact=True).click()
+    page.get_by_role("menuitem", name="Horizontal line").click()
+    page.keyboard.type("Below the line")
+    page.keyboard.press("Control+Enter")
+    page.keyboard.type("Next page")
+    saved(page)
+    import time
+    end = time.monotonic() + 15                       # the last autosave may still be in flight: poll the store
+    while not any(b["text"] == "Next page" for b in blocks(live_slot, did)) and time.monotonic() < end:
+        time.sleep(0.05)
+    got = [(b["type"], b["text"]) for b in blocks(live_slot, did)]
+    assert got[:3] == [("bullet", "Exhibit list"), ("bullet", "Tonnage certificate"), ("numbered", "Call the registry")]
+    kinds = [t for t, _ in got]
+    assert "rule" in kinds and "page_break" in kinds
+    assert kinds.index("rule") < [x for _, x in got].index("Below the line") < kinds.index("page_break") \
+        < [x for _, x in got].index("Next page")

@@ -141,6 +141,20 @@ def test_exports(store):
     assert docs.docx_bytes(store, "alex.chen", did) == data       # byte-stable: world time, no wall clock
 
 
+def test_docx_export_draws_a_line_and_breaks_the_page(store, alex):
+    import io
+
+    from docx import Document
+    did = doc_id(store, V2)
+    html = B.to_html(docs.get(store, "alex.chen", did)["blocks"])
+    docs.save_html(store, alex, did, html + '<hr><p>After the line</p><hr data-break="page"><p>Next page</p>')
+    d = Document(io.BytesIO(docs.docx_bytes(store, "alex.chen", did)))
+    xml = d.element.xml
+    assert '<w:br w:type="page"/>' in xml and "<w:pBdr>" in xml
+    texts = [p.text for p in d.paragraphs]
+    assert texts.index("Next page") > texts.index("After the line")
+
+
 def test_find_and_replace_keeps_formatting_and_anchors(store, alex):
     did = doc_id(store, V2)
     assert docs.replace_text(store, alex, did, "$[__________]", "$160,600,000", every=False) == 1
