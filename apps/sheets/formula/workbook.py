@@ -274,6 +274,30 @@ class Workbook:
         return {(r + drow, c + dcol): _adjust(raw, drow, dcol) for (r, c), raw in raws.items()
                 if top <= r <= bottom and left <= c <= right}
 
+    def move_references(self, src_tab: str, top: int, left: int, bottom: int, right: int,
+                        dst_tab: str, drow: int, dcol: int) -> None:
+        """Cut and paste: every reference, in every formula, to a cell or range wholly inside the box moves
+        with it ``drow`` rows and ``dcol`` columns (to ``dst_tab``), as Sheets rewrites them; a range only
+        partly inside, a whole column or row, and references elsewhere stay. Nothing is recalculated."""
+        src, dst = self._tab(src_tab), self._tab(dst_tab)
+        top, bottom = min(top, bottom), max(top, bottom)
+        left, right = min(left, right), max(left, right)
+
+        def fix(p: _RefParts, target: str | None, own: str) -> str | None:
+            if target != src or any(e[0] is None or e[1] is None for e in p.ends):
+                return None
+            if not all(top <= e[0] <= bottom and left <= e[1] <= right for e in p.ends):
+                return None
+            for e in p.ends:
+                e[0] += drow
+                e[1] += dcol
+            if dst != own or p.sheet is not None:
+                p.prefix = "" if (dst == own and p.sheet is None) else _quote_sheet(dst) + "!"
+            return p.text()
+
+        self._rewrite_all(fix)
+        self._rebuild()
+
     def sort_range(self, tab: str, top: int, left: int, bottom: int, right: int, by_col: int,
                    ascending: bool = True) -> None:
         """Reorder the rows of a block by the values in absolute column ``by_col``.

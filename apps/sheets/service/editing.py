@@ -9,7 +9,7 @@ from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import (ALIGNS, MAX_INPUT, NUMBER_TYPES, SHEETS, Range, cells, check_range, editable,
                                       engine_raw, put, tab, workbook, write_values)
-from apps.sheets.service.history import record, snapshot_cells
+from apps.sheets.service.history import record, snapshot_book, snapshot_cells
 
 
 # ---------------------------------------------------------------- editing cells
@@ -131,13 +131,15 @@ def paste_cells(store: Store, caller: Caller, book_id: int, tab_id: int, dest: t
     """Paste a range copied in this spreadsheet: inputs with relative references shifted,
     and formats. ``dest`` is a cell, or a selected range the copy is repeated over when it
     is a whole number of copies tall and wide (one cell pasted into D2:D8 fills all seven,
-    as in Sheets). A cut clears the source (references to it are not rewritten)."""
+    as in Sheets). A cut moves the cells instead (``_move``): references to them follow."""
     book = editable(store, caller, book_id)
     t = tab(store, book_id, tab_id)
     st = tab(store, book_id, src_tab_id)
     top, left, bottom, right = check_range(st, src)
     h, w = bottom - top + 1, right - left + 1
     r0, c0 = dest[0], dest[1]
+    if cut:
+        return _move(store, caller, book, t, st, (top, left, bottom, right), (r0, c0))
     reps_r = reps_c = 1
     if len(dest) == 4 and not cut:
         dh, dw = dest[2] - dest[0] + 1, dest[3] - dest[1] + 1
@@ -263,6 +265,43 @@ def fill(store: Store, caller: Caller, book_id: int, tab_id: int, src: Range, de
         write_values(store, caller.actor, wb, by_name)
         SHEETS.bump(store, caller, book)
     return _tab_cells(store, t["id"], set(positions))
+
+
+def _move(store: Store, caller: Caller, book: dict, t: dict, st: dict, src: Range, at: tuple[int, int]) -> list[dict]:
+    """Cut and paste, as Sheets does it: the cells move as they are (their formulas unchanged), and every
+    formula in the book that referred to a moved cell — or a range wholly inside the cut — now refers to
+    where it went. One undo step restores the whole book."""
+    top, left, bottom, right = src
+    r0, c0 = at
+    h, w = bottom - top + 1, right - left + 1
+    check_range(t, (r0, c0, r0 + h - 1, c0 + w - 1))
+    drow, dcol = r0 - top, c0 - left
+    if not drow and not dcol and t["id"] == st["id"]:
+        return []
+    with store.transaction():
+        record(store, caller, book["id"], "Cut and paste", {"book": snapshot_book(store, book["id"])})
+        wb, by_name = workbook(store, book["id"])
+        wb.move_references(st["name"], top - 1, left - 1, bottom - 1, right - 1, t["name"], drow, dcol)
+        for name, tb in by_name.items():           # formulas rewritten anywhere in the book
+            raws = wb.cells(name)
+            for c in store.select("sheets_cells", "tab=?", (tb["id"],)):
+                raw = raws.get((c["row"] - 1, c["col"] - 1))
+                if c["input"] is not None and c["input"].startswith("=") and raw != c["input"]:
+                    store.update("sheets_cells", c["id"], caller.actor, input=raw)
+        src_cells = cells(store, st["id"])
+        moving = {(r, c): (wb.raw(st["name"], r - 1, c - 1), (src_cells.get((r, c)) or {}).get("format") or {})
+                  for r in range(top, bottom + 1) for c in range(left, right + 1)}
+        for r, c in moving:
+            put(store, caller.actor, st["id"], r, c, input=None, format={})
+        for (r, c), (raw, fmt) in moving.items():
+            put(store, caller.actor, t["id"], r + drow, c + dcol, input=raw, format=fmt)
+        wb, by_name = workbook(store, book["id"])
+        write_values(store, caller.actor, wb, by_name)
+        SHEETS.bump(store, caller, book)
+    changed = {(r + drow, c + dcol) for r, c in moving}
+    if st["id"] == t["id"]:
+        changed |= set(moving)
+    return _tab_cells(store, t["id"], changed | set(cells(store, t["id"])))
 
 
 def paste_text(store: Store, caller: Caller, book_id: int, tab_id: int, dest: tuple[int, int], text: str) -> list[dict]:

@@ -307,3 +307,28 @@ def test_one_cell_pasted_into_a_range_fills_it(store, alex):
     S.paste_cells(store, alex, b, claims, (3, 7, 8, 7), claims, (2, 7, 2, 7))
     assert [S.cell(store, b, "Claims", f"G{r}")["input"] for r in (3, 8)] == ["=D3/Limit!$B$5", "=D8/Limit!$B$5"]
     assert val(store, b, "Claims", "G8") == pytest.approx(385000 / 160600000)
+
+
+def test_cut_and_paste_moves_cells_and_every_reference_to_them_follows(store, alex):
+    """As in Sheets: the moved formulas keep pointing where they pointed; formulas that read a moved cell,
+    or a range wholly inside the cut, now read where it went (other tabs too); a range only partly inside stays."""
+    b = book(store)
+    claims, summary = tab_id(store, b, "Claims"), tab_id(store, b, "Summary")
+    S.set_cells(store, alex, b, claims, {(20, 1): "5", (20, 2): "=A20*2", (21, 1): "=A20+B20", (22, 1): "=SUM(A20:B20)",
+                                          (23, 1): "=SUM(A19:A20)", (20, 3): "=D3"})
+    S.set_cells(store, alex, b, summary, {(20, 1): "=Claims!A20"})
+    S.paste_cells(store, alex, b, claims, (30, 1), claims, (20, 1, 20, 3), cut=True)
+    got = {a1: S.cell(store, b, "Claims", a1)["input"] for a1 in ("A30", "B30", "C30", "A21", "A22", "A23")}
+    assert got == {"A30": "5", "B30": "=A30*2", "C30": "=D3", "A21": "=A30+B30", "A22": "=SUM(A30:B30)",
+                   "A23": "=SUM(A19:A20)"}
+    assert S.cell(store, b, "Claims", "A20") is None and S.cell(store, b, "Summary", "A20")["input"] == "=Claims!A30"
+    assert val(store, b, "Claims", "A21") == 15 and val(store, b, "Summary", "A20") == 5
+    # one undo puts the book back as it was
+    S.undo(store, alex, b)
+    assert S.cell(store, b, "Claims", "A21")["input"] == "=A20+B20" and S.cell(store, b, "Claims", "A30") is None
+    assert S.cell(store, b, "Summary", "A20")["input"] == "=Claims!A20"
+    # moved to another tab: the references name it
+    S.paste_cells(store, alex, b, summary, (40, 1), claims, (20, 1, 20, 1), cut=True)
+    assert S.cell(store, b, "Claims", "A21")["input"] == "=Summary!A40+B20"
+    assert S.cell(store, b, "Summary", "A20")["input"] == "=Summary!A40"         # its sheet named, as it was
+    assert val(store, b, "Summary", "A20") == 5 and val(store, b, "Claims", "A21") == 15
