@@ -71,6 +71,7 @@
     if (cmd === "link") return openLinkDialog();
     if (cmd === "comment") return startComment();
     if (cmd === "findReplace") return openFindReplace();
+    if (cmd === "wordCount") return wordCount();
     if (!editable && cmd !== "selectAll") return;
     restoreSelection();
     if (cmd === "pageBreak") document.execCommand("insertHTML", false, '<hr data-break="page"><p><br></p>');
@@ -124,6 +125,27 @@
     else if (k === "s") { e.preventDefault(); if (timer) clearTimeout(timer); save(); }
     else if (k === "enter") { e.preventDefault(); run("pageBreak"); }
   });
+  document.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && e.key.toLowerCase() === "c") { e.preventDefault(); wordCount(); }
+  });
+  // Tools → Word count, as in Docs: words, characters and characters excluding spaces, of the selection
+  // ("12 of 1,024") when there is one.
+  function wordCount() {
+    const all = ed.innerText || "", sel = getSelection();
+    const part = sel.rangeCount && !sel.isCollapsed && ed.contains(sel.anchorNode) ? sel.toString() : null;
+    const words = (t) => (t.match(/[\p{L}\p{N}][\p{L}\p{N}'’.,-]*/gu) || []).length;
+    const chars = (t) => t.replace(/\n/g, "").length, nospace = (t) => t.replace(/\s/g, "").length;
+    const fmt = (n) => n.toLocaleString("en-US");
+    const row = (label, f) => `<tr><th scope="row">${label}</th><td>${part !== null ? fmt(f(part)) + " of " : ""}${fmt(f(all))}</td></tr>`;
+    const d = document.createElement("dialog");
+    d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "wc-title");
+    d.innerHTML = '<form method="dialog"><h2 id="wc-title">Word count</h2><table class="word-count">' +
+      row("Words", words) + row("Characters", chars) + row("Characters excluding spaces", nospace) +
+      '</table><div class="actions"><button class="btn btn-primary" value="ok">OK</button></div></form>';
+    document.getElementById("modal").appendChild(d);
+    d.addEventListener("close", () => { d.remove(); ed.focus(); });
+    d.showModal();
+  }
   // List autoformat, as in Docs: "* " or "- " at the start of a paragraph makes a bulleted list, "1. " a numbered one.
   ed.addEventListener("input", (e) => {
     if (!editable || e.inputType !== "insertText" || e.data !== " ") return;

@@ -184,3 +184,24 @@ def test_list_autoformat_a_horizontal_line_and_a_page_break(desk, live_slot):
     assert "rule" in kinds and "page_break" in kinds
     assert kinds.index("rule") < [x for _, x in got].index("Below the line") < kinds.index("page_break") \
         < [x for _, x in got].index("Next page")
+
+
+def test_word_count_counts_the_document_and_the_selection(desk, live_slot):
+    page = desk
+    page.goto("/docs/")
+    page.get_by_role("button", name="Blank document").click()
+    expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
+    page.get_by_role("textbox", name="Document content").click()
+    page.keyboard.type("The fund is $151,840,000.")
+    page.keyboard.press("Enter")
+    page.keyboard.type("Short by $8,760,000")
+    page.keyboard.press("Shift+Home")                              # the second line selected
+    page.keyboard.press("Control+Shift+c")
+    dialog = page.get_by_role("dialog", name="Word count")
+    expect(dialog.get_by_role("row", name="Words")).to_contain_text("3 of 7")
+    expect(dialog.get_by_role("row", name="Characters excluding spaces")).to_contain_text("17 of 39")
+    dialog.get_by_role("button", name="OK").click()
+    expect(dialog).to_have_count(0)
+    page.get_by_role("button", name="Tools", exact=True).click()
+    page.get_by_role("menuitem", name="Word count").click()
+    expect(page.get_by_role("dialog", name="Word count").get_by_role("row", name="Words")).to_contain_text("7")
