@@ -37,7 +37,7 @@ class _M(BaseModel):
 class AnswerSpec(_M):
     """How ``done(answer=…)`` is matched.
 
-    - ``number``: ``value`` (or ``value_from``) ± ``tolerance``; currency and units stripped
+    - ``number``: ``value`` (or ``value_from``) ± ``tolerance`` (or to ``decimals`` places); currency and units stripped
       (with ``unit``, the value in a unit of another quantity — DWT for GT, litres for bbl — fails;
       with ``scale``, a bare figure smaller than the scale is read in it: "401.5" when asked in $m;
       with ``exact``, the figure offered as approximate — "about", "roughly", "c.", "~" — fails);
@@ -54,11 +54,22 @@ class AnswerSpec(_M):
     tolerance: float = 0
     exact: bool = False                    # number: the prompt asks for the exact figure ("exactly", "to the
                                            #   dollar"): the figure offered as approximate ("about $X") fails
+    decimals: int | None = None            # number: the prompt asks for the figure to this many decimals (in its
+                                           #   scale): the tolerance is half a unit of the last, centred on the
+                                           #   unrounded figure, and a figure written to more decimals must be
+                                           #   right to its own ("11.03" is not 11.0667 though "11.1" and "11.07" are)
     aliases: list[str] = []
     values: list[str] = []
 
     @model_validator(mode="after")
     def _need_value(self):
+        if self.decimals is not None:
+            if self.type != "number" or self.decimals < 0:
+                raise ValueError("decimals: a whole number of decimal places, for a number answer")
+            half = 0.5 * 10 ** -self.decimals * (self.scale or 1)
+            if self.tolerance and abs(self.tolerance - half) > 1e-9 * max(1.0, half):
+                raise ValueError(f"decimals: {self.decimals} means a tolerance of {half:g}; leave tolerance out")
+            self.tolerance = half
         if self.type == "set":
             if not self.values:
                 raise ValueError("a set answer needs values")

@@ -12,6 +12,8 @@
 - Numbers lose currency signs, codes and separators and understand
   million/M/bn/k; a number that merely contains the digits is another number;
   an amount in another currency (€, EUR, "euros") is never a dollar figure.
+- Asked to N decimals (``decimals``), a figure passes when it rounds right and, written to more
+  decimals, is right to them ("11.07" for 11.0667; not "11.03").
 - After ``ANSWER:`` a number answer is the figure it leads with: the result of
   its working ("58,400 × $2,750 = $160,600,000") or its first figure before a
   bracket, semicolon or sentence end; a different figure of the same order
@@ -41,7 +43,7 @@ from harness.verify.dates import parse_date
 from harness.verify.reading import (CLAUSE_END, CONDITIONAL, HEDGE_WORDS, HONORIFICS, NEGATION, Cand, Foreign,
                                     answer_text, clause, competes, date_cands, earlier_answers, format_number,
                                     id_shape, name_like, negated, normalise, number_cands, numbers_in, phrase_hits,
-                                    show_value, stated_alone, title_hits, tokens)
+                                    Figure, show_value, stated_alone, title_hits, tokens, withdrawn)
 
 __all__ = [
     # matching
@@ -75,9 +77,16 @@ def within(value: float, expected: float, tolerance: float) -> bool:
     return abs(value - expected) <= tolerance + 1e-9 + 1e-12 * abs(expected)
 
 
+# A label that puts the figures in thousands: "401,548 ($000s)", "$000s 401,548", "in thousands".
+THOUSANDS = re.compile(r"\$\s?000s?\b|\(000s?\)|'000s?\b|\bin thousands\b|\bUSD\s?000s?\b", re.I)
+
+
 def _number(text: str, expected: float, tolerance: float, unit: str | None = None,
-            scale: float | None = None) -> tuple[bool, str]:
-    cands = [_in_scale(text, c, scale) for c in number_cands(text)]
+            scale: float | None = None, precise: bool = False) -> tuple[bool, str]:
+    if scale and scale > 1000 and THOUSANDS.search(text):
+        cands = [_thousands(text, c) for c in number_cands(text)]
+    else:
+        cands = [_in_scale(text, c, scale) for c in number_cands(text)]
     if unit:
         word = re.sub(r"^per\s+", "", unit.lower()).split()[0]
         kind = UNITS.get(word, UNITS.get(word.rstrip("s")))
@@ -86,7 +95,16 @@ def _number(text: str, expected: float, tolerance: float, unit: str | None = Non
             said = UNITS.get(m.group(1).lower()) if m else None
             if kind and said and said != kind and within(c.value, expected, tolerance):
                 return False, f"{show_value(c.value)} {m.group(1)}: another quantity than {unit}"
-    return stated_alone(text, cands, lambda v: not isinstance(v, Foreign) and within(v, expected, tolerance))
+    held = (lambda v: stated(v, tolerance)) if precise else (lambda v: tolerance)
+    return stated_alone(text, cands, lambda v: not isinstance(v, Foreign) and within(v, expected, held(v)))
+
+
+def stated(v: float, tolerance: float) -> float:
+    """The tolerance a figure is held to: the task's, or less when the figure is written more precisely —
+    "11.03" claims two decimals, so it must be right to two (11.0667 ± 0.05 takes "11.1" and "11.07",
+    not "11.03")."""
+    half = getattr(v, "half", None)
+    return min(tolerance, half) if half is not None else tolerance
 
 
 SCALED = re.compile(r"\d\s?(million|mn|mm|billion|bn|thousand|m|b|k)\b", re.I)
@@ -96,7 +114,16 @@ def _in_scale(text: str, c: Cand, scale: float | None) -> Cand:
     """Asked in $m: "401.5" is $401.5m; "$401,548,000" and "$401.5m" are read as written."""
     if scale and isinstance(c.value, float) and not isinstance(c.value, Foreign) and 0 < abs(c.value) < scale \
             and not SCALED.search(text[c.start:c.end]):
-        return Cand(c.start, c.end, c.value * scale)
+        half = getattr(c.value, "half", None)
+        return Cand(c.start, c.end, Figure(c.value * scale, half * scale) if half is not None else c.value * scale)
+    return c
+
+
+def _thousands(text: str, c: Cand) -> Cand:
+    """Under a "$000s" label a bare figure is in thousands: "401,548 ($000s)" is $401,548,000."""
+    if isinstance(c.value, float) and not isinstance(c.value, Foreign) and not SCALED.search(text[c.start:c.end]):
+        half = getattr(c.value, "half", None)
+        return Cand(c.start, c.end, Figure(c.value * 1000, half * 1000) if half is not None else c.value * 1000)
     return c
 
 
@@ -294,7 +321,7 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
     if text.lower().strip(" .!") in JUNK:
         return AnswerResult(False, shown, repr(text) if text else "no answer")
     how = dict(tolerance=spec.tolerance, aliases=spec.aliases, values=spec.values, today=today, names=names,
-               unit=spec.unit, orgs=orgs, scale=spec.scale)
+               unit=spec.unit, orgs=orgs, scale=spec.scale, precise=spec.decimals is not None)
     ok, found = states(text, spec.type, expected, **how)
     if ok and spec.type == "number" and re.search(r"ANSWER:", normalise(given or ""), re.I):
         head = headline_figure(text, scale=spec.scale)
@@ -306,7 +333,8 @@ def match_answer(spec, given: str | None, expected_value=None, *, today: date | 
             return AnswerResult(False, shown, f"the exact figure is asked, and {approx!r} offers it as approximate")
     if ok:
         for before in earlier_answers(given):
-            if _offers(before, spec.type, today) and not states(before, spec.type, expected, **how)[0]:
+            if _offers(before, spec.type, today, _num(expected) if spec.type == "number" else None) \
+                    and not states(before, spec.type, expected, **how)[0]:
                 return AnswerResult(False, shown, f"two answers: {before[:60]!r} and {text[:60]!r}")
     return AnswerResult(ok, shown, found)
 
@@ -324,7 +352,9 @@ def approximate(text: str, expected: float, tolerance: float, scale: float | Non
     return said[0].strip() if hits and len(said) == len(hits) else None
 
 
-RESULT = re.compile(r"=|≈|→|⇒|\bgives\b|\bcomes to\b", re.I)
+RESULT = re.compile(r"=|≈|→|⇒|\bgives\b|\bcomes to\b|\bso\b(?=[^.;]*\d)", re.I)
+# A count of things before the figure: "Median of the 6 deals: 11.5x", "across the 8 peers".
+COUNT = re.compile(r"\s+(?!(?:x|times|percent|pct|million|billion|thousand|mn|bn|m|b|k|usd|dollars?)\b)[a-z]+", re.I)
 
 
 def headline_figure(text: str, scale: float | None = None) -> float | None:
@@ -332,13 +362,22 @@ def headline_figure(text: str, scale: float | None = None) -> float | None:
     end) the result of its working ("58,400 × $2,750 = $160,600,000") or else its first figure. What follows
     the lead explains it; a different figure there is not the answer ("$420m (Rheinwerk's $423.75m needs
     sign-off)")."""
-    lead = re.split(r"[(\[;\n]|\.\s+(?=[A-Z])", text, maxsplit=1)[0]
+    lead = re.split(r"[(\[;\n]|\.\s+(?=[A-Z])", text.lstrip(" \n-•*"), maxsplit=1)[0]
     results = list(RESULT.finditer(lead))
     part = lead[results[-1].end():] if results else lead
-    cands = [c for c in number_cands(part, words=False) if not negated(part, c) and not isinstance(c.value, Foreign)]
+    cands = [c for c in number_cands(part, words=False) if not negated(part, c) and not isinstance(c.value, Foreign)
+             and not withdrawn(part, c) and not _a_count(part, c)]
+    if scale and scale > 1000 and THOUSANDS.search(text):
+        return float(_thousands(part, cands[0]).value) if cands else None
     if not cands:
         return None
     return float(_in_scale(part, cands[0], scale).value)
+
+
+def _a_count(text: str, c: Cand) -> bool:
+    """A whole number written before the noun it counts ("6 deals", "8 peers"), not a figure."""
+    return float(c.value).is_integer() and abs(c.value) < 1000 and "$" not in text[max(0, c.start - 2):c.end] \
+        and COUNT.match(text, c.end) is not None
 
 
 def comparable(a: float, b: float) -> bool:
@@ -347,7 +386,7 @@ def comparable(a: float, b: float) -> bool:
     return a != 0 and b != 0 and (a > 0) == (b > 0) and 0.1 <= abs(a / b) <= 10
 
 
-def _offers(text: str, kind: str, today) -> bool:
+def _offers(text: str, kind: str, today, expected: float | None = None) -> bool:
     """Does this text offer a value of the answer's kind the way an answer does — first, within its
     first few words (an earlier answer, not a sentence quoting the instruction)?"""
     words = [m.start() for m in re.finditer(r"\S+", text)]
@@ -358,16 +397,26 @@ def _offers(text: str, kind: str, today) -> bool:
         cands = date_cands(text, today)
     else:
         return 0 < len(words) <= 8
-    return bool(cands) and cands[0].start <= head
+    if cands and cands[0].start <= head:
+        return True
+    # "ANSWER: On a forward basis it is 10.3x": a figure of the answer's order in the first line's first words
+    line = text.split("\n")[0]
+    first = [m.start() for m in re.finditer(r"\S+", line)]
+    far = first[8] if len(first) > 8 else len(line)
+    return kind == "number" and expected is not None and any(
+        c.start <= far and not isinstance(c.value, Foreign) and comparable(float(c.value), float(expected))
+        for c in cands[:1])
 
 
 def states(text: str, kind: str, expected, *, tolerance: float = 0, aliases=(), values=(), today: date | None = None,
-           names=(), unit: str | None = None, orgs=(), scale: float | None = None) -> tuple[bool, str]:
+           names=(), unit: str | None = None, orgs=(), scale: float | None = None,
+           precise: bool = False) -> tuple[bool, str]:
     """Does ``text`` state ``expected`` (of ``kind`` number, date, string or set) with nothing competing?
-    ``unit``: what a number measures ("bbl", "GT"): the value given in another unit is another quantity."""
+    ``unit``: what a number measures ("bbl", "GT"): the value given in another unit is another quantity;
+    ``precise``: a figure written more precisely than the tolerance must be right to its own precision."""
     text = normalise(text)
     if kind == "number":
-        return _number(text, _num(expected), tolerance, unit, scale)
+        return _number(text, _num(expected), tolerance, unit, scale, precise)
     if kind == "date":
         exp = expected if isinstance(expected, date) else parse_date(str(expected))
         if exp is None:

@@ -31,10 +31,26 @@ HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr",
               "capt", "captain", "prof", "professor", "sir", "dame", "madam"}
 
 # Words that make the answer uncertain wherever they stand near another value (its clause).
-HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|likely|unsure|not sure|uncertain|either|"
-                         r"could (?:also )?be|might (?:be|mean)|or so|or thereabouts|or more|or less|plus or minus|"
-                         r"i think|i believe|i guess|i'm guessing|guessing|arguably|unknown|unclear|not known)\b|±|\?",
+HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|presumably|likely|unsure|not sure|uncertain|either|"
+                         r"could (?:also |equally )?be|might (?:be|mean)|or so|or thereabouts|or more|or less|plus or minus|"
+                         r"i think|i believe|i guess|i'm guessing|guessing|my (?:best )?guess|best guess|i'd estimate|"
+                         r"i reckon|i suspect|it (?:seems|appears) to be|tentative(?:ly)?|pending confirmation|"
+                         r"from memory|at a guess|if i had to (?:pick|guess|choose)|without (?:access|seeing|opening)|"
+                         r"arguably|unknown|unclear|not known)\b|±|\?",
                          re.I)
+# Words after another value that offer it too ("10.3x also fine", "11.1x is equally defensible").
+ALSO_RIGHT = re.compile(r"^\s*\)?\s*(?:is|are|would be|'d be|could be|seems)?\s*(?:also|equally|just as)\s+"
+                        r"(?:defensible|fine|acceptable|possible|valid|ok|okay|correct|right|reasonable|arguable|good)\b",
+                        re.I)
+# Another value offered on another reading: "11.0x (11.2x on the other basis)".
+OTHER_BASIS = re.compile(r"^\s*\)?\s*(?:on|under|at|using|with|by)\s+(?:the\s+|an?\s+)?(?:other|another|different|"
+                         r"alternative|second)\s+(?:basis|reading|view|case|approach|definition|method)\b", re.I)
+# What withdraws the figure right before it ("X is wrong; it's Y", "X — no, wait, Y", "X (scratch that: Y)").
+RETRACTED = re.compile(r"^[\s().,;:—–-]*(?:hmm+[,.]?\s*)?(?:no[,.!]?\s+|nope[,.!]?\s+)?"
+                       r"(?:wait\b|actually,?\s+no\b|no,?\s+actually\b|scratch that|strike that|on second thoughts?|"
+                       r"correction\b|i mean\b|sorry,?\s+(?:that|it|wrong|my mistake)|"
+                       r"(?:(?:that|this|it)(?:'s|\s+is|\s+was|\s+would be)?\s+|is\s+|was\s+|would be\s+)"
+                       r"(?:\w+\s+)?(?:wrong|incorrect|mistaken|a mistake|not right|not correct)\b)", re.I)
 # A value another party or event moves the answer to: "continued to April 28", "Owners say $0".
 MOVED_TO = re.compile(r"\b(?:continued|adjourned|postponed|moved|rescheduled|extended|pushed(?: back)?|deferred|"
                       r"brought forward)\s+(?:\w+\s+){0,2}(?:to|until|till)\s*$|\b\w+\s+(?:say|says|said|claim|claims)\s*$",
@@ -44,7 +60,7 @@ BOUND = re.compile(r"\b(at least|at most|up to|no more than|no less than|not mor
                    r"less than|over|under|above|below)\s*$", re.I)
 # Words that offer another value as an alternative when they stand between the two (or just before it).
 ALTERNATIVE = re.compile(r"\b(or|either|alternatively|alt|otherwise|else|if|unless|in which case|but|depending|"
-                         r"whereas|while)\b", re.I)
+                         r"whereas|while|though|although|i'd (?:show|use|go with|put|pick))\b", re.I)
 # Conditional alternatives that a "not" in them doesn't set aside ("(if not, April 21)").
 CONDITIONAL = re.compile(r"\b(if not|if so|unless|otherwise|or else|in which case|failing that)\b", re.I)
 # Zero-width and other format characters, and Latin look-alikes from other scripts.
@@ -69,6 +85,25 @@ class Foreign(float):
         return obj
 
 
+class Figure(float):
+    """A number as written, with its precision: ``half`` is half a unit of its last stated digit ("11.07"
+    ± 0.005, "$401.5m" ± $50,000, "$401,548,000" ± $500 — trailing zeros of a whole number are not digits
+    stated)."""
+
+    def __new__(cls, v, half):
+        obj = super().__new__(cls, v)
+        obj.half = half
+        return obj
+
+
+def _half_unit(whole: str, frac: str, scale: float) -> float:
+    if frac:
+        return 0.5 * 10 ** -(len(frac) - 1) * scale
+    digits = re.sub(r"\D", "", whole)
+    zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+    return 0.5 * 10 ** zeros * scale
+
+
 @dataclass
 class Cand:
     """A candidate value in a text: where it stands (``text[start:end]``) and what it is."""
@@ -87,8 +122,9 @@ def normalise(text: str | None) -> str:
     return text
 
 
-CORRECTION = re.compile(r"\b(wait|correction|correct(?:ed|ing)?|actually|sorry|on reflection|re-?read\w*|mistake|"
-                        r"wrong|not|instead|rather|update\w*|revis\w*|confirm\w*|final\w*)\b", re.I)
+CORRECTION = re.compile(r"\b(wait|correction|correct(?:ed|ing)|actually|sorry|on reflection|re-?(?:read|check)\w*|"
+                        r"mistake\w*|wrong|incorrect|instead|scratch that|ignore (?:that|this|the above)|update\w*|"
+                        r"revis\w*|confirm\w*|not (?:right|correct|it|that one))\b", re.I)
 
 
 def answer_text(answer: str | None) -> str:
@@ -150,6 +186,12 @@ def negated(text: str, c: Cand) -> bool:
     return False
 
 
+def withdrawn(text: str, c: Cand) -> bool:
+    """A value its writer takes back right after it ("11.1x is wrong; it's 11.2x", "$380.3m — no, wait,
+    $356.6m", "10.9x. Correction: use 10.7x instead")."""
+    return RETRACTED.match(text[c.end:c.end + 60]) is not None
+
+
 def _between(text: str, a: Cand, b: Cand) -> str:
     first, second = (a, b) if a.start < b.start else (b, a)
     return text[first.end:second.start]
@@ -162,8 +204,14 @@ def competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | No
     near = text[max(cs, other.start - 24):other.start]
     after = text[other.end:min(ce, other.end + 30)]
     short_gap = len(gap) <= 80 and not CLAUSE_END.search(gap)
+    if withdrawn(text, other):
+        return None
     if HEDGE_WORDS.search(text[cs:ce]) or (short_gap and HEDGE_WORDS.search(gap)):
         return "hedged"
+    if ALSO_RIGHT.match(text[other.end:other.end + 40]):
+        return "offered as also right"
+    if OTHER_BASIS.match(text[other.end:other.end + 40]):
+        return "a conditional alternative"
     if (short_gap and CONDITIONAL.search(gap)) or CONDITIONAL.search(near):
         return "a conditional alternative"
     if MOVED_TO.search(near):
@@ -181,8 +229,13 @@ def competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | No
         return f"{bare!r} between two values" if bare not in (",", ";", "and", "&") else "a list of values"
     if adjacent and re.fullmatch(r"[–-]|to|through|–|—", bare):
         lo, hi = (hit, other) if hit.start < other.start else (other, hit)
-        if _rank(lo.value) < _rank(hi.value) and "=" not in text[slice(*clause(text, hit.start))]:
-            return "a range"
+        if "=" not in text[slice(*clause(text, hit.start))]:
+            if _rank(lo.value) < _rank(hi.value):
+                return "a range"
+            # high to low: "$431.5m to $401.5m", "11.2–11.0x" (a dash between far-apart figures is a subtraction)
+            a, b = _rank(lo.value), _rank(hi.value)
+            if bare in ("to", "through") or (isinstance(a, (int, float)) and a > 0 and b > 0 and b / a >= 0.5):
+                return "a range"
     if same_clause and re.search(r"\bbetween\b", text[clause(text, hit.start)[0]:min(hit.start, other.start)], re.I) \
             and re.fullmatch(r"and", bare):
         return "a range"
@@ -214,7 +267,10 @@ def _rank(v):
 def stated_alone(text: str, cands: list[Cand], equal) -> tuple[bool, str]:
     """(True, what was found) when a candidate ``equal`` accepts is stated and no other competes with it,
     none is offered with doubt and not all are set aside; else (False, why)."""
-    hits = [c for c in cands if equal(c.value)]
+    taken_back = [c for c in cands if equal(c.value) and withdrawn(text, c)]
+    hits = [c for c in cands if equal(c.value) and c not in taken_back]
+    if not hits and taken_back:
+        return False, f"the expected value is taken back in {text[:120]!r}"
     if not hits:
         shown = ", ".join(dict.fromkeys(show_value(c.value) for c in cands)) or "nothing"
         return False, f"{shown} in {text[:120]!r}"
@@ -245,6 +301,8 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
     for s, e in find_date_spans(masked):
         masked = masked[:s] + " " * (e - s) + masked[e:]
     masked = re.sub(r"\b\d{1,2}:\d{2}\b", lambda m: " " * len(m.group(0)), masked)       # times
+    masked = re.sub(r"(?i)(\b(?:calendar|fiscal|financial|FY|CY|year)\s+)((?:19|20)\d{2})\b(?![\d.,]\d)",
+                    lambda m: m.group(1) + " " * len(m.group(2)), masked)             # "calendar 2025": a year
     out = []
     for m in NUMBER.finditer(masked):
         whole, frac, unit = m.group(3), m.group(4) or "", (m.group(5) or "").lower()
@@ -253,15 +311,21 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
         v = float(Decimal(digits) * Decimal(int(SCALE[unit]))) if unit in SCALE else float(digits)
         before = masked[:m.start()].rstrip()
         start = m.start()
+        if re.search(r"[A-Za-z]-$", masked[:m.start()] if not m.group("sign") else masked[:m.start() + 1]):
+            continue                                          # "Mar-26", "FY-25": part of a label
         if m.group("sign"):
             if re.search(r"[\d)A-Za-z]\s*$", before):      # "160.6 − 151.84": an operator, not a sign
                 start = m.start() + len(m.group("sign"))
+            elif m.group("sign") == "- " and re.search(r"(?:^|[\n:])\s*$", masked[:m.start()]):
+                start = m.start() + 2                         # a list bullet: "ANSWER:\n- 11.0x"
             else:                                             # "-$8,760,000"
                 v = -v
         if m.group("cur") and m.group("cur") != "$":
             v = Foreign(v, m.group("cur"))
         elif not m.group("cur") and (code := CODE_AFTER.match(masked, m.end())):
             v = Foreign(v, code.group(0).strip())
+        else:
+            v = Figure(v, _half_unit(whole, frac, SCALE.get(unit, 1)))
         out.append(Cand(start, m.end(), v))
     if words:
         out += [Cand(m.start(), m.end(), 0.0) for m in ZERO_WORDS.finditer(masked)]

@@ -255,3 +255,50 @@ def test_a_firm_competes_with_the_worlds_other_firms_but_not_with_a_person(value
                                        ("362.6, 403.4, 401.5", False), ("$375.3m, $403.4m", False)])
 def test_a_set_of_figures_reads_currency_and_labels(given, ok):
     assert match_answer(AnswerSpec(type="set", values=["362.6", "403.4"]), given).passed is ok, given
+
+
+# The red team's probes of 2026-12-06 (harness/verify/reading.py): each misread, kept as a case.
+MED = AnswerSpec(type="number", value=11.0667, decimals=1, unit="x")      # asked "to one decimal"
+DCF = AnswerSpec(type="number", value=401548240.1, decimals=1, scale=1e6)  # asked "in $m to one decimal"
+
+
+@pytest.mark.parametrize("spec, given, ok", [
+    # a figure taken back right after it is not the answer
+    (MED, "ANSWER: 11.1x is wrong; it's 11.2x", False), (MED, "ANSWER: 11.1x. Actually no, the right figure is 11.4x.", False),
+    (MED, "ANSWER: 11.1x. Correction: use 10.7x instead.", False), (DCF, "ANSWER: $401.5m — no, wait, $375.3m", False),
+    (DCF, "ANSWER: $401.5m (scratch that: $375.3m)", False), (MED, "ANSWER: 11.1x would be incorrect here — the right figure is 11.2x.", False),
+    (MED, "ANSWER: 11.2x — sorry, that's the wrong one; the right figure is 11.1x", True),
+    # high-to-low ranges; hedges in words the lists lacked
+    (DCF, "ANSWER: $431.5m to $401.5m", False), (MED, "ANSWER: 11.2–11.1x", False), (DCF, "ANSWER: $401.5–375.3m", False),
+    (MED, "ANSWER: 11.1x, though 11.4x is also defensible", False), (MED, "ANSWER: 11.1x (11.2x would be equally defensible)", False),
+    (DCF, "ANSWER: $401.5m, could equally be $375.3m", False), (DCF, "ANSWER: $401.5m (I'd show $403.4m)", False),
+    (MED, "ANSWER: 11.1x — 10.3x also fine", False), (MED, "ANSWER: presumably 11.1x", False),
+    (MED, "ANSWER: my guess is 11.1x", False), (MED, "ANSWER: 11.0x (11.2x on the other basis)", False),
+    (DCF, "ANSWER: $424.5m − $58.3m − $11.5m = $401.5m", True),          # a subtraction is no range
+    # two ANSWER: markers are two answers unless the first is withdrawn
+    (DCF, "ANSWER: On the other case it is $375.3m\nANSWER: In the base case it is $401.5m", False),
+    (MED, "ANSWER: 10.5x (I'd rather show this one)\nANSWER: 11.1x", False),
+    (MED, "ANSWER: 10.5x\nSorry, wrong figure.\nANSWER: 11.1x", True),
+    # right answers that were failed: a bullet, a count, a label, the model's $000s
+    (MED, "ANSWER:\n- 11.1x", True), (DCF, "ANSWER: - $401.5m", True), (MED, "ANSWER: Median of the 6 deals: 11.1x", True),
+    (MED, "ANSWER: Across the 8 peers, the median is 11.1x", True), (MED, "ANSWER: For calendar 2025, 11.1x", True),
+    (MED, "ANSWER: Calendarised as ¼ of FY Mar-25 plus ¾ of FY Mar-26, 11.1x", True),
+    (DCF, "ANSWER: 401,548 ($000s)", True), (DCF, "ANSWER: $000s 401,548", True),
+    (DCF, "ANSWER: PV of FCF $104.9m plus PV of TV $296.7m, so EV is $401.5m", True),
+    # asked to one decimal: rounded right, or right to the decimals written
+    (MED, "ANSWER: 11.07x", True), (MED, "ANSWER: 11.0667", True), (MED, "ANSWER: 11.03x", False), (MED, "ANSWER: 11.0x", False),
+    (MED, "ANSWER: 11", False), (DCF, "ANSWER: $401,548,000", True), (DCF, "ANSWER: $401,500,000", True),
+    (DCF, "ANSWER: $401.6m", False), (DCF, "ANSWER: $401,560,000", False), (DCF, "ANSWER: -$401.5m", False),
+])
+def test_the_red_teams_probes_read_as_a_person_reads_them(spec, given, ok):
+    assert match_answer(spec, given).passed is ok, match_answer(spec, given).line()
+
+
+def test_decimals_sets_the_tolerance_and_refuses_a_contradicting_one():
+    assert MED.tolerance == pytest.approx(0.05) and DCF.tolerance == pytest.approx(50000)
+    with pytest.raises(ValueError, match="decimals"):
+        AnswerSpec(type="number", value=1, decimals=1, tolerance=0.5)
+    with pytest.raises(ValueError, match="decimals"):
+        AnswerSpec(type="string", value="x", decimals=1)
+    # without decimals a tolerance is a tolerance: any figure within it passes, however written
+    assert match_answer(AnswerSpec(type="number", value=17950, tolerance=50), "17,990 bbl").passed
