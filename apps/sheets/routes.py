@@ -56,6 +56,7 @@ def cell_class(cl: dict | None, right_empty: bool) -> str:
         cls.append("S")
     if fmt.get("wrap"):
         cls.append("W")
+    cls += ["b" + e for e in fmt.get("border", "")]
     if fmt.get("align"):
         cls.append("a" + fmt["align"][0])
     if k == "s" and right_empty and not fmt.get("align") and not fmt.get("wrap"):
@@ -212,6 +213,8 @@ def set_format(book_id: int):
     for key in ("color", "fill"):
         if key in data:
             change[key] = data[key] or None
+    if "borders" in data:
+        change["borders"] = data["borders"]
     if "align" in data:
         change["align"] = data["align"] or None
     if "decimals_step" in data:

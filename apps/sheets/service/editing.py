@@ -69,7 +69,8 @@ def clear(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range) -
 def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range, **change) -> list[dict]:
     """Change the format of every cell in a range. ``change`` keys: ``type`` (a number format),
     ``decimals`` (+1/-1 steps via ``decimals_step``), ``bold``, ``italic``, ``strike``, ``wrap``
-    (True/False), ``align``, ``color`` and ``fill`` (text and cell colours, "#rrggbb"; None resets)."""
+    (True/False), ``align``, ``color`` and ``fill`` (text and cell colours, "#rrggbb"; None resets) and
+    ``borders`` (a preset of the Borders menu, ``BORDERS``: stored per cell as its edges, "tblr")."""
     book = editable(store, caller, book_id)
     t = tab(store, book_id, tab_id)
     top, left, bottom, right = check_range(t, rng)
@@ -85,6 +86,9 @@ def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ran
                 raise Invalid(f"A {'text' if key == 'color' else 'fill'} colour is written #rrggbb "
                               f"(like #d93025), not {change[key]!r}.", key)
             change[key] = change[key].lower()
+    borders = change.pop("borders", None)
+    if borders is not None and borders not in BORDERS:
+        raise Invalid(f"Unknown borders {borders!r}: one of {', '.join(BORDERS)}.", "borders")
     unknown = set(change) - {"type", "decimals_step", "bold", "italic", "strike", "wrap", "align", "color", "fill"}
     if unknown:
         raise Invalid(f"Unknown format {sorted(unknown)[0]!r}.", sorted(unknown)[0])
@@ -101,6 +105,12 @@ def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ran
                     fmt.pop(k, None)
                 else:
                     fmt[k] = v
+            if borders is not None:
+                edges = _edges(borders, r, c, top, left, bottom, right, fmt.get("border", ""))
+                if edges:
+                    fmt["border"] = edges
+                else:
+                    fmt.pop("border", None)
             if step:
                 value = wb.value(t["name"], r - 1, c - 1)
                 base = fmt.get("decimals", _default_decimals(fmt.get("type"), value))
@@ -115,6 +125,27 @@ def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ran
                       None if "type" in change else {(t["name"], r - 1, c - 1) for r, c in positions})
         SHEETS.bump(store, caller, book)
     return _tab_cells(store, t["id"], set(positions) | (set(cells(store, t["id"])) if "type" in change else set()))
+
+
+BORDERS = ("all", "inner", "outer", "top", "bottom", "left", "right", "none")
+
+
+def _edges(preset: str, r: int, c: int, top: int, left: int, bottom: int, right: int, had: str) -> str:
+    """The edges ("t", "b", "l", "r") of cell (r, c) after the Borders menu's ``preset`` over the range, as in
+    Sheets: all, inner (between the cells), outer (the range's outline), one side of the range, or none."""
+    outer = {"t": r == top, "b": r == bottom, "l": c == left, "r": c == right}
+    if preset == "none":
+        return ""
+    if preset == "all":
+        new = set("tblr")
+    elif preset == "outer":
+        new = {e for e, on in outer.items() if on}
+    elif preset == "inner":
+        new = {e for e, on in outer.items() if not on}
+    else:
+        side = preset[0]
+        new = {side} if outer[side] else set()
+    return "".join(e for e in "tblr" if e in new or e in had)
 
 
 def _default_decimals(kind: str | None, value) -> int:

@@ -114,7 +114,7 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
     """The whole spreadsheet as .xlsx: formulas, cached values, number formats, bold / italic / strikethrough,
     text and fill colours, alignment and wrapping, widths."""
     from openpyxl import Workbook
-    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
     from openpyxl.writer.excel import ExcelWriter
     book = get(store, user, book_id)
     wbk = Workbook()
@@ -143,6 +143,10 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
                 target.font = Font(bold=bool(fmt.get("bold")), italic=bool(fmt.get("italic")),
                                    strike=bool(fmt.get("strike")),
                                    color=("FF" + fmt["color"][1:].upper()) if fmt.get("color") else None)
+            if fmt.get("border"):
+                thin = Side(style="thin", color="FF000000")
+                target.border = Border(**{side: thin for e, side in zip("tblr", ("top", "bottom", "left", "right"))
+                                          if e in fmt["border"]})
             if fmt.get("fill"):
                 target.fill = PatternFill(fill_type="solid", fgColor="FF" + fmt["fill"][1:].upper())
             if fmt.get("wrap") or fmt.get("align"):

@@ -661,6 +661,7 @@
       }
       case "color": { const body = { range: rt }; body[opts.key] = opts.value; return post("/format", body).then(apply); }
       case "clear_colors": return post("/format", { range: rt, color: null, fill: null }).then(apply);
+      case "borders": return post("/format", { range: rt, borders: opts.preset }).then(apply);
       case "format": return post("/format", { range: rt, type: opts.type }).then(apply);
       case "decimals": return post("/format", { range: rt, decimals_step: +opts.step }).then(apply);
       case "align": return post("/format", { range: rt, align: opts.align }).then(apply);
@@ -701,7 +702,7 @@
     if (b && b.closest(".sheet-app")) {
       e.preventDefault();
       closeMenus();
-      act_(b.dataset.act, { where: b.dataset.where, type: b.dataset.type, step: b.dataset.step, align: b.dataset.align, rows: b.dataset.rows, order: b.dataset.order });
+      act_(b.dataset.act, { where: b.dataset.where, type: b.dataset.type, step: b.dataset.step, align: b.dataset.align, rows: b.dataset.rows, order: b.dataset.order, preset: b.dataset.preset });
       return;
     }
     if (!e.target.closest(".ctx-menu")) $$(".ctx-menu").forEach((m) => { m.hidden = true; });

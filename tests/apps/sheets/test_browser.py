@@ -276,3 +276,17 @@ def test_function_suggestions_and_argument_help_while_typing_a_formula(desk, liv
     colours = page.locator(".ref-box").evaluate_all("bs => bs.map(b => getComputedStyle(b).borderTopColor)")
     assert len(set(colours)) == 2
     page.keyboard.press("Escape")
+
+
+def test_borders_from_the_toolbar(desk, live_slot):
+    page = desk
+    b = book(live_slot, DAMAGES)
+    page.goto(f"/sheets/s/{b}")
+    go(page, "A10:D10")
+    page.get_by_role("button", name="Borders").click()
+    page.get_by_role("menuitem", name="Top border").click()
+    until(lambda: (cell(live_slot, b, "Claims", "D10")["format"] or {}).get("border") == "t", "D10 top border")
+    td = grid(page).get_by_role("gridcell", name="$123,115,000.00")
+    expect(td).to_have_class(re.compile(r"\bbt\b"))
+    assert "inset" in td.evaluate("e => getComputedStyle(e).boxShadow") or \
+        "rgb(32, 33, 36)" in td.evaluate("e => getComputedStyle(e).boxShadow")

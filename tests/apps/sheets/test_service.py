@@ -285,6 +285,25 @@ def test_the_xlsx_export_carries_text_formats_colours_and_wrapping(store, alex):
         S.set_format(store, alex, b, claims, (2, 2, 2, 2), underline=True)
 
 
+def test_borders_as_the_borders_menu_draws_them(store, alex):
+    from openpyxl import load_workbook
+    b = book(store)
+    claims = tab_id(store, b, "Claims")
+    edges = lambda a1: ((S.cell(store, b, "Claims", a1) or {}).get("format") or {}).get("border", "")  # noqa: E731
+    S.set_format(store, alex, b, claims, (20, 1, 21, 2), borders="outer")             # A20:B21
+    assert [edges(a) for a in ("A20", "B20", "A21", "B21")] == ["tl", "tr", "bl", "br"]
+    S.set_format(store, alex, b, claims, (20, 1, 21, 2), borders="inner")             # adds the inside lines
+    assert [edges(a) for a in ("A20", "B21")] == ["tblr", "tblr"]
+    S.set_format(store, alex, b, claims, (20, 1, 21, 2), borders="none")
+    assert [edges(a) for a in ("A20", "B21")] == ["", ""]
+    S.set_format(store, alex, b, claims, (10, 1, 10, 4), borders="top")                # the total row's rule
+    assert edges("A10") == "t" and edges("D10") == "t"
+    ws = load_workbook(io.BytesIO(S.xlsx_bytes(store, "alex.chen", b)))["Claims"]
+    assert ws["D10"].border.top.style == "thin" and (ws["D10"].border.bottom is None or ws["D10"].border.bottom.style is None)
+    with pytest.raises(Invalid, match="borders"):
+        S.set_format(store, alex, b, claims, (10, 1, 10, 4), borders="diagonal")
+
+
 def test_the_xlsx_export_writes_formulas_as_ooxml_stores_them(store, alex):
     """Newer functions carry OOXML's ``_xlfn.`` prefix (Excel and LibreOffice read them bare as #NAME?),
     Sheets' open ranges are closed at the grid's last row, and text typed as '=1+2 stays text."""
