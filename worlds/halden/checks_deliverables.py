@@ -348,12 +348,21 @@ def deck_notes_fx(ctx):
 def deck_no_traps(ctx):
     """Nothing in the deck (boxes or notes) states 39.4, 61.7, 83.1, Alder Creek on v6's net debt or
     Rheinwerk at its own rate (435.1 and 415.1 in the published world; set aside is fine)."""
-    found, own = [], _c().own_rate_figures(ctx) + _c().alder_trap_figures(ctx)[:1]
-    for s in _deck(ctx):
-        for text in list(s["boxes"].values()) + [s.get("notes") or ""]:
-            found += [v for v in values(text) for t in TRAP_FIGURES + own if _close(v, t, 0.001)]
+    own = _c().own_rate_figures(ctx) + _c().alder_trap_figures(ctx)[:1]
+
+    def traps(export: str) -> list[float]:
+        out = []
+        for s in _deck(ctx, export):
+            for text in list(s["boxes"].values()) + [s.get("notes") or ""]:
+                out += [t for v in values(text) for t in TRAP_FIGURES + own if _close(v, t, 0.001)]
+        return out
+
+    # A figure the deck already wrote as something else is not the agent's (a variant's DCF end can be
+    # Alder Creek's v6 figure, 438.1): only more of them than at the start count.
+    before, after = traps("initial"), traps("final")
+    found = sorted({t for t in after if after.count(t) > before.count(t)})
     if found:
-        return False, f"trap figures in the deck: {sorted(set(found))}", []
+        return False, f"trap figures in the deck: {found}", []
     return True, "no trap figure", []
 
 
