@@ -83,10 +83,8 @@ THOUSANDS = re.compile(r"\$\s?000s?\b|\(000s?\)|'000s?\b|\bin thousands\b|\bUSD\
 
 def _number(text: str, expected: float, tolerance: float, unit: str | None = None,
             scale: float | None = None, precise: bool = False) -> tuple[bool, str]:
-    if scale and scale > 1000 and THOUSANDS.search(text):
-        cands = [_thousands(text, c) for c in number_cands(text)]
-    else:
-        cands = [_in_scale(text, c, scale) for c in number_cands(text)]
+    cands = [_thousands(text, c) if scale and scale > 1000 and _labelled_thousands(text, c) else _in_scale(text, c, scale)
+             for c in number_cands(text)]
     if unit:
         word = re.sub(r"^per\s+", "", unit.lower()).split()[0]
         kind = UNITS.get(word, UNITS.get(word.rstrip("s")))
@@ -117,6 +115,13 @@ def _in_scale(text: str, c: Cand, scale: float | None) -> Cand:
         half = getattr(c.value, "half", None)
         return Cand(c.start, c.end, Figure(c.value * scale, half * scale) if half is not None else c.value * scale)
     return c
+
+
+def _labelled_thousands(text: str, c: Cand) -> bool:
+    """"401,548 ($000s)", "$000s 401,548": a thousands label right by the figure (not a note elsewhere
+    that the model is in $000s, and not when the answer also says $m or million)."""
+    near = text[max(0, c.start - 10):c.end + 12]
+    return THOUSANDS.search(near) is not None and not re.search(r"(?i)\$\s?m\b|\bmillion\b|\bmn\b", text)
 
 
 def _thousands(text: str, c: Cand) -> Cand:
@@ -352,7 +357,10 @@ def approximate(text: str, expected: float, tolerance: float, scale: float | Non
     return said[0].strip() if hits and len(said) == len(hits) else None
 
 
-RESULT = re.compile(r"=|≈|→|⇒|\bgives\b|\bcomes to\b|\bso\b(?=[^.;]*\d)", re.I)
+RESULT = re.compile(r"=|≈|→|⇒|\bgives\b|\bcomes to\b|\bso\b", re.I)
+# "so" leads to the result only after working: "PV of FCF $104.9m plus PV of TV $296.7m, so EV is $401.5m"
+# (not "11.5x, so slightly above the 10.9x median").
+ARITHMETIC = re.compile(r"[+×*/÷−]|\s-\s|\b(?:plus|minus|less|times|divided by|add(?:ed|ing)?|deduct\w*)\b", re.I)
 # A count of things before the figure: "Median of the 6 deals: 11.5x", "across the 8 peers".
 COUNT = re.compile(r"\s+(?!(?:x|times|percent|pct|million|billion|thousand|mn|bn|m|b|k|usd|dollars?)\b)[a-z]+", re.I)
 
@@ -362,22 +370,28 @@ def headline_figure(text: str, scale: float | None = None) -> float | None:
     end) the result of its working ("58,400 × $2,750 = $160,600,000") or else its first figure. What follows
     the lead explains it; a different figure there is not the answer ("$420m (Rheinwerk's $423.75m needs
     sign-off)")."""
-    lead = re.split(r"[(\[;\n]|\.\s+(?=[A-Z])", text.lstrip(" \n-•*"), maxsplit=1)[0]
-    results = list(RESULT.finditer(lead))
-    part = lead[results[-1].end():] if results else lead
+    body = text.lstrip(" \n-•*")
+    lead = re.split(r"[(\[;\n]|\.\s+(?=[A-Z])", body, maxsplit=1)[0]
+    results = [m for m in RESULT.finditer(lead)
+               if m.group(0).lower() != "so" or ARITHMETIC.search(lead[:m.start()])]
+    cut = results[-1].end() if results else 0
+    part = lead[cut:]
+    at = len(text) - len(body) + cut                 # where ``part`` starts in ``text``
     cands = [c for c in number_cands(part, words=False) if not negated(part, c) and not isinstance(c.value, Foreign)
-             and not withdrawn(part, c) and not _a_count(part, c)]
-    if scale and scale > 1000 and THOUSANDS.search(text):
-        return float(_thousands(part, cands[0]).value) if cands else None
+             and not withdrawn(text, Cand(c.start + at, c.end + at, c.value)) and not _a_count(part, c)]
     if not cands:
         return None
+    if scale and scale > 1000 and _labelled_thousands(part, cands[0]):
+        return float(_thousands(part, cands[0]).value)
     return float(_in_scale(part, cands[0], scale).value)
 
 
 def _a_count(text: str, c: Cand) -> bool:
-    """A whole number written before the noun it counts ("6 deals", "8 peers"), not a figure."""
+    """A whole number after "the" / "of" / "across" and before the noun it counts ("of the 6 deals", "across
+    the 8 peers"), not a figure; "742 employees" leading the answer is the answer."""
     return float(c.value).is_integer() and abs(c.value) < 1000 and "$" not in text[max(0, c.start - 2):c.end] \
-        and COUNT.match(text, c.end) is not None
+        and COUNT.match(text, c.end) is not None \
+        and re.search(r"(?i)\b(?:the|all|across|among|of|for)\s+$", text[max(0, c.start - 12):c.start]) is not None
 
 
 def comparable(a: float, b: float) -> bool:

@@ -31,13 +31,15 @@ HONORIFICS = {"hon", "honorable", "honourable", "the", "judge", "justice", "dr",
               "capt", "captain", "prof", "professor", "sir", "dame", "madam"}
 
 # Words that make the answer uncertain wherever they stand near another value (its clause).
-HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|presumably|likely|unsure|not sure|uncertain|either|"
+HEDGE_WORDS = re.compile(r"\b(possibly|perhaps|maybe|probably|likely|unsure|not sure|uncertain|either|"
                          r"could (?:also |equally )?be|might (?:be|mean)|or so|or thereabouts|or more|or less|plus or minus|"
-                         r"i think|i believe|i guess|i'm guessing|guessing|my (?:best )?guess|best guess|i'd estimate|"
-                         r"i reckon|i suspect|it (?:seems|appears) to be|tentative(?:ly)?|pending confirmation|"
-                         r"from memory|at a guess|if i had to (?:pick|guess|choose)|without (?:access|seeing|opening)|"
-                         r"arguably|unknown|unclear|not known)\b|±|\?",
+                         r"i think|i believe|i guess|i'm guessing|guessing|arguably|unknown|unclear|not known)\b|±|\?",
                          re.I)
+# Doubt written right before the answer itself ("presumably 11.0x", "from memory, $401.5m"): words that
+# elsewhere in the clause are about something else ("the draft presumably used the wrong tonnage").
+DOUBT_BEFORE = re.compile(r"\b(presumably|my (?:best )?guess(?: is)?|best guess|at a guess|i'd estimate|i reckon|"
+                          r"i suspect|it (?:seems|appears) to be|tentatively|if i had to (?:pick|guess|choose)|"
+                          r"pending confirmation|from memory|without (?:access|seeing|opening)[^.;]*?)\W*(?:\S+\W+){0,3}$", re.I)
 # Words after another value that offer it too ("10.3x also fine", "11.1x is equally defensible").
 ALSO_RIGHT = re.compile(r"^\s*\)?\s*(?:is|are|would be|'d be|could be|seems)?\s*(?:also|equally|just as)\s+"
                         r"(?:defensible|fine|acceptable|possible|valid|ok|okay|correct|right|reasonable|arguable|good)\b",
@@ -45,12 +47,17 @@ ALSO_RIGHT = re.compile(r"^\s*\)?\s*(?:is|are|would be|'d be|could be|seems)?\s*
 # Another value offered on another reading: "11.0x (11.2x on the other basis)".
 OTHER_BASIS = re.compile(r"^\s*\)?\s*(?:on|under|at|using|with|by)\s+(?:the\s+|an?\s+)?(?:other|another|different|"
                          r"alternative|second)\s+(?:basis|reading|view|case|approach|definition|method)\b", re.I)
-# What withdraws the figure right before it ("X is wrong; it's Y", "X — no, wait, Y", "X (scratch that: Y)").
-RETRACTED = re.compile(r"^[\s().,;:—–-]*(?:hmm+[,.]?\s*)?(?:no[,.!]?\s+|nope[,.!]?\s+)?"
-                       r"(?:wait\b|actually,?\s+no\b|no,?\s+actually\b|scratch that|strike that|on second thoughts?|"
-                       r"correction\b|i mean\b|sorry,?\s+(?:that|it|wrong|my mistake)|"
-                       r"(?:(?:that|this|it)(?:'s|\s+is|\s+was|\s+would be)?\s+|is\s+|was\s+|would be\s+)"
-                       r"(?:\w+\s+)?(?:wrong|incorrect|mistaken|a mistake|not right|not correct)\b)", re.I)
+# What withdraws the figure right before it, in its own clause: "X is wrong; it's Y", "X — no, wait, Y",
+# "X (scratch that: Y)", "X — sorry, that's the wrong one; … Y". Not past a sentence end, and only with
+# a replacement figure after it (``withdrawn``).
+RETRACTED = re.compile(r"^[ \t]*\)?[ \t]*(?:[,;:—–-]|\(|\s-\s)?[ \t]*(?:"
+                       r"(?:is|was|would be|'s)\s+(?:\w+\s+)?(?:wrong|incorrect|mistaken|a mistake|not right|not correct)\b"
+                       r"|no,?\s+wait\b|wait,?\s+no\b|actually,?\s+no\b|no,?\s+actually\b|scratch that|strike that"
+                       r"|sorry,?\s+(?:that'?s|that is|it'?s|it is)\s+(?:the\s+)?(?:wrong|not right|a mistake|my mistake)"
+                       r"|on second thoughts?"
+                       r"|\.\s+(?:hmm+,?\s+)?(?:actually,?\s+no|no,?\s+wait|wait,?\s+no|scratch that|strike that|"
+                       r"on second thoughts?)\b"
+                       r"|\.?\s*correction:?\s+(?:use|it'?s|it is|the (?:right|correct) (?:figure|answer) is)\b)", re.I)
 # A value another party or event moves the answer to: "continued to April 28", "Owners say $0".
 MOVED_TO = re.compile(r"\b(?:continued|adjourned|postponed|moved|rescheduled|extended|pushed(?: back)?|deferred|"
                       r"brought forward)\s+(?:\w+\s+){0,2}(?:to|until|till)\s*$|\b\w+\s+(?:say|says|said|claim|claims)\s*$",
@@ -60,7 +67,7 @@ BOUND = re.compile(r"\b(at least|at most|up to|no more than|no less than|not mor
                    r"less than|over|under|above|below)\s*$", re.I)
 # Words that offer another value as an alternative when they stand between the two (or just before it).
 ALTERNATIVE = re.compile(r"\b(or|either|alternatively|alt|otherwise|else|if|unless|in which case|but|depending|"
-                         r"whereas|while|though|although|i'd (?:show|use|go with|put|pick))\b", re.I)
+                         r"whereas|while|i'd (?:show|use|go with|put|pick))\b", re.I)
 # Conditional alternatives that a "not" in them doesn't set aside ("(if not, April 21)").
 CONDITIONAL = re.compile(r"\b(if not|if so|unless|otherwise|or else|in which case|failing that)\b", re.I)
 # Zero-width and other format characters, and Latin look-alikes from other scripts.
@@ -97,8 +104,10 @@ class Figure(float):
 
 
 def _half_unit(whole: str, frac: str, scale: float) -> float:
+    if frac.rstrip("0") not in ("", "."):              # "11.50" states one decimal, "$401.50m" too
+        return 0.5 * 10 ** -(len(frac.rstrip("0")) - 1) * scale
     if frac:
-        return 0.5 * 10 ** -(len(frac) - 1) * scale
+        return 0.5 * scale
     digits = re.sub(r"\D", "", whole)
     zeros = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
     return 0.5 * 10 ** zeros * scale
@@ -122,9 +131,9 @@ def normalise(text: str | None) -> str:
     return text
 
 
-CORRECTION = re.compile(r"\b(wait|correction|correct(?:ed|ing)|actually|sorry|on reflection|re-?(?:read|check)\w*|"
-                        r"mistake\w*|wrong|incorrect|instead|scratch that|ignore (?:that|this|the above)|update\w*|"
-                        r"revis\w*|confirm\w*|not (?:right|correct|it|that one))\b", re.I)
+CORRECTION = re.compile(r"\b(wait|correction|correct(?:ed|ing)?|actually|sorry|on reflection|re-?(?:read|check)\w*|"
+                        r"mistake\w*|wrong|incorrect|not|instead|scratch that|ignore (?:that|this|the above)|update\w*|"
+                        r"revis\w*|confirm\w*|final\w*|supersed\w*|interim|hold on)\b", re.I)
 
 
 def answer_text(answer: str | None) -> str:
@@ -144,7 +153,10 @@ def earlier_answers(answer: str | None) -> list[str]:
     out = []
     for a, b in zip(marks, marks[1:]):
         between = text[a:b - len("ANSWER:")]
-        if not CORRECTION.search(between):
+        first = between.strip().split("\n")[0]
+        # withdrawn by a correction, unless the earlier answer is offered on a condition on its own line
+        # ("ANSWER: 10.6x (final if you use the other basis)")
+        if not CORRECTION.search(between) or re.search(r"\b(if|unless|depending)\b", first, re.I):
             out.append(between.strip())
     return out
 
@@ -187,9 +199,13 @@ def negated(text: str, c: Cand) -> bool:
 
 
 def withdrawn(text: str, c: Cand) -> bool:
-    """A value its writer takes back right after it ("11.1x is wrong; it's 11.2x", "$380.3m — no, wait,
-    $356.6m", "10.9x. Correction: use 10.7x instead")."""
-    return RETRACTED.match(text[c.end:c.end + 60]) is not None
+    """A value its writer takes back right after it, in its clause, for another ("11.1x is wrong; it's
+    11.2x", "$380.3m — no, wait, $356.6m", "$401.5m (scratch that: $375.3m)")."""
+    m = RETRACTED.match(text[c.end:c.end + 60])
+    if m is None:
+        return False
+    rest = text[c.end + m.end():c.end + m.end() + 120]
+    return re.search(r"\d", rest) is not None
 
 
 def _between(text: str, a: Cand, b: Cand) -> str:
@@ -210,7 +226,8 @@ def competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | No
         return "hedged"
     if ALSO_RIGHT.match(text[other.end:other.end + 40]):
         return "offered as also right"
-    if OTHER_BASIS.match(text[other.end:other.end + 40]):
+    ob = OTHER_BASIS.match(text[other.end:other.end + 40])
+    if ob and not NEGATION.search(text[other.end + ob.end():ce]):
         return "a conditional alternative"
     if (short_gap and CONDITIONAL.search(gap)) or CONDITIONAL.search(near):
         return "a conditional alternative"
@@ -223,6 +240,8 @@ def competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | No
     bare = _strip_units(gap).strip().lower()
     same_clause = clause(text, hit.start) == clause(text, other.start)
     adjacent = not any(min(hit.start, other.start) < c.start < max(hit.start, other.start) for c in ordered)
+    if adjacent and re.fullmatch(r"[ \t]*\n\s*(?:[-•*]|\d{1,2}[.)])?\s*", gap):
+        return "a list of values"                         # "- 11.8x\n- 11.0x": one per line
     if adjacent and re.fullmatch(r"(,|;|/|&|\+?and|or|either|, or|; or|and/or|\|)?", bare) and bare not in ("+",):
         if bare in ("", ):
             return "two values side by side"
@@ -232,9 +251,13 @@ def competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | No
         if "=" not in text[slice(*clause(text, hit.start))]:
             if _rank(lo.value) < _rank(hi.value):
                 return "a range"
-            # high to low: "$431.5m to $401.5m", "11.2–11.0x" (a dash between far-apart figures is a subtraction)
+            # high to low: "$431.5m to $401.5m", "11.2–11.0x" — a dash with no spaces between figures of one
+            # size (a spaced " — " starts a comment; far-apart figures are a subtraction), never dates
             a, b = _rank(lo.value), _rank(hi.value)
-            if bare in ("to", "through") or (isinstance(a, (int, float)) and a > 0 and b > 0 and b / a >= 0.5):
+            raw_gap = text[lo.end:hi.start]
+            tight = bare in ("–", "-") and raw_gap.strip() == raw_gap and not isinstance(lo.value, date)
+            if (bare in ("to", "through") and not isinstance(lo.value, date)) or \
+                    (tight and isinstance(a, (int, float)) and a > 0 and b > 0 and b / a >= 0.5):
                 return "a range"
     if same_clause and re.search(r"\bbetween\b", text[clause(text, hit.start)[0]:min(hit.start, other.start)], re.I) \
             and re.fullmatch(r"and", bare):
@@ -249,7 +272,8 @@ def uncertain(text: str, hit: Cand) -> bool:
     """"at least $X", "$X?", "$X (I think)": the value itself offered with doubt."""
     cs, ce = clause(text, hit.start)
     return HEDGE_WORDS.search(text[cs:ce]) is not None or text[hit.end:hit.end + 2].lstrip().startswith("?") \
-        or BOUND.search(text[max(cs, hit.start - 20):hit.start]) is not None
+        or BOUND.search(text[max(cs, hit.start - 20):hit.start]) is not None \
+        or DOUBT_BEFORE.search(text[max(cs, hit.start - 60):hit.start]) is not None
 
 
 def _strip_units(gap: str) -> str:
@@ -311,7 +335,8 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
         v = float(Decimal(digits) * Decimal(int(SCALE[unit]))) if unit in SCALE else float(digits)
         before = masked[:m.start()].rstrip()
         start = m.start()
-        if re.search(r"[A-Za-z]-$", masked[:m.start()] if not m.group("sign") else masked[:m.start() + 1]):
+        if re.search(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|fy|cy|h[12]|q[1-4])-$",
+                     masked[:m.start()] if not m.group("sign") else masked[:m.start() + 1]):
             continue                                          # "Mar-26", "FY-25": part of a label
         if m.group("sign"):
             if re.search(r"[\d)A-Za-z]\s*$", before):      # "160.6 − 151.84": an operator, not a sign

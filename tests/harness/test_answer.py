@@ -302,3 +302,36 @@ def test_decimals_sets_the_tolerance_and_refuses_a_contradicting_one():
         AnswerSpec(type="string", value="x", decimals=1)
     # without decimals a tolerance is a tolerance: any figure within it passes, however written
     assert match_answer(AnswerSpec(type="number", value=17950, tolerance=50), "17,990 bbl").passed
+
+
+# The second review's probes (realistic answers the first version of those rules misread).
+FUND = AnswerSpec(type="number", value=8760000)
+BBL = AnswerSpec(type="number", value=17950, unit="bbl")
+DAY = AnswerSpec(type="date", value="2026-04-22")
+HEAD = AnswerSpec(type="number", value=742)
+
+
+@pytest.mark.parametrize("spec, given, ok", [
+    (FUND, "ANSWER: $8,760,000. It is incorrect to use the $2,600 rate, which the 2025 notice superseded.", True),
+    (FUND, "ANSWER: $8,760,000 — sorry it took a few steps to find the declarations page.", True),
+    (DAY, "ANSWER: April 22, 2026 (wait for the clerk's confirmation before filing)", True),
+    (FUND, "ANSWER: $8,760,000 (the $8,716,000 in Tom's draft presumably used the wrong tonnage)", True),
+    (BBL, "ANSWER: 17,950 bbl (I suspect the 18,400 in the press release came from the interim survey)", True),
+    (DAY, "ANSWER: April 22, 2026 (courtroom pending confirmation)", True),
+    (MED, "ANSWER: 11.1x, though the mean is lower at 10.9x", True),
+    (MED, "ANSWER: 11.1x (10.61x on a different basis — its March fiscal year — which isn't comparable)", True),
+    (FUND, "ANSWER: $8,760,000 — $8,716,000 was the draft's figure", True),
+    (AnswerSpec(type="date", value="2026-05-04"), "ANSWER: May 4, 2026 — April 30 was the deadline", True),
+    (BBL, "ANSWER: 18,400 bbl\nHold on — the final survey report supersedes the interim figure.\nFinal ANSWER: 17,950 bbl", True),
+    (HEAD, "ANSWER: 742 employees — Rockford 318, Greenville 196, Monterrey 171, field 32, corporate 25", True),
+    (HEAD, "ANSWER: 731 employees. The latest file shows 742.", False),
+    (MED, "ANSWER: 10.9x, so slightly below the 11.1x median", False),
+    (MED, "ANSWER: 11.1x, so slightly above the 10.9x trading median", True),
+    (DCF, "ANSWER: 401.5 ($m; the model itself is in $000s)", True),
+    (DCF, "ANSWER: $401.50m", True), (MED, "ANSWER: 11.10", True),
+    (MED, "ANSWER:\n- 11.1x\n- 10.9x", False), (MED, "ANSWER: 11.1x or mid-11x", False),
+    (MED, "ANSWER: 10.9x (final if you use the other basis)\nANSWER: 11.1x", False),
+    (MED, "ANSWER: 11.1x. Hmm, on second thoughts 11.2x.", False), (MED, "ANSWER: pending confirmation, 11.1x", False),
+])
+def test_the_second_reviews_probes(spec, given, ok):
+    assert match_answer(spec, given).passed is ok, match_answer(spec, given).line()
