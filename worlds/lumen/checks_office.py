@@ -341,7 +341,8 @@ def forecast_gap_to_quota(ctx):
     if not f.startswith("=") or not refs & {("", "C", quota_r), ("summary", "C", quota_r)} \
             or any(p not in ("", "summary") for p, _, _ in refs) or any(x >= 100 for x in literals(f)):
         problems.append(f"C{r} {f!r} is not a formula on the Summary's quota (C{quota_r}) and commit cells")
-    if v is None or abs(v - want) > 0.005:
+    floored = want < 0 and v is not None and abs(v) <= 0.005         # =MAX(0, …) when commit passes quota
+    if v is None or (abs(v - want) > 0.005 and not floored):
         problems.append(f"C{r} gives {A.cell_value(kc)} (quota − commit is {want:,.0f})")
     elif not problems:
         # "=C11/C11*95*10*10*10" names the quota and types the gap: C{r} must follow the quota and commit

@@ -14,6 +14,7 @@ and the package is laid out along it, each module importing only the ones above 
 * :mod:`~apps.sheets.formula.coercion` -- grids, coercion and the operators;
 * :mod:`~apps.sheets.formula.matching` -- criteria (SUMIF & co.) and lookup search;
 * :mod:`~apps.sheets.formula.display` -- number formats and TEXT() patterns (``format_value``);
+* :mod:`~apps.sheets.formula.arrays` -- operators cell by cell, for functions whose arguments are arrays;
 * :mod:`~apps.sheets.formula.functions` -- the functions, one module per family;
 * :mod:`~apps.sheets.formula.graph` -- recalculation order (Tarjan's SCCs);
 * :mod:`~apps.sheets.formula.workbook` -- :class:`Workbook`: cells, the dependency graph, evaluation

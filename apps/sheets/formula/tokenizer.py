@@ -192,3 +192,20 @@ def closed_parens(raw: str) -> str:
             if depth < 0:
                 return raw
     return raw + ")" * depth if depth > 0 else raw
+
+
+def _moved_fix(src: str, top: int, left: int, bottom: int, right: int, dst: str, drow: int, dcol: int):
+    """The reference rewrite of a cut and paste (``Workbook.move_references``): ``fix(parts, target, own)``
+    moves a reference wholly inside the box on ``src`` by ``drow``/``dcol`` to ``dst``; others stay."""
+    def fix(p: _RefParts, target: str | None, own: str) -> str | None:
+        if target != src or any(e[0] is None or e[1] is None for e in p.ends):
+            return None
+        if not all(top <= e[0] <= bottom and left <= e[1] <= right for e in p.ends):
+            return None
+        for e in p.ends:
+            e[0] += drow
+            e[1] += dcol
+        if dst != own or p.sheet is not None:
+            p.prefix = "" if (dst == own and p.sheet is None) else _quote_sheet(dst) + "!"
+        return p.text()
+    return fix

@@ -17,12 +17,13 @@ from datetime import datetime
 from typing import Callable, Iterable
 
 from apps.sheets.formula.base import _INF, MAX_PASS_CELLS, MAX_RANGE_CELLS, ErrorValue, Key, Value
-from apps.sheets.formula.coercion import _BINOPS, Arg, _clean, _exact, _Fail, _Grid, _num, _rank, _scalar
+from apps.sheets.formula.coercion import Arg, _exact, _Fail, _Grid, _rank, _scalar
 from apps.sheets.formula.functions import FUNCTIONS
 from apps.sheets.formula.graph import strongly_connected
 from apps.sheets.formula.inputs import _constant
 from apps.sheets.formula.parser import _compile, _Compiled
-from apps.sheets.formula.tokenizer import _adjust, _quote_sheet, _RefParts, _rewrite_refs
+from apps.sheets.formula.arrays import ARRAY_ARGS, _apply, _elementwise, _unary
+from apps.sheets.formula.tokenizer import _adjust, _moved_fix, _quote_sheet, _RefParts, _rewrite_refs
 
 
 def _circular() -> ErrorValue:
@@ -280,21 +281,7 @@ class Workbook:
         with it ``drow`` rows and ``dcol`` columns (to ``dst_tab``), as Sheets rewrites them; a range only
         partly inside, a whole column or row, and references elsewhere stay. Nothing is recalculated."""
         src, dst = self._tab(src_tab), self._tab(dst_tab)
-        top, bottom = min(top, bottom), max(top, bottom)
-        left, right = min(left, right), max(left, right)
-
-        def fix(p: _RefParts, target: str | None, own: str) -> str | None:
-            if target != src or any(e[0] is None or e[1] is None for e in p.ends):
-                return None
-            if not all(top <= e[0] <= bottom and left <= e[1] <= right for e in p.ends):
-                return None
-            for e in p.ends:
-                e[0] += drow
-                e[1] += dcol
-            if dst != own or p.sheet is not None:
-                p.prefix = "" if (dst == own and p.sheet is None) else _quote_sheet(dst) + "!"
-            return p.text()
-
+        fix = _moved_fix(src, min(top, bottom), min(left, right), max(top, bottom), max(left, right), dst, drow, dcol)
         self._rewrite_all(fix)
         self._rebuild()
 
@@ -530,28 +517,13 @@ class Workbook:
                 return ErrorValue("#REF!", f"Unresolved sheet name '{node[1]}'.")
             return self._vals[t].get((node[2], node[3]))
         if kind == "bin":
-            a = _scalar(self._eval(node[2], tab))
-            if isinstance(a, ErrorValue):
-                return a
-            b = _scalar(self._eval(node[3], tab))
-            if isinstance(b, ErrorValue):
-                return b
-            try:
-                return _BINOPS[node[1]](a, b)
-            except _Fail as f:
-                return f.error
+            return _apply(node[1], _scalar(self._eval(node[2], tab)), _scalar(self._eval(node[3], tab)))
         if kind == "call":
             return self._call(node[1], node[2], tab)
         if kind == "range":
             return self._range(node, tab)
         if kind in ("neg", "pct"):
-            v = _scalar(self._eval(node[1], tab))
-            if isinstance(v, ErrorValue):
-                return v
-            try:
-                return _clean(-_num(v) if kind == "neg" else _num(v) / 100)
-            except _Fail as f:
-                return f.error
+            return _unary(kind, _scalar(self._eval(node[1], tab)))
         return None                                          # ("empty",): an omitted argument
 
     def _eval_arg(self, node: tuple, tab: str) -> Arg:
@@ -614,44 +586,6 @@ class Workbook:
                 return self._eval(node, tab)
             return _Grid([[_unary(kind, x) for x in row] for row in v.rows])
         return self._eval_arg(node, tab)
-
-
-ARRAY_ARGS = frozenset({"SUMPRODUCT"})       # functions whose arguments are evaluated as arrays
-
-
-def _apply(op: str, a: Value, b: Value) -> Value:
-    if isinstance(a, ErrorValue):
-        return a
-    if isinstance(b, ErrorValue):
-        return b
-    try:
-        return _BINOPS[op](a, b)
-    except _Fail as f:
-        return f.error
-
-
-def _unary(kind: str, v: Value) -> Value:
-    if isinstance(v, ErrorValue):
-        return v
-    try:
-        return _clean(-_num(v) if kind == "neg" else _num(v) / 100)
-    except _Fail as f:
-        return f.error
-
-
-def _elementwise(op: str, a: Arg, b: Arg) -> Arg:
-    """``a op b`` cell by cell; a 1x1 grid or a single value stretches over the other side."""
-    if not isinstance(a, _Grid) and not isinstance(b, _Grid):
-        return _apply(op, a, b)
-    ga = a if isinstance(a, _Grid) else _Grid([[a]])
-    gb = b if isinstance(b, _Grid) else _Grid([[b]])
-    if (ga.height, ga.width) == (1, 1) and (gb.height, gb.width) != (1, 1):
-        ga = _Grid([[ga.first()] * gb.width for _ in range(gb.height)])
-    elif (gb.height, gb.width) == (1, 1) and (ga.height, ga.width) != (1, 1):
-        gb = _Grid([[gb.first()] * ga.width for _ in range(ga.height)])
-    if (ga.height, ga.width) != (gb.height, gb.width):
-        return ErrorValue("#VALUE!", "Array arguments are of different size.")
-    return _Grid([[_apply(op, x, y) for x, y in zip(ra, rb)] for ra, rb in zip(ga.rows, gb.rows)])
 
 
 def _sort_key(v: Value) -> tuple[int, object]:

@@ -89,7 +89,8 @@ def set_format(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ran
     borders = change.pop("borders", None)
     if borders is not None and borders not in BORDERS:
         raise Invalid(f"Unknown borders {borders!r}: one of {', '.join(BORDERS)}.", "borders")
-    unknown = set(change) - {"type", "decimals_step", "bold", "italic", "strike", "wrap", "align", "color", "fill"}
+    unknown = set(change) - {"type", "decimals", "decimals_step", "bold", "italic", "strike", "wrap", "align", "color",
+                             "fill"}
     if unknown:
         raise Invalid(f"Unknown format {sorted(unknown)[0]!r}.", sorted(unknown)[0])
     step = change.pop("decimals_step", 0)
