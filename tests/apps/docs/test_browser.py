@@ -154,36 +154,41 @@ def test_ctrl_f_finds_highlights_and_steps_through_matches_without_touching_the_
 def test_list_autoformat_a_horizontal_line_and_a_page_break(desk, live_slot):
     """"* " and "1. " start lists as they do in Docs; Insert → Horizontal line and Ctrl+Enter (a page break)
     become blocks of their own in the store."""
+    import time
     page = desk
     page.goto("/docs/")
     page.get_by_role("button", name="Blank document").click()
     expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
     did = int(page.url.rsplit("/", 1)[1])
-    page.get_by_role("textbox", name="Document content").click()
+    body = page.get_by_role("textbox", name="Document content")
+    body.click()
     page.keyboard.type("* Exhibit list")
+    expect(body.locator("ul > li")).to_have_text("Exhibit list")
     page.keyboard.press("Enter")
     page.keyboard.type("Tonnage certificate")
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")                      # an empty item ends the list, as in Docs
     page.keyboard.type("1. Call the registry")
+    expect(body.locator("ol > li")).to_have_text("Call the registry")
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     page.get_by_role("button", name="Insert", exact=True).click()
     page.get_by_role("menuitem", name="Horizontal line").click()
+    expect(body.locator("hr")).to_have_count(1)
     page.keyboard.type("Below the line")
     page.keyboard.press("Control+Enter")
+    expect(body.locator('hr[data-break="page"]')).to_have_count(1)
     page.keyboard.type("Next page")
-    saved(page)
-    import time
-    end = time.monotonic() + 15                       # the last autosave may still be in flight: poll the store
-    while not any(b["text"] == "Next page" for b in blocks(live_slot, did)) and time.monotonic() < end:
-        time.sleep(0.05)
-    got = [(b["type"], b["text"]) for b in blocks(live_slot, did)]
-    assert got[:3] == [("bullet", "Exhibit list"), ("bullet", "Tonnage certificate"), ("numbered", "Call the registry")]
-    kinds = [t for t, _ in got]
-    assert "rule" in kinds and "page_break" in kinds
-    assert kinds.index("rule") < [x for _, x in got].index("Below the line") < kinds.index("page_break") \
-        < [x for _, x in got].index("Next page")
+    want = [("bullet", "Exhibit list"), ("bullet", "Tonnage certificate"), ("numbered", "Call the registry"),
+            ("rule", ""), ("paragraph", "Below the line"), ("page_break", ""), ("paragraph", "Next page")]
+    end = time.monotonic() + 20                       # autosave after a pause: poll the store, not the clock
+    got = None
+    while time.monotonic() < end:
+        got = [(b["type"], b["text"]) for b in blocks(live_slot, did) if b["text"] or b["type"] in ("rule", "page_break")]
+        if got == want:
+            break
+        time.sleep(0.1)
+    assert got == want, (got, body.inner_html())
 
 
 def test_word_count_counts_the_document_and_the_selection(desk, live_slot):
