@@ -133,15 +133,22 @@ def sort(store: Store, caller: Caller, book: str | int, range_: str, by: str, de
 def set_format(store: Store, caller: Caller, book: str | int, range_: str,
                type_: Literal["auto", "number", "currency", "percent", "date", "text"] | None = None,
                decimals: int | None = None, bold: bool | None = None,
-               align: Literal["left", "center", "right"] | None = None, tab: str | None = None) -> list[dict]:
-    """Format every cell of a range, as Format → Number (and bold, alignment) does: a number format,
-    decimal places, bold on or off, alignment. What you leave out stays as it is. Returns the cells as
-    they now show."""
+               align: Literal["left", "center", "right"] | None = None, tab: str | None = None,
+               italic: bool | None = None, strike: bool | None = None, wrap: bool | None = None,
+               color: str | None = None, fill: str | None = None,
+               borders: Literal["all", "inner", "outer", "top", "bottom", "left", "right", "none"] | None = None,
+               ) -> list[dict]:
+    """Format every cell of a range, as the Format menu and the toolbar do: a number format, decimal
+    places, bold / italic / strikethrough / wrap on or off, alignment, text and fill colours (#rrggbb, or
+    "" to reset) and borders. What you leave out stays as it is. Returns the cells as they now show."""
     b, t = _open(store, caller.user, book, tab)
-    change = {k: v for k, v in {"type": type_, "decimals": decimals, "bold": bold, "align": align}.items()
-              if v is not None}
+    change = {k: v for k, v in {"type": type_, "decimals": decimals, "bold": bold, "align": align, "italic": italic,
+                                "strike": strike, "wrap": wrap, "borders": borders}.items() if v is not None}
+    for key, v in (("color", color), ("fill", fill)):
+        if v is not None:
+            change[key] = v or None
     if not change:
-        raise Invalid("Say which format to set (type, decimals, bold or align).", "type")
+        raise Invalid("Say which format to set (type, decimals, bold, italic, colours, borders or align).", "type")
     cells = sheets.set_format(store, caller, b["id"], t["id"], sheets.parse_range(t, range_), **change)
     top, left, bottom, right = sheets.parse_range(t, range_)
     return [{"a1": c["a1"], "display": c["display"], "format": c["format"]} for c in cells
@@ -186,6 +193,9 @@ TOOLS = [
           args={"book": BOOK, "range_": "A range like D2:D8, or one cell.",
                 "type_": "Number format: auto, number, currency, percent, date or text.",
                 "decimals": "Decimal places (0–10).", "bold": "Bold on (true) or off (false).",
-                "align": "left, center or right.", "tab": TAB}),
+                "align": "left, center or right.", "tab": TAB, "italic": "Italic on (true) or off (false).",
+                "strike": "Strikethrough on (true) or off (false).", "wrap": "Wrap text on (true) or off (false).",
+                "color": "Text colour as #rrggbb, or \"\" to reset.", "fill": "Cell colour as #rrggbb, or \"\" to reset.",
+                "borders": "all, inner, outer, top, bottom, left, right, or none to clear."}),
     write(import_file, "sheets.import_file", args={"item_id": "The Drive item id of the .csv, .tsv or .xlsx file."}),
 ]

@@ -147,6 +147,13 @@ def test_sheets_insert_format_and_delete_columns(slot_of):
         assert head == ["Amount (USD)", "Status", "Type"]
         refused(st, "sheets.insert", {"book": DAMAGES, "before": "E5"}, "is not a row or a column")
         refused(st, "sheets.format", {"book": DAMAGES, "range": "E2"}, "Say which format")
+        cells = call(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A10:D10", "italic": True,
+                                           "fill": "#FCE8E6", "borders": "top"})
+        assert all(c["format"].get("italic") and c["format"].get("fill") == "#fce8e6" and c["format"].get("border") == "t"
+                   for c in cells)
+        cells = call(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A10", "fill": "", "borders": "none"})
+        assert "fill" not in cells[0]["format"] and "border" not in cells[0]["format"]
+        refused(st, "sheets.format", {"book": DAMAGES, "range": "A10", "color": "red"}, "#rrggbb")
 
 
 def test_sheets_insert_and_delete_rows(slot_of):
