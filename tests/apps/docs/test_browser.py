@@ -22,6 +22,16 @@ def blocks(slot, did):
         return st.select("docs_blocks", "doc=?", (did,), order="seq")
 
 
+def blank_doc(page):
+    """A new blank document from the list, its page clicked into: (its id, the page's textbox)."""
+    page.goto("/docs/")
+    page.get_by_role("button", name="Blank document").click()
+    expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
+    body = page.get_by_role("textbox", name="Document content")
+    body.click()
+    return int(page.url.rsplit("/", 1)[1]), body
+
+
 def saved(page):
     expect(page.locator("#save-status")).to_have_text(re.compile("Saved|All changes saved"))
 
@@ -60,12 +70,7 @@ def test_open_from_drive_and_write_a_section(desk, live_slot):
 
 def test_heading_and_list_from_the_toolbar(desk, live_slot):
     page = desk
-    page.goto("/docs/")
-    page.get_by_role("button", name="Blank document").click()
-    expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
-    did = int(page.url.rsplit("/", 1)[1])
-    body = page.get_by_role("textbox", name="Document content")
-    body.click()
+    did, body = blank_doc(page)
     page.keyboard.type("Hearing checklist")
     page.get_by_role("button", name=re.compile("^Styles")).click()
     page.get_by_role("option", name="Heading 1").click()
@@ -156,12 +161,7 @@ def test_list_autoformat_a_horizontal_line_and_a_page_break(desk, live_slot):
     become blocks of their own in the store."""
     import time
     page = desk
-    page.goto("/docs/")
-    page.get_by_role("button", name="Blank document").click()
-    expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
-    did = int(page.url.rsplit("/", 1)[1])
-    body = page.get_by_role("textbox", name="Document content")
-    body.click()
+    did, body = blank_doc(page)
     page.keyboard.type("* Exhibit list")
     expect(body.locator("ul > li")).to_have_text("Exhibit list")
     page.keyboard.press("Enter")
@@ -193,10 +193,7 @@ def test_list_autoformat_a_horizontal_line_and_a_page_break(desk, live_slot):
 
 def test_word_count_counts_the_document_and_the_selection(desk, live_slot):
     page = desk
-    page.goto("/docs/")
-    page.get_by_role("button", name="Blank document").click()
-    expect(page).to_have_url(re.compile(r"/docs/d/\d+$"))
-    page.get_by_role("textbox", name="Document content").click()
+    blank_doc(page)
     page.keyboard.type("The fund is $151,840,000.")
     page.keyboard.press("Enter")
     page.keyboard.type("Short by $8,760,000")

@@ -25,6 +25,14 @@ def code(v) -> str | None:
     return v.code if isinstance(v, ErrorValue) else None
 
 
+def assert_value(got, expected) -> None:
+    """``expected`` an error code ("#N/A") or a value of the same type as ``got``."""
+    if isinstance(expected, str) and expected.startswith("#"):
+        assert code(got) == expected, got
+    else:
+        assert got == expected and type(got) is type(expected), got
+
+
 def book(cells: dict[str, str], **tabs: dict[str, str]) -> Workbook:
     data = {"Sheet1": {F.parse_ref(a1): raw for a1, raw in cells.items()}}
     for name, tab_cells in tabs.items():
@@ -694,11 +702,7 @@ GS = {"B2": "1", "B3": "2", "B4": "3", "B5": "4", "B6": "5", "B7": "6", "B8": "7
     ("=CHAR(65)", "A"), ('=CODE("a")', 97), ("=CHAR(0)", "#VALUE!"), ('=CODE("")', "#VALUE!"),
 ])
 def test_as_google_sheets_computes_them(formula, expected):
-    got = ev(formula, GS)
-    if isinstance(expected, str) and expected.startswith("#"):
-        assert code(got) == expected, got
-    else:
-        assert got == expected and type(got) is type(expected), got
+    assert_value(ev(formula, GS), expected)
 
 
 def test_a_stretched_sum_range_recalculates_when_a_cell_past_its_written_end_changes():
