@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser serve screenshots bench fuzz check-tasks check-instances check-long clean
+.PHONY: demo test setup browser office serve screenshots bench fuzz check-tasks check-instances check-long clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -16,7 +16,7 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-setup: $(VENV)/.installed browser
+setup: $(VENV)/.installed browser office
 
 # The virtualenv and the package with its extras; redone when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -35,6 +35,16 @@ $(VENV)/.installed: pyproject.toml
 # A Chromium for Playwright: its own if installed, else the system one (apt-get when possible).
 browser: $(VENV)/.installed
 	$(BIN)/python -m harness.env.browser ensure
+
+# LibreOffice headless, the independent spreadsheet engine that recalculates exported workbooks in
+# tests/apps/sheets/test_libreoffice.py: Debian's package (apt-get) when it is missing.
+office:
+	@if command -v soffice >/dev/null && { ! command -v dpkg-query >/dev/null || dpkg-query -W -f='$${Status}\n' \
+	    libreoffice-calc-nogui libreoffice-calc 2>/dev/null | grep -q 'ok installed'; }; then :; else \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing LibreOffice Calc (headless) with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; \
+	  else echo "LibreOffice Calc is missing: run 'sudo apt-get install -y --no-install-recommends libreoffice-calc-nogui' and retry"; exit 1; fi; fi
 
 serve: setup
 	$(BIN)/deskworld serve --world $(WORLD) --port $(PORT)
