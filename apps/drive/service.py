@@ -177,15 +177,18 @@ def breadcrumbs(store: Store, user: str, item: dict) -> list[dict]:
 
 
 def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
-    """Files and folders whose name or text contains every word of ``q``."""
+    """Files and folders whose name or text (a file's, a document's, the text on a deck's slides) contains
+    every word of ``q``."""
     words = [w for w in q.lower().split() if w]
     if not words:
         return []
     where, params = [], []
     for w in words:
         where.append("(lower(i.name) LIKE ? OR lower(coalesce(b.text, '')) LIKE ?"
-                     " OR (i.kind='doc' AND EXISTS (SELECT 1 FROM docs_blocks d WHERE d.doc=i.ref AND lower(d.text) LIKE ?)))")
-        params += [f"%{w}%", f"%{w}%", f"%{w}%"]
+                     " OR (i.kind='doc' AND EXISTS (SELECT 1 FROM docs_blocks d WHERE d.doc=i.ref AND lower(d.text) LIKE ?))"
+                     " OR (i.kind='deck' AND EXISTS (SELECT 1 FROM slides_slides s JOIN slides_boxes x ON x.slide=s.id"
+                     " WHERE s.deck=i.ref AND lower(x.text) LIKE ?)))")
+        params += [f"%{w}%"] * 4
     rows = store.all(
         "SELECT i.* FROM drive_items i LEFT JOIN blobs b ON b.id=i.blob WHERE i.trashed=0 AND "
         + " AND ".join(where) + " ORDER BY CASE i.kind WHEN 'folder' THEN 0 ELSE 1 END,"

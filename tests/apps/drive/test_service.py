@@ -139,6 +139,15 @@ def test_search_matches_names_and_text(store):
     assert drive.search(store, "laura.whitfield", "ullage") == []
 
 
+def test_search_finds_the_text_on_slides(store):
+    """A word that is only on a deck's slides (not in its name) finds the deck, as in Drive."""
+    deck = store.select("drive_items", "kind='deck' AND name=?", ("Case Strategy – Limitation and §9",))[0]
+    assert "breaking the limit" not in deck["name"].lower()
+    found = [i["name"] for i in drive.search(store, "alex.chen", "breaking the limit")]
+    assert deck["name"] in found
+    assert drive.search(store, "alex.chen", "breaking the limit zzqx") == []
+
+
 def test_recent_follows_views(store, alex):
     survey = by_name(store, "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")
     drive.record_view(store, alex, survey["id"])
