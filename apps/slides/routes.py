@@ -18,46 +18,12 @@ from apps.web.render import id_arg
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 from apps.slides import service
 from apps.slides.blueprint import bp
-from apps.slides.service import BULLET_ROLES, GEOMETRY, LAYOUT_NAMES, LAYOUTS, ROLE_NAMES
+from apps.slides import render as draw
+from apps.slides import shapes
+from apps.slides.service import LAYOUT_NAMES
 
-PLACEHOLDERS = {"title": "Click to add title", "subtitle": "Click to add subtitle"}
-
-
-
-# ---------------------------------------------------------------- rendering helpers
-def box_html(role: str, text: str) -> Markup:
-    """A text box's content as HTML: body-like boxes get paragraphs and bullet lists."""
-    if role not in BULLET_ROLES:
-        return escape(text)
-    out, in_list = [], False
-    for bullet, line in service.bullet_lines(text):
-        if bullet and not in_list:
-            out.append("<ul>")
-        elif not bullet and in_list:
-            out.append("</ul>")
-        in_list = bullet
-        inner = escape(line) if line else Markup("<br>")
-        out.append(f"<li>{inner}</li>" if bullet else f"<p>{inner}</p>")
-    if in_list:
-        out.append("</ul>")
-    return Markup("".join(out))
-
-
-def _pct(v: float, of: float) -> str:
-    return f"{v / of * 100:.3f}".rstrip("0").rstrip(".") + "%"
-
-
-def _view(s: dict) -> dict:
-    """A slide as the templates need it: its boxes with labels, placeholders, HTML and position."""
-    boxes = []
-    for role in LAYOUTS[s["layout"]]:
-        x, y, w, h = GEOMETRY[s["layout"]][role]
-        text = s["boxes"].get(role, "")
-        boxes.append({"role": role, "label": ROLE_NAMES[role], "text": text, "html": box_html(role, text),
-                      "rich": role in BULLET_ROLES, "placeholder": PLACEHOLDERS.get(role, "Click to add text"),
-                      "style": f"left:{_pct(x, 960)};top:{_pct(y, 540)};width:{_pct(w, 960)};height:{_pct(h, 540)}"})
-    title = " ".join((s["boxes"].get("title") or "").split())
-    return {**s, "view": boxes, "name": title}
+_view = draw.view
+box_html = draw.box_html
 
 
 def _current(slides: list[dict], slide_id: int | None) -> dict:
@@ -65,21 +31,23 @@ def _current(slides: list[dict], slide_id: int | None) -> dict:
 
 
 def _editor_ctx(d: dict, slide_id: int | None) -> dict:
-    slides = [_view(s) for s in d["slides"]]
+    slides = [_view(s, d["id"]) for s in d["slides"]]
     cur = _current(slides, slide_id)
     return {"deck": d, "slides": slides, "cur": cur, "layouts": LAYOUT_NAMES,
-            "can_edit": d["role"] in ("owner", "editor")}
+            "can_edit": d["role"] in ("owner", "editor"), "shape_names": shapes.SHAPES, "line_names": shapes.LINES,
+            "palette": shapes.PALETTE}
 
 
-def _workspace(deck_id: int, slide_id: int | None, message: str | None = None):
-    """After a change: the re-rendered workspace (htmx), or the editor page (a plain form post)."""
+def _workspace(deck_id: int, slide_id: int | None, message: str | None = None, sel: object = None):
+    """After a change: the re-rendered workspace (htmx), or the editor page (a plain form post).
+    ``sel``: the object to show selected (an id or a layout box's role)."""
     d = service.get(g.store, g.caller.user, deck_id)
     if not is_htmx():
         if message:
             flash_toast(message)
         return redirect(url_for("slides.editor", deck_id=deck_id, slide=slide_id))
     ctx = _editor_ctx(d, slide_id)
-    html = render_template("slides/_workspace.html", **ctx)
+    html = render_template("slides/_workspace.html", **ctx, sel=sel)
     oob = [render_template("slides/_status.html", oob=True)]
     if message:
         oob.append(toast(message))
@@ -192,7 +160,7 @@ add_file_routes(bp, service.DECKS, prefix="/p", param="deck_id", record="deck",
 @bp.get("/p/<int:deck_id>/present")
 def present(deck_id: int):
     d = service.get(g.store, g.caller.user, deck_id)
-    slides = [_view(s) for s in d["slides"]]
+    slides = [_view(s, d["id"]) for s in d["slides"]]
     n = request.args.get("slide", default=1, type=int)
     n = min(max(1, n), len(slides))
     return render("slides/present.html", deck=d, slides=slides, n=n, **page_context(bp.name, service.DECKS))

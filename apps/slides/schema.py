@@ -29,4 +29,42 @@ BOXES = Table("slides_boxes", (
     content("text", default=""),
 ), indexes=("slide",))
 
-TABLES = (DECKS, SLIDES, BOXES)
+# What sits on a slide besides its layout's text: inserted text boxes, shapes, lines and images,
+# and the position and formatting a user gave a layout box (kind "placeholder", named by its
+# ``role``; its text stays in slides_boxes). Positions and sizes are in points of a 720 × 405 pt
+# slide (10 × 5.625 in, 16:9; 1 pt = 12,700 EMU), origin top left. A line runs from (x, y) to
+# (x + w, y + h), so its w and h may be negative. A placeholder's x, y, w, h are NULL while it sits
+# where its layout puts it. Text formatting is per box (the whole box's text); "- " lines are bullets.
+OBJECTS = Table("slides_objects", (
+    key(),
+    content("slide", Kind.INT, ref="slides_slides", link="part"),
+    content("kind"),                                   # text | shape | line | image | placeholder
+    content("role", default=""),                       # placeholder: title | subtitle | body | left | right
+    content("shape", default=""),                      # shape: rectangle | rounded_rectangle | ellipse | triangle |
+                                                       #   right_arrow | left_arrow | star; line: line | arrow
+    content("x", Kind.INT), content("y", Kind.INT), content("w", Kind.INT), content("h", Kind.INT),
+    content("z", Kind.INT, default=0),                 # stacking order on the slide: higher is in front
+    content("text", default=""),                       # text boxes and shapes
+    content("bold", Kind.BOOL, default=False),
+    content("italic", Kind.BOOL, default=False),
+    content("underline", Kind.BOOL, default=False),
+    content("size", Kind.INT),                         # font size in points; NULL: the box's default
+    content("color", default=""),                      # text colour "#rrggbb"; "": default
+    content("align", default=""),                      # left | center | right; "": default
+    content("fill", default=""),                       # shape fill "#rrggbb", "none"; "": default
+    content("stroke", default=""),                     # outline / line colour; "": default
+    content("weight", Kind.INT),                       # outline / line width in points
+    content("item", Kind.INT, ref="drive_items"),      # image: the Drive file it came from
+    content("blob", Kind.INT, ref="blobs"),            # image: its bytes (kept if the Drive file goes)
+), indexes=("slide",))
+
+# A deck's theme (a row with no slide) and a slide's own background colour (a row with its slide).
+LOOKS = Table("slides_looks", (
+    key(),
+    content("deck", Kind.INT, ref="slides_decks", link="part"),
+    content("slide", Kind.INT, ref="slides_slides", link="part"),   # NULL: the deck's theme
+    content("theme", default=""),                      # deck row: simple_light | simple_dark | coral | ...
+    content("background", default=""),                # slide row: "#rrggbb" ("": the theme's)
+), indexes=("deck",))
+
+TABLES = (DECKS, SLIDES, BOXES, OBJECTS, LOOKS)

@@ -26,6 +26,7 @@ from apps.core.files import stamped_zip
 from apps.core.store.db import Caller, Store
 from apps.drive.editors import Editor
 from apps.drive.service import RANK, Role
+from apps.slides import shapes
 
 DECK_MIME = "application/vnd.deskworld.deck"
 KIND = "deck"
@@ -60,14 +61,17 @@ def get(store: Store, user: str, deck_id: int) -> dict:
 
 
 def read_slides(store: Store, deck_id: int) -> list[dict]:
-    """``[{id, seq, layout, notes, boxes: {role: text}}]`` in order; every box of the layout is present."""
+    """``[{id, seq, layout, notes, boxes: {role: text}, objects: [...]}]`` in order; every box of the layout
+    is present. ``objects``: what else sits on the slide, back to front (``shapes.read_objects``)."""
     slides = store.select("slides_slides", "deck=?", (deck_id,), order="seq, id")
     boxes: dict[int, dict[str, str]] = {s["id"]: {} for s in slides}
     for b in store.all("SELECT b.slide, b.role, b.text FROM slides_boxes b JOIN slides_slides s ON s.id=b.slide "
                        "WHERE s.deck=? ORDER BY b.id", (deck_id,)):
         boxes[b["slide"]][b["role"]] = b["text"] or ""
+    objects = shapes.read_objects(store, deck_id)
     return [{"id": s["id"], "seq": s["seq"], "layout": s["layout"], "notes": s["notes"] or "",
-             "boxes": {r: boxes[s["id"]].get(r, "") for r in LAYOUTS.get(s["layout"], ("title",))}}
+             "boxes": {r: boxes[s["id"]].get(r, "") for r in LAYOUTS.get(s["layout"], ("title",))},
+             "objects": objects.get(s["id"], [])}
             for s in slides]
 
 
@@ -196,7 +200,10 @@ def duplicate_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | 
     """A copy of the slide (layout, text, notes) right after it; returns the copy's id."""
     row = _slide_row(store, slide_id, deck_id)
     texts = {r: b["text"] or "" for r, b in _boxes(store, slide_id).items() if r in LAYOUTS[row["layout"]]}
-    return add_slide(store, caller, row["deck"], slide_id, row["layout"], texts, row["notes"] or "")
+    with store.transaction():
+        new = add_slide(store, caller, row["deck"], slide_id, row["layout"], texts, row["notes"] or "")
+        shapes.copy_all(store, caller.actor, slide_id, new)
+    return new
 
 
 def delete_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | None = None) -> int:
@@ -209,6 +216,7 @@ def delete_slide(store: Store, caller: Caller, slide_id: int, deck_id: int | Non
     with store.transaction():
         for b in store.select("slides_boxes", "slide=?", (slide_id,)):
             store.delete("slides_boxes", b["id"], caller.actor)
+        shapes.delete_all(store, caller.actor, slide_id)
         store.delete("slides_slides", slide_id, caller.actor)
         order.remove(slide_id)
         _renumber(store, caller.actor, order)
@@ -261,6 +269,8 @@ def set_layout(store: Store, caller: Caller, slide_id: int, layout: str, deck_id
         for role, b in boxes.items():
             if b is not main_old and role not in keep:
                 store.delete("slides_boxes", b["id"], caller.actor)
+        roles = {r: r for r in keep} | ({MAIN[old]: main_new} if old in MAIN else {})
+        shapes.relayout(store, caller.actor, slide_id, roles)
         DECKS.bump(store, caller, d)
     return True
 
@@ -355,6 +365,13 @@ GEOMETRY = {
     "two_columns": {"title": (44, 36, 872, 74), "left": (44, 124, 420, 376), "right": (496, 124, 420, 376)},
     "section": {"title": (60, 170, 840, 130), "subtitle": (60, 310, 840, 90)},
 }
+
+
+def geometry_pt(layout: str, role: str) -> tuple[int, int, int, int]:
+    """Where a layout puts a box: (x, y, w, h) in points of the 720 × 405 pt slide."""
+    return tuple(round(v * 3 / 4) for v in GEOMETRY[layout][role])
+
+
 _PPTX_LAYOUT = {"title": 0, "title_body": 1, "section": 2, "two_columns": 3}   # python-pptx default template
 _EMU = 12700                                                                   # per CSS pixel: 960 px = 13.333 in
 

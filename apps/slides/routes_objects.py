@@ -1,0 +1,113 @@
+"""Slides GUI: objects on a slide (insert, move, resize, nudge, align, order, format, delete), thin
+over ``apps.slides.objects``. Every change answers with the re-rendered workspace (the selection
+is kept by the page); saving an object's text answers with the slide's thumbnail, as box text does."""
+from __future__ import annotations
+
+from flask import Response, abort, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from apps.core.errors import Invalid
+from apps.core.files import blob_bytes
+from apps.core.ids import parse_int
+from apps.slides import objects, service
+from apps.slides.blueprint import bp
+from apps.slides.routes import _view, _workspace
+from apps.web.render import is_htmx
+
+BASE = "/p/<int:deck_id>/s/<int:slide_id>/o/<ref>"
+
+
+def _opt(name: str) -> str | None:
+    v = request.form.get(name, "").strip()
+    return v or None
+
+
+@bp.post("/p/<int:deck_id>/s/<int:slide_id>/objects")
+def insert_object(deck_id: int, slide_id: int):
+    kind = request.form.get("kind", "")
+    item = _opt("item")
+    oid = objects.insert(g.store, g.caller, slide_id, kind, request.form.get("shape", ""),
+                         _opt("x"), _opt("y"), _opt("w"), _opt("h"), request.form.get("text", ""),
+                         parse_int(item, "item") if item else None, deck_id)
+    return _workspace(deck_id, slide_id, sel=oid)
+
+
+@bp.post(BASE + "/move")
+def move_object(deck_id: int, slide_id: int, ref: str):
+    if _opt("x") is None or _opt("y") is None:
+        raise Invalid("Say where to move it: x and y, in points.", "x")
+    objects.move(g.store, g.caller, slide_id, ref, _opt("x"), _opt("y"), _opt("w"), _opt("h"), deck_id)
+    return _workspace(deck_id, slide_id, sel=ref)
+
+
+@bp.post(BASE + "/nudge")
+def nudge_object(deck_id: int, slide_id: int, ref: str):
+    objects.nudge(g.store, g.caller, slide_id, ref, request.form.get("dx", "0"), request.form.get("dy", "0"), deck_id)
+    return _workspace(deck_id, slide_id, sel=ref)
+
+
+@bp.post(BASE + "/align")
+def align_object(deck_id: int, slide_id: int, ref: str):
+    objects.align(g.store, g.caller, slide_id, ref, request.form.get("side", ""), deck_id)
+    return _workspace(deck_id, slide_id, sel=ref)
+
+
+@bp.post(BASE + "/order")
+def order_object(deck_id: int, slide_id: int, ref: str):
+    objects.order(g.store, g.caller, slide_id, ref, request.form.get("to", ""), deck_id)
+    return _workspace(deck_id, slide_id, sel=ref)
+
+
+@bp.post(BASE + "/format")
+def format_object(deck_id: int, slide_id: int, ref: str):
+    props = {k: request.form[k] for k in objects.FORMAT_KEYS if k in request.form}
+    objects.set_format(g.store, g.caller, slide_id, ref, deck_id, **props)
+    return _workspace(deck_id, slide_id, sel=ref)
+
+
+@bp.post(BASE + "/bullets")
+def bullets_object(deck_id: int, slide_id: int, ref: str):
+    on = request.form.get("on", "")
+    if on not in ("0", "1"):
+        raise Invalid("Say whether to turn bullets on (1) or off (0).", "on")
+    objects.set_bullets(g.store, g.caller, slide_id, ref, on == "1", deck_id)
+    return _workspace(deck_id, slide_id, sel=ref)
+
+
+@bp.post(BASE + "/delete")
+def delete_object(deck_id: int, slide_id: int, ref: str):
+    objects.delete(g.store, g.caller, slide_id, ref, deck_id)
+    return _workspace(deck_id, slide_id)
+
+
+@bp.post(BASE + "/text")
+def object_text(deck_id: int, slide_id: int, ref: str):
+    if "text" not in request.form:
+        raise Invalid("Nothing to save.", "text")
+    objects.set_text(g.store, g.caller, slide_id, ref, request.form["text"], deck_id)
+    if not is_htmx():
+        return redirect(url_for("slides.editor", deck_id=deck_id, slide=slide_id))
+    s = _view(service.slide(g.store, g.caller.user, slide_id))
+    return (Markup(render_template("slides/_thumb.html", s=s, cur={"id": slide_id}))
+            + Markup(render_template("slides/_status.html", oob=True)))
+
+
+@bp.get("/p/<int:deck_id>/o/<int:obj_id>/image")
+def image(deck_id: int, obj_id: int):
+    service.get(g.store, g.caller.user, deck_id)          # the user can open the deck
+    row = g.store.get("slides_objects", obj_id)
+    slide = g.store.get("slides_slides", row["slide"]) if row else None
+    if row is None or row["kind"] != "image" or slide is None or slide["deck"] != deck_id or not row["blob"]:
+        abort(404)
+    blob = g.store.get("blobs", row["blob"])
+    return Response(blob_bytes(g.store, row["blob"]), mimetype=blob["mime"] if blob else "application/octet-stream")
+
+
+@bp.get("/p/<int:deck_id>/images")
+def image_picker(deck_id: int):
+    d = service.get(g.store, g.caller.user, deck_id)
+    slide_id = parse_int(request.args.get("slide", ""), "slide")
+    q = request.args.get("q", "")
+    found = objects.images(g.store, g.caller.user, q)
+    tpl = "slides/_image_rows.html" if request.args.get("partial") else "slides/_image_picker.html"
+    return render_template(tpl, deck=d, slide_id=slide_id, images=found, q=q)

@@ -1,0 +1,182 @@
+"""Objects on slides (apps.slides.objects): insert, move, resize, nudge, align, order, format,
+bullets, delete; layout boxes as objects; images from Drive; what a change leaves in the store."""
+from __future__ import annotations
+
+import pytest
+
+from apps.core.errors import Forbidden, Invalid, NotFound
+from apps.core.store.db import Caller
+from apps.core.store.export import content_changes, diff, export
+from apps.slides import objects as O
+from apps.slides import service as S
+
+CLIENT = "Client Update – Aurelia Dawn (April 2026)"
+HENRY = Caller(user="henry.adeyemi")            # viewer on the matter folder
+IMAGE = "Tern Reef grounding position.png"
+
+
+def deck_id(store, title=CLIENT):
+    return store.scalar("SELECT ref FROM drive_items WHERE name=? AND kind='deck'", (title,))
+
+
+def first(store, did):
+    return S.read_slides(store, did)[1]
+
+
+def objs(store, did, n=2):
+    return [o for o in S.slide_at(store, did, n)["objects"]]
+
+
+def test_insert_each_kind_in_front_with_default_places(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    t = O.insert(store, alex, sid, "text", text="Note")
+    r = O.insert(store, alex, sid, "shape", "rectangle", x=10, y=20, w=100, h=50)
+    e = O.insert(store, alex, sid, "shape", "ellipse")
+    a = O.insert(store, alex, sid, "shape", "right_arrow")
+    ln = O.insert(store, alex, sid, "line", "arrow", x=100, y=300, w=200, h=-100)
+    got = objs(store, did)
+    assert [o["id"] for o in got] == [t, r, e, a, ln] and [o["z"] for o in got] == [1, 2, 3, 4, 5]
+    assert got[0]["kind"] == "text" and got[0]["text"] == "Note" and (got[0]["x"], got[0]["w"]) == (180, 360)
+    assert (got[1]["x"], got[1]["y"], got[1]["w"], got[1]["h"]) == (10, 20, 100, 50) and got[1]["shape"] == "rectangle"
+    assert got[2]["shape"] == "ellipse" and got[3]["shape"] == "right_arrow" and got[2]["fill"] == "#4285f4"
+    assert (got[4]["shape"], got[4]["w"], got[4]["h"]) == ("arrow", 200, -100)
+    assert S.get(store, "alex.chen", did)["revision"] > 1
+
+
+def test_bad_inserts_say_what_is_wrong_and_write_nothing(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    before = export(store)
+    cases = [({"kind": "circle"}, "kind"), ({"kind": "shape", "shape": "blob"}, "shape"),
+             ({"kind": "line", "shape": "rectangle"}, "shape"), ({"kind": "text", "w": 0}, "w"),
+             ({"kind": "text", "x": "left"}, "x"), ({"kind": "line", "w": 0, "h": 0}, "w"),
+             ({"kind": "image"}, "item"), ({"kind": "line", "text": "x"}, "text"), ({"kind": "text", "shape": "star"}, "shape")]
+    for kw, field in cases:
+        with pytest.raises(Invalid) as e:
+            O.insert(store, alex, sid, **kw)
+        assert e.value.field == field, (kw, e.value.message)
+    with pytest.raises(Forbidden):
+        O.insert(store, HENRY, sid, "text")
+    with pytest.raises(NotFound):
+        O.insert(store, alex, 10**9, "text")
+    assert content_changes(diff(before, export(store))) == []
+
+
+def test_move_resize_nudge_align_and_minimal_writes(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    oid = O.insert(store, alex, sid, "shape", "rectangle", x=10, y=20, w=100, h=50)
+    assert O.move(store, alex, sid, oid, 30, 40) is True
+    assert O.move(store, alex, sid, str(oid), 30, 40) is False              # unchanged: no write
+    assert O.move(store, alex, sid, oid, 30, 40, 200, 80) is True
+    assert O.nudge(store, alex, sid, oid, 1, 0) and O.nudge(store, alex, sid, oid, 0, -10)
+    o = O.get(store, "alex.chen", sid, oid)
+    assert (o["x"], o["y"], o["w"], o["h"]) == (31, 30, 200, 80)
+    for side, want in [("left", (0, 30)), ("center", (260, 30)), ("right", (520, 30)), ("top", (520, 0)),
+                       ("middle", (520, 162)), ("bottom", (520, 325))]:
+        O.align(store, alex, sid, oid, side)
+        o = O.get(store, "alex.chen", sid, oid)
+        assert (o["x"], o["y"]) == want, side
+    with pytest.raises(Invalid) as e:
+        O.align(store, alex, sid, oid, "diagonal")
+    assert e.value.field == "side"
+    with pytest.raises(Invalid) as e:
+        O.move(store, alex, sid, oid, 10, 10, -5, 10)
+    assert e.value.field == "w"
+    with pytest.raises(Invalid):
+        O.nudge(store, alex, sid, oid, 99999, 0)
+    # a line keeps its direction when aligned: its bounds go to the side
+    ln = O.insert(store, alex, sid, "line", "line", x=300, y=300, w=-100, h=-50)
+    O.align(store, alex, sid, ln, "left")
+    o = O.get(store, "alex.chen", sid, ln)
+    assert (o["x"], o["y"], o["w"], o["h"]) == (100, 300, -100, -50)
+
+
+def test_layout_boxes_move_and_format_without_touching_their_text(store, alex):
+    did = deck_id(store)
+    s = first(store, did)
+    sid = s["id"]
+    before = export(store)
+    assert O.move(store, alex, sid, "title", 33, 27) is False              # where the layout puts it: nothing to write
+    assert O.set_format(store, alex, sid, "title", bold=False) is False
+    assert content_changes(diff(before, export(store))) == []
+    assert O.nudge(store, alex, sid, "title", 10, 0) is True
+    t = O.get(store, "alex.chen", sid, "title")
+    assert (t["x"], t["y"], t["kind"], t["text"]) == (43, 27, "placeholder", s["boxes"]["title"])
+    assert O.set_format(store, alex, sid, "body", bold=True, size=20, color="#EA4335", align="center")
+    b = O.get(store, "alex.chen", sid, "body")
+    assert (b["bold"], b["size"], b["color"], b["align"], b["x"]) == (True, 20, "#ea4335", "center", 33)
+    assert next(o for o in objs(store, did) if o["role"] == "body")["x"] is None    # still where its layout puts it
+    assert S.slide_at(store, did, 2)["boxes"] == s["boxes"]                 # text untouched
+    with pytest.raises(Invalid):
+        O.delete(store, alex, sid, "title")
+    with pytest.raises(Invalid) as e:
+        O.move(store, alex, sid, "subtitle", 1, 1)                          # a title-and-body slide has none
+    assert e.value.field == "ref"
+    # a layout change keeps the formatting and puts the box where the new layout wants it
+    S.set_layout(store, alex, sid, "two_columns")
+    roles = {o["role"]: o for o in objs(store, did) if o["kind"] == "placeholder"}
+    assert set(roles) == {"title", "left"} and roles["left"]["bold"] and roles["title"]["x"] is None
+
+
+def test_format_and_bullets(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    t = O.insert(store, alex, sid, "text", text="One\nTwo")
+    assert O.set_format(store, alex, sid, t, bold="true", italic=True, underline=False, size="24", color="red")
+    o = O.get(store, "alex.chen", sid, t)
+    assert (o["bold"], o["italic"], o["size"], o["color"]) == (True, True, 24, "#ea4335")
+    assert O.set_bullets(store, alex, sid, t, True) and O.get(store, "alex.chen", sid, t)["text"] == "- One\n- Two"
+    assert O.set_bullets(store, alex, sid, t, False) and O.get(store, "alex.chen", sid, t)["text"] == "One\nTwo"
+    ln = O.insert(store, alex, sid, "line")
+    bad = [({"size": 2}, "size"), ({"color": "blurple"}, "color"), ({"align": "justify"}, "align"),
+           ({"font": "Arial"}, "font"), ({"bold": "maybe"}, "bold")]
+    for kw, field in bad:
+        with pytest.raises(Invalid) as e:
+            O.set_format(store, alex, sid, t, **kw)
+        assert e.value.field == field, kw
+    with pytest.raises(Invalid):
+        O.set_format(store, alex, sid, ln, bold=True)
+    assert O.set_format(store, alex, sid, ln, stroke="#0b5394", weight=4)
+    with pytest.raises(Invalid):
+        O.set_bullets(store, alex, sid, "title", True)
+    assert O.set_bullets(store, alex, sid, "body", False)
+    assert not S.slide_at(store, did, 2)["boxes"]["body"].startswith("- ")
+
+
+def test_order_delete_duplicate_and_delete_slide(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    a, b, c = (O.insert(store, alex, sid, "shape", "rectangle") for _ in range(3))
+    O.order(store, alex, sid, a, "front")
+    assert [o["id"] for o in objs(store, did)] == [b, c, a]
+    O.order(store, alex, sid, a, "backward")
+    O.order(store, alex, sid, b, "forward")
+    assert [o["id"] for o in objs(store, did)] == [a, b, c]
+    assert O.order(store, alex, sid, a, "back") is False                  # already at the back
+    O.order(store, alex, sid, c, "back")
+    assert [o["id"] for o in objs(store, did)] == [c, a, b]
+    O.delete(store, alex, sid, c)
+    with pytest.raises(NotFound):
+        O.delete(store, alex, sid, c)
+    copy = S.duplicate_slide(store, alex, sid)
+    assert [o["kind"] for o in S.slide_at(store, did, 3)["objects"]] == ["shape", "shape"]
+    S.delete_slide(store, alex, copy)
+    assert store.scalar("SELECT COUNT(*) FROM slides_objects WHERE slide=?", (copy,)) == 0
+
+
+def test_images_from_drive(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    found = O.images(store, "alex.chen", "grounding")
+    assert [i["name"] for i in found] == [IMAGE]
+    assert O.images(store, "laura.whitfield") == []                    # the client sees none of the firm's files
+    oid = O.insert(store, alex, sid, "image", item=found[0]["id"])
+    o = O.get(store, "alex.chen", sid, oid)
+    assert o["kind"] == "image" and o["item"] == found[0]["id"] and o["w"] > 0 and o["h"] > 0
+    row = store.get("slides_objects", oid)
+    assert row["blob"] == found[0]["blob"]
+    doc = store.scalar("SELECT id FROM drive_items WHERE kind='deck' LIMIT 1")
+    with pytest.raises(NotFound):
+        O.insert(store, alex, sid, "image", item=doc)
