@@ -6,6 +6,11 @@ list depth, 1-based), ``rule`` (a horizontal line) or ``page_break`` (both with 
 ``text`` with ``kind`` in ``bold``, ``italic``, ``underline``, ``link`` (value:
 the URL) and ``comment`` (value: the comment id).
 
+Suggestions (suggesting mode) are not part of a block: the editor shows a suggested insertion as
+``<ins data-suggestion="ID">text</ins>`` (its text is not the block's) and a suggested deletion as
+``<del data-suggestion="ID">text</del>`` (its text still is); ``parse`` returns them beside the
+blocks, ``to_html`` draws them back.
+
 HTML from the editor is sanitised with nh3 first (``sanitize``), then parsed
 into blocks; blocks render back to exactly one HTML form, so a document
 opened and saved unchanged is unchanged.
@@ -20,8 +25,8 @@ import nh3
 BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
               "h3": ("heading", 3), "h4": ("heading", 3), "li": (None, 0)}
 ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "b", "strong", "i", "em", "u", "a",
-                "span", "hr"}
-MARK_ORDER = ("link", "comment", "bold", "italic", "underline")
+                "span", "hr", "ins", "del"}
+MARK_ORDER = ("link", "comment", "bold", "italic", "underline", "sdel")    # sdel: a suggested deletion (drawing only)
 MAX_HTML = 2_000_000
 
 
@@ -29,7 +34,8 @@ def sanitize(html: str) -> str:
     """Only the tags and attributes a document can hold; scripts, event
     handlers, styles and ``javascript:`` links are dropped (nh3 / ammonia)."""
     return nh3.clean(html[:MAX_HTML], tags=ALLOWED_TAGS,
-                     attributes={"a": {"href"}, "span": {"data-comment"}, "hr": {"data-break"}},
+                     attributes={"a": {"href"}, "span": {"data-comment"}, "hr": {"data-break"},
+                                 "ins": {"data-suggestion", "data-author"}, "del": {"data-suggestion", "data-author"}},
                      url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
 
 
@@ -62,6 +68,8 @@ class _Parser(HTMLParser):
         self.active: list[tuple[str, str, object]] = []      # (tag, kind, value)
         self.lists: list[str] = []
         self.open_marks: list[list] = []
+        self.ins: dict | None = None                          # the suggested insertion being read
+        self.suggestions: list[dict] = []
 
     def _start_block(self, type_: str, level: int) -> None:
         self._end_block()
@@ -78,8 +86,42 @@ class _Parser(HTMLParser):
                 if m[1] is None:
                     self.cur["marks"].append([m[0], len(stripped), m[2], m[3]])
                     m[0] = 0
-            self.blocks.append(block(self.cur["type"], stripped, self.cur["level"], self.cur["marks"]))
+            if self.ins is not None:           # so does a suggested insertion
+                self._end_ins()
+                self.ins = {"id": self.ins["id"], "start": 0, "text": ""}
+            marks = [m for m in self.cur["marks"] if m[2] != "sdel"]
+            self._suggestions(len(stripped), [m for m in self.cur["marks"] if m[2] == "sdel"])
+            self.blocks.append(block(self.cur["type"], stripped, self.cur["level"], marks))
         self.cur = None
+
+    def _end_ins(self) -> None:
+        if self.ins["text"]:
+            self.cur.setdefault("ins", []).append(self.ins)
+
+    def _suggestions(self, length: int, dels: list) -> None:
+        """The block's suggestions, offsets clipped to its text; pieces of one suggestion that touch merge."""
+        out: list[dict] = []
+        for ins in self.cur.get("ins", []):
+            at = min(ins["start"], length)
+            prev = out[-1] if out else None
+            if prev and prev["id"] == ins["id"] and prev["start"] == at:
+                prev["text"] += ins["text"]
+            else:
+                out.append({"index": len(self.blocks), "id": ins["id"], "kind": "insert", "start": at, "end": at,
+                            "text": ins["text"]})
+        spans: list[list] = []
+        for s, e, _, sid in sorted(dels, key=lambda m: (m[0], m[1])):
+            s, e = min(s, length), min(e, length)
+            if e <= s:
+                continue
+            if spans and spans[-1][2] == sid and spans[-1][1] >= s:
+                spans[-1][1] = max(spans[-1][1], e)
+            else:
+                spans.append([s, e, sid])
+        text = self.cur["text"]
+        out += [{"index": len(self.blocks), "id": sid, "kind": "delete", "start": s, "end": e, "text": text[s:e]}
+                for s, e, sid in spans]
+        self.suggestions += out
 
     def _ensure_block(self) -> None:
         if self.cur is None:
@@ -111,8 +153,17 @@ class _Parser(HTMLParser):
             return
         if tag == "br":
             self._ensure_block()
-            self.cur["text"] += "\n"
+            if self.ins is not None:
+                self.ins["text"] += "\n"
+            else:
+                self.cur["text"] += "\n"
             self.cur["seen"] = True
+            return
+        if tag == "ins" and attrs.get("data-suggestion"):
+            self._ensure_block()
+            self.cur["seen"] = True
+            if self.ins is None:
+                self.ins = {"id": attrs["data-suggestion"], "start": len(self.cur["text"]), "text": ""}
             return
         kind = {"b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline"}.get(tag)
         value: object = True
@@ -120,6 +171,8 @@ class _Parser(HTMLParser):
             kind, value = "link", attrs.get("href") or ""
         elif tag == "span" and attrs.get("data-comment"):
             kind, value = "comment", attrs.get("data-comment")
+        elif tag == "del" and attrs.get("data-suggestion"):
+            kind, value = "sdel", attrs.get("data-suggestion")
         if kind is None:
             self.active.append((tag, "", None))
             return
@@ -128,6 +181,11 @@ class _Parser(HTMLParser):
         self.open_marks.append([len(self.cur["text"]), None, kind, value])
 
     def handle_endtag(self, tag):
+        if tag == "ins":
+            if self.ins is not None and self.cur is not None:
+                self._end_ins()
+            self.ins = None
+            return
         if tag in ("ul", "ol"):
             self._end_block()
             if self.lists:
@@ -156,7 +214,10 @@ class _Parser(HTMLParser):
         if not data.strip() and self.cur is None:
             return                          # whitespace between blocks
         self._ensure_block()
-        self.cur["text"] += data.replace("\r", "").replace("\n", " ")
+        if self.ins is not None:
+            self.ins["text"] += data.replace("\r", "").replace("\n", " ").replace("\u00a0", " ")
+        else:
+            self.cur["text"] += data.replace("\r", "").replace("\n", " ")
         self.cur["seen"] = True
 
     def close(self):
@@ -164,20 +225,26 @@ class _Parser(HTMLParser):
         self._end_block()
 
 
-def from_html(html: str) -> list[dict]:
-    """Blocks from (already sanitised) editor HTML."""
+def parse(html: str) -> tuple[list[dict], list[dict]]:
+    """Blocks and suggestions from (already sanitised) editor HTML. A suggestion is ``{"index"`` (its
+    block's position), ``"id"`` (the editor's ``data-suggestion``), ``"kind"`` (insert | delete),
+    ``"start"``, ``"end"``, ``"text"}``; offsets are into the block's text."""
     p = _Parser()
     p.feed(html)
     p.close()
-    blocks = p.blocks
     # An editor always holds at least one (maybe empty) paragraph.
-    return blocks or [block("paragraph")]
+    return p.blocks or [block("paragraph")], p.suggestions
+
+
+def from_html(html: str) -> list[dict]:
+    """Blocks from (already sanitised) editor HTML."""
+    return parse(html)[0]
 
 
 # ---------------------------------------------------------------- rendering
-def _segments(b: dict) -> list[tuple[str, list]]:
+def _segments(b: dict, cuts_at: tuple = ()) -> list[tuple[str, list]]:
     text, marks = b["text"], b["marks"]
-    cuts = sorted({0, len(text), *(m[0] for m in marks), *(m[1] for m in marks)})
+    cuts = sorted({0, len(text), *(m[0] for m in marks), *(m[1] for m in marks), *cuts_at})
     out = []
     for a, z in zip(cuts, cuts[1:]):
         active = [m for m in marks if m[0] <= a and z <= m[1]]
@@ -185,9 +252,23 @@ def _segments(b: dict) -> list[tuple[str, list]]:
     return out
 
 
-def _inline_html(b: dict) -> str:
+def _ins_html(s: dict) -> str:
+    text = html_lib.escape(s["text"], quote=False).replace("\n", "<br>")
+    return (f'<ins data-suggestion="{html_lib.escape(str(s["id"]))}" '
+            f'data-author="{html_lib.escape(str(s.get("author") or ""))}">{text}</ins>')
+
+
+def _inline_html(b: dict, suggestions: list[dict] | None = None) -> str:
+    suggestions = suggestions or []
+    if suggestions:
+        b = {**b, "marks": b["marks"] + [[s["start"], s["end"], "sdel", s] for s in suggestions
+                                         if s["kind"] == "delete"]}
+    inserts = sorted((s for s in suggestions if s["kind"] == "insert"), key=lambda s: (s["start"], str(s["id"])))
     parts = []
-    for seg, active in _segments(b):
+    pos = 0
+    for seg, active in _segments(b, tuple(s["start"] for s in inserts)):
+        parts += [_ins_html(s) for s in inserts if s["start"] == pos]
+        pos += len(seg)
         s = html_lib.escape(seg, quote=False).replace("\n", "<br>")
         for m in reversed(active):
             kind = m[2]
@@ -195,19 +276,26 @@ def _inline_html(b: dict) -> str:
                 s = f'<a href="{html_lib.escape(str(m[3]))}">{s}</a>'
             elif kind == "comment":
                 s = f'<span data-comment="{html_lib.escape(str(m[3]))}">{s}</span>'
+            elif kind == "sdel":
+                s = (f'<del data-suggestion="{html_lib.escape(str(m[3]["id"]))}" '
+                     f'data-author="{html_lib.escape(str(m[3].get("author") or ""))}">{s}</del>')
             else:
                 tag = {"bold": "strong", "italic": "em", "underline": "u"}[kind]
                 s = f"<{tag}>{s}</{tag}>"
         parts.append(s)
+    parts += [_ins_html(s) for s in inserts if s["start"] >= pos]
     inner = "".join(parts)
     return inner or "<br>"
 
 
-def to_html(blocks: list[dict]) -> str:
-    """The one HTML form of a document (what the editor is loaded with)."""
+def to_html(blocks: list[dict], suggestions: dict[int, list[dict]] | None = None) -> str:
+    """The one HTML form of a document (what the editor is loaded with); ``suggestions``: by block
+    position, the pending suggestions to draw in it."""
     out: list[str] = []
     stack: list[str] = []                    # open list tags
-    for b in blocks:
+    suggestions = suggestions or {}
+    for i, b in enumerate(blocks):
+        sg = suggestions.get(i)
         if b["type"] in ("bullet", "numbered"):
             tag = "ol" if b["type"] == "numbered" else "ul"
             level = max(1, b["level"])
@@ -220,7 +308,7 @@ def to_html(blocks: list[dict]) -> str:
                 out.append(f"</{stack.pop()}>")
                 stack.append(tag)
                 out.append(f"<{tag}>")
-            out.append(f"<li>{_inline_html(b)}</li>")
+            out.append(f"<li>{_inline_html(b, sg)}</li>")
             continue
         while stack:
             out.append(f"</{stack.pop()}>")
@@ -229,11 +317,11 @@ def to_html(blocks: list[dict]) -> str:
         elif b["type"] == "page_break":
             out.append('<hr data-break="page">')
         elif b["type"] == "heading":
-            out.append(f"<h{b['level']}>{_inline_html(b)}</h{b['level']}>")
+            out.append(f"<h{b['level']}>{_inline_html(b, sg)}</h{b['level']}>")
         elif b["type"] == "title":
-            out.append(f"<h1>{_inline_html(b)}</h1>")
+            out.append(f"<h1>{_inline_html(b, sg)}</h1>")
         else:
-            out.append(f"<p>{_inline_html(b)}</p>")
+            out.append(f"<p>{_inline_html(b, sg)}</p>")
     while stack:
         out.append(f"</{stack.pop()}>")
     return "".join(out)

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 
+import json
+
 from flask import g, render_template, request
 
 import apps.docs.blocks as B
 from apps.core.errors import Invalid
 from apps.web.render import render, toast, toast_response
-from apps.docs import service
+from apps.docs import review, service
+from apps.docs import suggest as S
 from apps.docs.blueprint import bp
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 
@@ -18,8 +21,9 @@ add_list_routes(bp, service.DOCS, title="Docs", icon="document-text", param="doc
 
 def _editor_ctx(doc: dict) -> dict:
     cs = service.comments(g.store, g.caller.user, doc["id"])
-    return {"doc": doc, "html": B.to_html(doc["blocks"]), "comments": cs,
+    return {"doc": doc, "html": S.editor_html(g.store, doc["id"], doc["blocks"]), "comments": cs,
             "open_comments": [c for c in cs if not c["resolved"]],
+            "suggestions": review.suggestions(g.store, g.caller.user, doc["id"]),
             "can_edit": doc["role"] in ("owner", "editor"),
             "can_comment": doc["role"] in ("owner", "editor", "commenter")}
 
@@ -28,7 +32,9 @@ def _editor_ctx(doc: dict) -> dict:
 def editor(doc_id: int):
     doc = service.get(g.store, g.caller.user, doc_id)
     service.DOCS.record_open(g.store, g.caller, doc_id)
-    return render("docs/editor.html", **_editor_ctx(doc), **page_context(bp.name, service.DOCS))
+    # New suggestions are named in the page until saved; the write log's length makes the names unique.
+    tag_base = g.store.scalar("SELECT max(seq) FROM _writes") or 0
+    return render("docs/editor.html", **_editor_ctx(doc), tag_base=tag_base, **page_context(bp.name, service.DOCS))
 
 
 @bp.post("/d/<int:doc_id>/save")
@@ -36,9 +42,46 @@ def save(doc_id: int):
     html = request.form.get("html")
     if html is None:
         raise Invalid("Nothing to save.", "html")
-    service.save_html(g.store, g.caller, doc_id, html)
+    _, made = service.save_editor(g.store, g.caller, doc_id, html)
     doc = service.get(g.store, g.caller.user, doc_id)
-    return render("docs/_status.html", doc=doc, text="Saved to Drive")
+    ctx = _editor_ctx(doc)
+    headers = {"HX-Trigger": json.dumps({"docs-suggestions": {"map": made}})} if made else None
+    return render("docs/_status.html", doc=doc, text="Saved to Drive", headers=headers,
+                  oob=[render_template("docs/_suggestions.html", oob=True, **ctx)])
+
+
+# ---------------------------------------------------------------- suggestions: accept / reject
+def _after_review(doc_id: int, message: str):
+    doc = service.get(g.store, g.caller.user, doc_id)
+    ctx = _editor_ctx(doc)
+    return render("docs/_suggestions.html", **ctx,
+                  oob=[render_template("docs/_content.html", oob=True, **ctx), toast(message)])
+
+
+def _one(suggestion_id: int, accept: bool):
+    s = g.store.get("docs_suggestions", suggestion_id)
+    try:
+        (review.accept if accept else review.reject)(g.store, g.caller, suggestion_id)
+    except Invalid as e:
+        return toast_response(e.message, 422)
+    return _after_review(s["doc"], "Suggestion accepted." if accept else "Suggestion rejected.")
+
+
+@bp.post("/suggestions/<int:suggestion_id>/accept")
+def accept_suggestion(suggestion_id: int):
+    return _one(suggestion_id, True)
+
+
+@bp.post("/suggestions/<int:suggestion_id>/reject")
+def reject_suggestion(suggestion_id: int):
+    return _one(suggestion_id, False)
+
+
+@bp.post("/d/<int:doc_id>/suggestions/<any(accept, reject):verb>-all")
+def review_all(doc_id: int, verb: str):
+    n = (review.accept_all if verb == "accept" else review.reject_all)(g.store, g.caller, doc_id)
+    done = "accepted" if verb == "accept" else "rejected"
+    return _after_review(doc_id, f"{n} suggestion{'s' if n != 1 else ''} {done}." if n else "No suggestions to review.")
 
 
 @bp.post("/d/<int:doc_id>/replace")

@@ -39,4 +39,23 @@ REPLIES = Table("docs_replies", (
     derived("created_at", Kind.TIME),
 ), indexes=("comment",))
 
-TABLES = (DOCUMENTS, BLOCKS, COMMENTS, REPLIES)
+# Suggesting mode: an edit proposed, not made. The block's text stays the accepted text; a suggestion
+# names the block, where in its text (``start``; a deletion covers ``start``–``end``) and what text it
+# inserts or deletes. Accepting applies it to the block; rejecting leaves the block as it was; either
+# way the record stays, with its ``status``, so a check can say who suggested and who decided what.
+SUGGESTIONS = Table("docs_suggestions", (
+    key(),
+    content("doc", Kind.INT, ref="docs_documents", link="part"),
+    content("block", Kind.INT, ref="docs_blocks"),
+    content("kind"),                                   # insert | delete
+    content("start", Kind.INT, default=0),
+    content("end", Kind.INT, default=0),               # = start for an insertion
+    content("text", default=""),                       # the text inserted, or the text deleted
+    content("author"),
+    content("status", default="pending"),             # pending | accepted | rejected
+    derived("resolved_by"),
+    derived("created_at", Kind.TIME),
+    ephemeral("tag"),                                  # the editor's name for it before it had an id
+), indexes=("doc",))
+
+TABLES = (DOCUMENTS, BLOCKS, COMMENTS, REPLIES, SUGGESTIONS)

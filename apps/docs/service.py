@@ -15,6 +15,7 @@ import re
 from html import escape
 
 import apps.docs.blocks as B
+import apps.docs.suggest as S
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.files import stamped_zip
 from apps.core.store.db import Caller, Store
@@ -96,26 +97,49 @@ def create(store: Store, caller: Caller, parent: int | None = None, title: str =
 
 def save_html(store: Store, caller: Caller, doc_id: int, html: str) -> bool:
     """Save what the editor holds. Returns whether anything changed."""
+    return save_editor(store, caller, doc_id, html)[0]
+
+
+def save_editor(store: Store, caller: Caller, doc_id: int, html: str) -> tuple[bool, dict[str, int]]:
+    """Save what the editor holds, suggestions included (``<ins>`` / ``<del data-suggestion>``):
+    the blocks get the accepted text, ``docs_suggestions`` what is suggested. A commenter may save
+    only suggestions (as in Docs, commenters suggest). Returns whether anything changed and the
+    ids of new suggestions by the editor's tags for them."""
     doc = get(store, caller.user, doc_id)
-    _require(doc, Role.EDITOR)
-    new = B.from_html(B.sanitize(html))
+    _require(doc, Role.COMMENTER)
+    new, parsed = B.parse(B.sanitize(html))
     known = {str(c["id"]) for c in store.select("docs_comments", "doc=?", (doc_id,))}
     for b in new:                               # comment anchors must be this document's comments
         b["marks"] = [m for m in b["marks"] if m[2] != "comment" or str(m[3]) in known]
+    if RANK[doc["role"]] < RANK[Role.EDITOR] and _strip_comments(new) != _strip_comments(doc["blocks"]):
+        raise Forbidden(f"You can only suggest changes to “{doc['title']}”: switch to Suggesting.")
     with store.transaction():
+        before = store.scalar("SELECT max(seq) FROM _writes")
         changed = write_blocks(store, caller.actor, doc_id, new)
+        made = S.reconcile(store, caller, doc_id, parsed, S.block_rows(store, doc_id))
         if changed:
             DOCS.bump(store, caller, doc)
-    return changed
+        elif store.scalar("SELECT max(seq) FROM _writes") != before:
+            drive.touch(store, caller, doc["item"]["id"])
+            changed = True
+    return changed, made
+
+
+def _html_with_suggestions(store: Store, doc_id: int, blocks: list[dict], at: int = 0, added: int = 0) -> str:
+    """``blocks`` (the document's, with ``added`` new ones from position ``at``) drawn with the pending
+    suggestions, so a save through the editor's path keeps them."""
+    grouped = {i if i < at else i + added: v for i, v in S.by_index(store, doc_id).items()}
+    return B.to_html(blocks, grouped)
 
 
 def append_markdown(store: Store, caller: Caller, doc_id: int, markdown: str) -> bool:
     """Add text written in Markdown at the end of the document (trailing empty paragraphs are
     filled first), through the editor's own save. Returns whether the document changed."""
     blocks = get(store, caller.user, doc_id)["blocks"]
-    while blocks and blocks[-1]["type"] == "paragraph" and not blocks[-1]["text"]:
+    busy = S.by_index(store, doc_id)
+    while blocks and blocks[-1]["type"] == "paragraph" and not blocks[-1]["text"] and len(blocks) - 1 not in busy:
         blocks.pop()
-    return save_html(store, caller, doc_id, B.to_html(blocks + B.from_markdown(markdown)))
+    return save_html(store, caller, doc_id, _html_with_suggestions(store, doc_id, blocks + B.from_markdown(markdown)))
 
 
 def insert_markdown(store: Store, caller: Caller, doc_id: int, after: int, markdown: str) -> bool:
@@ -125,7 +149,8 @@ def insert_markdown(store: Store, caller: Caller, doc_id: int, after: int, markd
     if not -1 <= after < len(blocks):
         raise Invalid("There is no such paragraph in the document.", "after")
     new = B.from_markdown(markdown)
-    return save_html(store, caller, doc_id, B.to_html(blocks[:after + 1] + new + blocks[after + 1:]))
+    return save_html(store, caller, doc_id, _html_with_suggestions(store, doc_id, blocks[:after + 1] + new + blocks[after + 1:],
+                                                                   after + 1, len(new)))
 
 
 def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replacement: str, *,
@@ -141,7 +166,9 @@ def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replaceme
     pattern = re.compile(re.escape(find), 0 if match_case else re.IGNORECASE)
     count = 0
     out = []
-    for blk in doc["blocks"]:
+    grouped = S.by_index(store, doc_id)
+    moved: list[tuple[int, list]] = []                # pending suggestions, shifted with the text
+    for i, blk in enumerate(doc["blocks"]):
         matches = [] if (count and not every) else list(pattern.finditer(blk["text"]))
         if not every:
             matches = matches[:1]
@@ -149,22 +176,26 @@ def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replaceme
             out.append(blk)
             continue
         text, marks = blk["text"], [list(m) for m in blk["marks"]]
+        spans = [[s["start"], s["end"], s["id"]] for s in grouped.get(i, [])]
+        moved += [(sp[2], sp) for sp in spans]
         for m in reversed(matches):               # right to left: earlier offsets stay valid
             s0, e0 = m.start(), m.end()
             delta = len(replacement) - (e0 - s0)
             text = text[:s0] + replacement + text[e0:]
-            for mk in marks:
-                for i in (0, 1):
-                    if mk[i] >= e0:
-                        mk[i] += delta
-                    elif s0 < mk[i] < e0:
-                        mk[i] = s0 + (len(replacement) if i == 1 else 0)
+            for mk in marks + spans:
+                for k in (0, 1):
+                    if mk[k] >= e0:
+                        mk[k] += delta
+                    elif s0 < mk[k] < e0:
+                        mk[k] = s0 + (len(replacement) if k == 1 else 0)
         count += len(matches)
         out.append(B.block(blk["type"], text, blk["level"], marks))
     if not count:
         return 0
     with store.transaction():
         write_blocks(store, caller.actor, doc_id, out)
+        for sid, (start, end, _) in moved:
+            store.update("docs_suggestions", sid, caller.actor, start=start, end=end)
         DOCS.bump(store, caller, doc)
     return count
 
@@ -248,44 +279,17 @@ def html_document(store: Store, user: str, doc_id: int) -> str:
 
 
 def docx_bytes(store: Store, user: str, doc_id: int) -> bytes:
-    from docx import Document
-    from docx.enum.text import WD_BREAK
-    from docx.oxml import parse_xml
-    from docx.oxml.ns import nsdecls
+    """The document as Word writes it; pending suggestions are tracked changes (``apps.docs.wordfile``)."""
+    from apps.docs.wordfile import docx_bytes as write
     doc = get(store, user, doc_id)
-    out = Document()
-    for b in doc["blocks"]:
-        if b["type"] == "page_break":
-            out.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
-            continue
-        if b["type"] == "rule":                 # a paragraph with a bottom border, as Word draws a line
-            bdr = parse_xml(f'<w:pBdr {nsdecls("w")}><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr>')
-            out.add_paragraph()._p.get_or_add_pPr().append(bdr)
-            continue
-        if b["type"] in ("heading", "title"):
-            p = out.add_heading(level=max(1, b["level"]))
-        elif b["type"] == "bullet":
-            p = out.add_paragraph(style="List Bullet" if b["level"] <= 1 else "List Bullet 2")
-        elif b["type"] == "numbered":
-            p = out.add_paragraph(style="List Number" if b["level"] <= 1 else "List Number 2")
-        else:
-            p = out.add_paragraph()
-        for seg, active in B._segments(b):
-            run = p.add_run(seg)
-            kinds = {m[2] for m in active}
-            run.bold = "bold" in kinds or None
-            run.italic = "italic" in kinds or None
-            run.underline = "underline" in kinds or None
-    props = out.core_properties
-    props.title = doc["title"]
-    props.author = props.last_modified_by = doc["item"].get("owner", "") or ""
-    stamp = store.now().replace(tzinfo=None)                          # world time: byte-stable downloads
-    props.created = props.modified = stamp
-    props.revision = int(doc["revision"])
-    buf = io.BytesIO()
-    out.save(buf)
-    return stamped_zip(buf.getvalue(), stamp)
+    return write(store, doc, S.by_index(store, doc_id))
 
 
 def text(store: Store, doc_id: int) -> str:
+    """The document's text: the accepted text, without pending suggestions."""
     return B.plain_text(read_blocks(store, doc_id))
+
+
+def text_if_accepted(store: Store, doc_id: int) -> str:
+    """The document's text as it would be with every pending suggestion accepted."""
+    return B.plain_text(S.accepted_all(read_blocks(store, doc_id), S.by_index(store, doc_id)))

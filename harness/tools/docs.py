@@ -1,5 +1,5 @@
 """Docs tools: list and read documents (as Markdown), edit, insert and append text, add, answer and
-resolve comments.
+resolve comments, suggest edits and accept or reject suggestions.
 
 A document is named by its id or its title (see ``drive.app_ref``).
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.docs import blocks as B
+from apps.docs import review
 from apps.docs import service as docs
 from harness.tools.drive import app_ref
 from harness.tools.registry import read, write
@@ -79,6 +80,52 @@ def add_comment(store: Store, caller: Caller, doc: str | int, quote: str, text: 
     return next(c for c in docs.comments(store, caller.user, doc_id) if c["id"] == cid)
 
 
+def suggestions(store: Store, user: str, doc: str | int, status: str | None = "pending") -> dict:
+    """The document's suggested edits (pending ones unless `status` is accepted, rejected or null for all):
+    id, author, kind (insert | delete), text, the paragraph's position and text, status; and the
+    document's text as it is and as it would be with every pending suggestion accepted."""
+    doc_id = app_ref(store, user, "doc", doc)
+    return {"suggestions": review.suggestions(store, user, doc_id, status), "text": docs.text(store, doc_id),
+            "text_if_accepted": docs.text_if_accepted(store, doc_id)}
+
+
+def suggest(store: Store, caller: Caller, doc: str | int, find: str, replacement: str) -> list[dict]:
+    """Suggesting mode: suggest replacing the first occurrence of `find` (text within one paragraph) with
+    `replacement`, as typing over it in Suggesting mode does; only what differs becomes the suggestion
+    (find "the fund", replacement "the limitation fund" suggests inserting "limitation "; replacement ""
+    suggests deleting it). The document's text changes only when a suggestion is accepted. Returns the
+    new suggestions."""
+    doc_id = app_ref(store, caller.user, "doc", doc)
+    blocks = docs.get(store, caller.user, doc_id)["blocks"]
+    at = next(((i, b["text"].find(find)) for i, b in enumerate(blocks) if find and find in b["text"]), None)
+    if at is None:
+        raise Invalid(f"“{find}” isn't in the document (quote text from one paragraph, exactly).", "find")
+    replacement = replacement or ""
+    p = 0
+    while p < min(len(find), len(replacement)) and find[p] == replacement[p]:
+        p += 1
+    q = 0
+    while q < min(len(find), len(replacement)) - p and find[-1 - q] == replacement[-1 - q]:
+        q += 1
+    i, start = at
+    ids = review.suggest(store, caller, doc_id, i, start + p, start + len(find) - q, replacement[p:len(replacement) - q])
+    return [s for s in review.suggestions(store, caller.user, doc_id) if s["id"] in ids]
+
+
+def review_suggestions(store: Store, caller: Caller, doc: str | int, accept: bool,
+                       suggestion_id: int | None = None) -> int:
+    """Accept (the suggestion becomes the document's text) or reject (the text stays as it was) one
+    suggested edit, or every pending one when no `suggestion_id` is given (you need edit access; the
+    person who suggested an edit may reject it). Returns how many were decided."""
+    doc_id = app_ref(store, caller.user, "doc", doc)
+    if suggestion_id is None:
+        return (review.accept_all if accept else review.reject_all)(store, caller, doc_id)
+    s = store.get("docs_suggestions", int(suggestion_id))
+    if s is None or s["doc"] != doc_id:
+        raise Invalid(f"The document has no suggestion {suggestion_id} (see docs.suggestions).", "suggestion_id")
+    return review.decide(store, caller, doc_id, [s["id"]], bool(accept))
+
+
 DOC = "The document's id or title (see docs.list)."
 
 TOOLS = [
@@ -102,4 +149,12 @@ TOOLS = [
           args={"comment_id": "The comment's id (see docs.comments).", "text": "The reply."}),
     write(docs.resolve, "docs.resolve_comment", "Resolve a comment (or re-open it).",
           args={"comment_id": "The comment's id.", "resolved": "False to re-open it."}),
+    read(suggestions, "docs.suggestions",
+         args={"doc": DOC, "status": "pending (default), accepted, rejected, or null for every suggestion."}),
+    write(suggest, "docs.suggest",
+          args={"doc": DOC, "find": "The text to change, exactly as it appears in one paragraph.",
+                "replacement": "What it should say (empty: suggest deleting it)."}),
+    write(review_suggestions, "docs.review_suggestions",
+          args={"doc": DOC, "accept": "True to accept, false to reject.",
+                "suggestion_id": "One suggestion's id (see docs.suggestions); null for every pending one."}),
 ]

@@ -13,11 +13,19 @@
   document.execCommand("styleWithCSS", false, false);
 
   /* ---------------------------------------------------------------- autosave */
-  let timer = null;
+  let timer = null, inflight = null;
   const status = () => document.getElementById("save-status");
   function save() {
     timer = null;
-    htmx.ajax("POST", app.dataset.saveUrl, { values: { html: ed.innerHTML }, target: "#save-status", swap: "outerHTML" });
+    const p = htmx.ajax("POST", app.dataset.saveUrl, { values: { html: ed.innerHTML }, target: "#save-status", swap: "outerHTML" });
+    inflight = p;
+    p.finally(() => { if (inflight === p) inflight = null; });
+    return p;
+  }
+  // Save now if a save is waiting; resolves when the page's last save has answered.
+  function flush() {
+    if (timer) { clearTimeout(timer); save(); }
+    return inflight || Promise.resolve();
   }
   function schedule() {
     if (!editable) return;
@@ -56,7 +64,10 @@
     const sel = getSelection();
     if (!sel.rangeCount || !ed.contains(sel.anchorNode)) return;
     for (const cmd of ["bold", "italic", "underline", "insertUnorderedList", "insertOrderedList"]) {
-      $$(`.doc-toolbar [data-cmd="${cmd}"]`).forEach((b) => b.setAttribute("aria-pressed", document.queryCommandState(cmd) ? "true" : "false"));
+      // A suggested insertion is drawn underlined; that is not the text's underline.
+      const on = cmd === "underline" ? !!(sel.anchorNode && (sel.anchorNode.nodeType === 1 ? sel.anchorNode : sel.anchorNode.parentElement).closest("#doc-content u"))
+        : document.queryCommandState(cmd);
+      $$(`.doc-toolbar [data-cmd="${cmd}"]`).forEach((b) => b.setAttribute("aria-pressed", on ? "true" : "false"));
     }
     const b = blockOf(sel.anchorNode);
     const name = { H1: "Heading 1", H2: "Heading 2", H3: "Heading 3" }[b && b.tagName] || "Normal text";
@@ -67,7 +78,16 @@
     }
   }
 
+  const FREE = ["undo", "redo", "selectAll", "comment", "findReplace", "wordCount", "reviewSuggestions"];
+  function suggesting(cmd) {
+    // In Suggesting mode typing becomes suggestions (suggest.js); other changes are made in Editing mode.
+    if (app.dataset.mode === "editing" || FREE.includes(cmd)) return false;
+    flash(app.dataset.mode === "viewing" ? "Switch to Editing to change the document." : "Switch to Editing to change formatting.");
+    return true;
+  }
   function run(cmd) {
+    if (suggesting(cmd)) return;
+    if (cmd === "reviewSuggestions") return window.DocsEditor.review();
     if (cmd === "link") return openLinkDialog();
     if (cmd === "comment") return startComment();
     if (cmd === "findReplace") return openFindReplace();
@@ -93,7 +113,7 @@
     }
   }
   function setBlock(tag) {
-    if (!editable) return;
+    if (!editable || suggesting("block")) return;
     restoreSelection();
     document.execCommand("formatBlock", false, tag);
     reflect();
@@ -265,6 +285,7 @@
   // The server replaces (so formatting and comment anchors follow the text) after any pending save.
   function openFindReplace() {
     if (!editable) { flash("You can only view this document."); return; }
+    if (app.dataset.mode !== "editing") { flash("Switch to Editing to replace text."); return; }
     const sel = getSelection();
     const seed = sel && ed.contains(sel.anchorNode) && !sel.isCollapsed ? sel.toString().split("\n")[0] : "";
     const d = document.createElement("dialog");
@@ -381,4 +402,5 @@
     $$(".comment-card.active").forEach((c) => c.classList.remove("active"));
     if (anchor) { const card = document.getElementById("comment-" + anchor.dataset.comment); if (card) { card.classList.add("active"); card.scrollIntoView({ block: "nearest" }); } }
   });
+  window.DocsEditor = { app, ed, schedule, flush, flash, blockOf, review: () => {} };
 })();
