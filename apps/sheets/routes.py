@@ -32,13 +32,25 @@ def from_drive(item_id: int):
     return go(target)
 
 
-def _grid_ctx(book: dict, tab_id: int | None) -> dict:
+def _grid_ctx(book: dict, tab_id: int | None, view_id: int | None = None) -> dict:
     t = service.tab(g.store, book["id"], tab_id)
     grid = service.cells(g.store, t["id"])
     widths = [int((t["widths"] or {}).get(F.col_letter(c), 100)) for c in range(t["cols"])]
-    return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid)), "widths": widths,
-            "letters": [F.col_letter(c) for c in range(t["cols"])],
+    flt = filter_ctx(g.store, t["id"], view_id)
+    return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid, flt["hidden"] if flt else ())), "widths": widths,
+            "letters": [F.col_letter(c) for c in range(t["cols"])], "flt": flt,
             "data_json": service.grid_json(g.store, t["id"]), "can_edit": book["role"] in ("owner", "editor")}
+
+
+def filter_ctx(store, tab_id: int, view_id: int | None) -> dict | None:
+    """The filter the grid applies (the open view's, or the tab's), for its header buttons and hidden rows."""
+    f = service.active_filter(store, tab_id, view_id)
+    if f is None:
+        return None
+    top, left, bottom, right = F.parse_range(f["range"])
+    shown = service.shown_rows(store, f["id"])
+    return {**f, "top": top + 1, "left": left + 1, "bottom": bottom + 1, "right": right + 1,
+            "hidden": set(shown["hidden"]), "cols": [F.col_letter(c) for c in range(left, right + 1)]}
 
 
 def cell_class(cl: dict | None, right_empty: bool) -> str:
@@ -75,12 +87,15 @@ def cell_style(cl: dict | None) -> str:
     return ";".join(out)
 
 
-def _tbody(t: dict, grid: dict) -> str:
-    """The grid's rows as HTML. Built here rather than in Jinja: a sheet is thousands of cells."""
+def _tbody(t: dict, grid: dict, hidden=()) -> str:
+    """The grid's rows as HTML. Built here rather than in Jinja: a sheet is thousands of cells.
+    Rows a filter hides are in the table but not shown (``hidden``), so rows keep their numbers."""
     out = []
     frozen = t["frozen"]
     for r in range(1, t["rows"] + 1):
         attrs = f' class="frozen" style="--top:{24 * r}px"' if r <= frozen else ""
+        if r in hidden:
+            attrs += " hidden"
         parts = [f'<tr{attrs}><th scope="row" role="rowheader">{r}</th>']
         for c in range(1, t["cols"] + 1):
             cl = grid.get((r, c))
@@ -102,9 +117,14 @@ def _tbody(t: dict, grid: dict) -> str:
 def editor(book_id: int):
     book = service.get(g.store, g.caller.user, book_id)
     tab_id = id_arg("tab")
-    ctx = _grid_ctx(book, tab_id)
+    view_id = id_arg("view")
+    if view_id is not None:              # a filter view's link opens its tab
+        view = service.get_filter(g.store, g.caller.user, book_id, view_id)
+        tab_id = view["tab"]
+    ctx = _grid_ctx(book, tab_id, view_id)
     service.SHEETS.record_open(g.store, g.caller, book_id)
-    return render("sheets/editor.html", **ctx, functions_json=_functions_json(), **page_context(bp.name, service.SHEETS))
+    return render("sheets/editor.html", **ctx, functions_json=_functions_json(), views=service.views(g.store, book_id),
+                  conditions=service.CONDITIONS, **page_context(bp.name, service.SHEETS))
 
 
 def _functions_json() -> str:
@@ -117,7 +137,7 @@ def _functions_json() -> str:
 @bp.get("/s/<int:book_id>/grid")
 def grid(book_id: int):
     book = service.get(g.store, g.caller.user, book_id)
-    return render_template("sheets/_grid.html", **_grid_ctx(book, id_arg("tab")))
+    return render_template("sheets/_grid.html", **_grid_ctx(book, id_arg("tab"), id_arg("view")))
 
 
 def _body() -> dict:
@@ -260,7 +280,9 @@ def fill(book_id: int):
 
 def _regrid(book_id: int, tab_id: int | None, message: str):
     book = service.get(g.store, g.caller.user, book_id)
-    html = render_template("sheets/_grid.html", **_grid_ctx(book, tab_id))
+    view = _body().get("view") if request.method == "POST" else None
+    view_id = int(view) if isinstance(view, (int, str)) and str(view).isdigit() else None
+    html = render_template("sheets/_grid.html", **_grid_ctx(book, tab_id, view_id))
     return jsonify(html=html, message=message, revision=book["revision"],
                    can_undo=_has(book_id, "undo"), can_redo=_has(book_id, "redo"))
 

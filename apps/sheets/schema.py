@@ -45,4 +45,13 @@ HISTORY = Table("sheets_history", (               # the undo and redo stacks of 
     ephemeral("before", Kind.JSON),                    # the cells (and tabs) as they were, with their keys
 ), indexes=("book, stack, seq",), exported=False)
 
-TABLES = (BOOKS, TABS, CELLS, HISTORY)
+FILTERS = Table("sheets_filters", (               # a tab's filter (kind "filter", at most one) and its filter views
+    key(),
+    content("tab", Kind.INT, ref="sheets_tabs", link="part"),
+    content("kind"),                                   # filter | view
+    content("name"),                                   # a view's name ("Filter 1"); None for the tab's filter
+    content("range"),                                  # "A1:F8": the header row is its first row
+    content("criteria", Kind.JSON, default={}),        # {"D": {"hidden": ["Withdrawn"], "condition": {"type": "gt", "value": "100"}}}
+), indexes=("tab",))
+
+TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS)

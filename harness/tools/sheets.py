@@ -1,5 +1,5 @@
 """Sheets tools: list spreadsheets, read a range, write cells, clear, format, sort, insert and delete
-rows and columns, add a tab, open a CSV or Excel file as a spreadsheet.
+rows and columns, add a tab, open a CSV or Excel file as a spreadsheet, filters and filter views.
 
 A spreadsheet is named by its id or its title (see ``drive.app_ref``); a
 tab by its name (default: the first); cells in A1 notation.
@@ -25,7 +25,8 @@ def _open(store: Store, user: str, book: str | int, tab: str | None) -> tuple[di
 
 def get(store: Store, user: str, book: str | int, range_: str | None = None, tab: str | None = None) -> dict:
     """Read a range of a spreadsheet: `rows` holds what each cell shows (formatted, formulas computed),
-    `formulas` the formula behind each computed cell. Without a range, the tab's whole used area."""
+    `formulas` the formula behind each computed cell. Without a range, the tab's whole used area. A tab
+    with a filter or filter views lists them in `filters` (criteria, and the rows each shows and hides)."""
     b, t = _open(store, user, book, tab)
     cells = sheets.cells(store, t["id"])
     if range_ is None:
@@ -40,9 +41,13 @@ def get(store: Store, user: str, book: str | int, range_: str | None = None, tab
              for r in range(top, bottom + 1)]
     formulas = {cl["a1"]: cl["input"] for (r, c), cl in sorted(cells.items())
                 if top <= r <= bottom and left <= c <= right and (cl["input"] or "").startswith("=")}
-    return {"book": b["id"], "title": b["title"], "tab": t["name"], "tabs": [x["name"] for x in b["tabs"]],
-            "range": f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}",
-            "rows": shown, "formulas": formulas}
+    out = {"book": b["id"], "title": b["title"], "tab": t["name"], "tabs": [x["name"] for x in b["tabs"]],
+           "range": f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}",
+           "rows": shown, "formulas": formulas}
+    flts = sheets.filters(store, t["id"])
+    if flts:                # the tab's filter and filter views, with the rows each shows and hides
+        out["filters"] = [_shown(store, f) for f in flts]
+    return out
 
 
 def set_cells(store: Store, caller: Caller, book: str | int, values: dict[str, str | int | float | bool | None],
@@ -164,6 +169,62 @@ def import_file(store: Store, caller: Caller, item_id: int) -> dict:
     return {"id": book_id, "title": b["title"], "item_id": b["item"]["id"], "tabs": [x["name"] for x in b["tabs"]]}
 
 
+# ---------------------------------------------------------------- filters and filter views
+Condition = Literal["empty", "not_empty", "text_contains", "text_not_contains", "text_starts_with", "text_ends_with",
+                    "text_is", "gt", "gte", "lt", "lte", "eq", "neq"]
+
+
+def _shown(store: Store, f: dict) -> dict:
+    out = sheets.shown_rows(store, f["id"])
+    return {**out, "criteria": store.get("sheets_filters", f["id"])["criteria"]}
+
+
+def filter_rows(store: Store, caller: Caller, book: str | int, range_: str | None = None, column: str | None = None,
+                hidden_values: list[str] | None = None, condition: Condition | None = None, value: str | None = None,
+                view: str | None = None, remove: bool = False, tab: str | None = None) -> dict:
+    """Filter a tab's rows, as Data → Create a filter and a column's filter menu do, or build a named filter
+    view (Data → Filter views: saved, anyone can open it, it hides rows only while open). The tab's filter
+    (or the view named `view`) is created over `range_` (header row first) when it doesn't exist yet; then
+    `column`'s criteria are set: `hidden_values` (Filter by values: the texts the cells show, "" for blanks)
+    and/or a `condition` with its `value` (Filter by condition); neither clears the column. `remove` removes
+    the filter (or the view). Returns the rows it shows and hides."""
+    b, t = _open(store, caller.user, book, tab)
+    existing = None
+    if view is not None:
+        existing = next((v for v in sheets.views(store, b["id"]) if v["name"].lower() == str(view).strip().lower()), None)
+    else:
+        existing = next((f for f in sheets.filters(store, t["id"]) if f["kind"] == "filter"), None)
+    what = f"filter view “{view}”" if view is not None else f"filter on “{t['name']}”"
+    if remove:
+        if existing is None:
+            raise Invalid(f"There is no {what} to remove.", "remove")
+        if view is not None:
+            sheets.delete_view(store, caller, b["id"], existing["id"])
+        else:
+            sheets.remove_filter(store, caller, b["id"], t["id"])
+        return {"tab": t["name"], "removed": what}
+    if existing is None:
+        if range_ is None:
+            raise Invalid(f"There is no {what} yet: give its range (like A1:F8) to create it.", "range")
+        rng = sheets.parse_range(t, range_)
+        if view is not None:
+            fid = sheets.create_view(store, caller, b["id"], t["id"], rng, view)
+        else:
+            fid = sheets.create_filter(store, caller, b["id"], t["id"], rng)
+        existing = store.get("sheets_filters", fid)
+    elif range_ is not None and sheets.parse_range(t, range_) != sheets.parse_range(t, existing["range"]):
+        if view is None:
+            raise Invalid(f"The sheet already has a filter over {existing['range']}: remove it first to filter "
+                          f"{range_}.", "range")
+        sheets.update_view(store, caller, b["id"], existing["id"], rng=sheets.parse_range(t, range_))
+    if column is not None:
+        cond = None if condition is None else {"type": condition, **({"value": value} if value is not None else {})}
+        sheets.set_criteria(store, caller, b["id"], existing["id"], column, hidden=hidden_values, condition=cond)
+    elif hidden_values or condition:
+        raise Invalid("Say which column the criteria are for.", "column")
+    return {"tab": t["name"], **_shown(store, existing)}
+
+
 BOOK = "The spreadsheet's id or title (see sheets.list)."
 TAB = "The tab's name (default: the first tab)."
 
@@ -198,4 +259,13 @@ TOOLS = [
                 "color": "Text colour as #rrggbb, or \"\" to reset.", "fill": "Cell colour as #rrggbb, or \"\" to reset.",
                 "borders": "all, inner, outer, top, bottom, left, right, or none to clear."}),
     write(import_file, "sheets.import_file", args={"item_id": "The Drive item id of the .csv, .tsv or .xlsx file."}),
+    write(filter_rows, "sheets.filter",
+          args={"book": BOOK, "range_": "The range to filter, header row first, like A1:F8 (needed to create it).",
+                "column": "The column letter whose criteria to set, inside the range (like F).",
+                "hidden_values": "Texts to hide, as the cells show them (\"\" hides blanks).",
+                "condition": "empty, not_empty, text_contains, text_not_contains, text_starts_with, text_ends_with, "
+                             "text_is, gt, gte, lt, lte, eq or neq.",
+                "value": "The condition's value (a number for gt … neq).",
+                "view": "A filter view's name: work on that saved view instead of the tab's filter.",
+                "remove": "Remove the filter (or the view).", "tab": TAB}),
 ]

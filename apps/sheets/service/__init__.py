@@ -17,7 +17,7 @@ edited and undone is the sheet it was, row for row.
 
 The modules, each building on the ones before: ``base`` (constants, reading,
 values), ``history`` (the undo log), ``editing`` (cells, formats, copy and
-paste, fill), ``structure`` (rows, columns, sorting, tabs) and ``spreadsheets``
+paste, fill), ``filters`` (filters and filter views), ``structure`` (rows, columns, sorting, tabs) and ``spreadsheets``
 (creating, importing, exporting). Import the service as a whole
 (``from apps.sheets import service``): the names below are its surface.
 """
@@ -30,6 +30,9 @@ from apps.sheets.service.history import redo, undo
 from apps.sheets.service.editing import clear, fill, paste_cells, paste_text, set_cells, set_format
 from apps.sheets.service.structure import (add_rows, add_tab, delete_cols, delete_rows, delete_tab, insert_cols,
                                            insert_rows, rename_tab, set_frozen, set_width, sort_range)
+from apps.sheets.service.filters import active as active_filter, one as get_filter, sort_range_of as filter_sort_range
+from apps.sheets.service.filters import (CONDITIONS, create_filter, create_view, delete_view, filters, hidden_rows,
+                                         remove_filter, set_criteria, shown_rows, shown_rows_in_export, update_view, views)
 from apps.sheets.service.spreadsheets import (XLSX_FORMATS, create, csv_bytes, grid_json, import_rows, input_text,
                                               open_file_in_sheets, xlsx_bytes)
 
@@ -39,5 +42,7 @@ __all__ = [
     "parse_range", "tab", "tabs", "workbook", "write_values", "redo", "undo", "clear", "fill", "paste_cells", "paste_text",
     "set_cells", "set_format", "add_rows", "add_tab", "delete_cols", "delete_rows", "delete_tab", "insert_cols",
     "insert_rows", "rename_tab", "set_frozen", "set_width", "sort_range", "XLSX_FORMATS", "create", "csv_bytes",
-    "grid_json", "import_rows", "input_text", "open_file_in_sheets", "xlsx_bytes"
+    "grid_json", "import_rows", "input_text", "open_file_in_sheets", "xlsx_bytes", "CONDITIONS", "create_filter",
+    "create_view", "delete_view", "filters", "hidden_rows", "remove_filter", "set_criteria", "shown_rows", "shown_rows_in_export",
+    "update_view", "views", "active_filter", "get_filter", "filter_sort_range",
 ]

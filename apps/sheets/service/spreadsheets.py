@@ -14,6 +14,7 @@ from apps.core.store.db import Caller, Store
 from apps.core.text import html_json
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role
+from apps.sheets.service.filters import shown_rows, tab_filter
 from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, SHEETS, UNTITLED, cells, get, tab, workbook,
                                       write_values)
 
@@ -155,6 +156,11 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
             ws.column_dimensions[letter].width = round(w / 7, 1)
         if t["frozen"]:
             ws.freeze_panes = ws.cell(row=t["frozen"] + 1, column=1)
+        f = tab_filter(store, t["id"])
+        if f:                                                    # the filter: an autofilter, its rows hidden
+            ws.auto_filter.ref = f["range"]
+            for r in shown_rows(store, f["id"])["hidden"]:
+                ws.row_dimensions[r].hidden = True
     wbk.properties.creator = book["item"].get("owner_name") or book["item"]["owner"]
     stamp = store.now().replace(tzinfo=None)                     # world time: byte-stable downloads
     wbk.properties.created = wbk.properties.modified = stamp

@@ -10,6 +10,7 @@ from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, MAX_COLS, MAX_ROWS, SHEETS, Range, cells,
                                       check_range, editable, put, tab, tabs, workbook, write_values)
 from apps.sheets.service.history import record, snapshot_book
+from apps.sheets.service.filters import drop_tab as _drop_filters, shift as _shift_filters
 
 
 # ---------------------------------------------------------------- structure
@@ -48,6 +49,7 @@ def insert_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
                 for r in range(at, at + n):
                     put(store, caller.actor, t["id"], r, c["col"], format=fmt)
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] + n)
+        _shift_filters(store, caller.actor, t["id"], "row", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -67,6 +69,7 @@ def delete_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
             store.update("sheets_cells", c["id"], caller.actor, row=c["row"] - n, a1=F.ref_name(c["row"] - n - 1, c["col"] - 1))
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] - n,
                      frozen=min(t["frozen"], max(0, t["rows"] - n)))
+        _shift_filters(store, caller.actor, t["id"], "row", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -86,6 +89,7 @@ def insert_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
                     put(store, caller.actor, t["id"], c["row"], col, format=dict(c["format"]))
         widths = _shift_widths(t["widths"], at, n)
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] + n, widths=widths)
+        _shift_filters(store, caller.actor, t["id"], "col", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -104,6 +108,7 @@ def delete_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         for c in store.select("sheets_cells", "tab=? AND col>=?", (t["id"], at + n), order="col"):
             store.update("sheets_cells", c["id"], caller.actor, col=c["col"] - n, a1=F.ref_name(c["row"] - 1, c["col"] - n - 1))
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] - n, widths=_shift_widths(t["widths"], at, -n))
+        _shift_filters(store, caller.actor, t["id"], "col", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -253,6 +258,7 @@ def delete_tab(store: Store, caller: Caller, book_id: int, tab_id: int) -> None:
         wb.delete_tab(t["name"])
         for c in store.select("sheets_cells", "tab=?", (t["id"],)):
             store.delete("sheets_cells", c["id"], caller.actor)
+        _drop_filters(store, caller.actor, t["id"])
         store.delete("sheets_tabs", t["id"], caller.actor)
         for i, other in enumerate(x for x in ts if x["id"] != t["id"]):
             store.update("sheets_tabs", other["id"], caller.actor, seq=i + 1)

@@ -43,7 +43,16 @@
     bindEditor();
     paint();
   }
-  function clampCell(p) { return { r: Math.min(Math.max(1, p.r), rows), c: Math.min(Math.max(1, p.c), cols) }; }
+  function clampCell(p, dir) {
+    const q = { r: Math.min(Math.max(1, p.r), rows), c: Math.min(Math.max(1, p.c), cols) };
+    // rows a filter hides are skipped, onwards in the direction of travel (else back)
+    const hid = (r) => tbody && tbody.rows[r - 1] && tbody.rows[r - 1].hidden;
+    let r = q.r;
+    while (hid(r) && r + (dir || 1) >= 1 && r + (dir || 1) <= rows) r += dir || 1;
+    while (hid(r) && r > 1) r -= dir || 1;
+    q.r = r;
+    return q;
+  }
   function td(r, c) { const tr = tbody.rows[r - 1]; return tr ? tr.cells[c] : null; }
   function posOf(cell) {
     const tr = cell.parentNode;
@@ -96,6 +105,7 @@
     }
     const err = (data[a1(act.r, act.c)] || {}).e;
     cell.title = err || "";
+    document.dispatchEvent(new CustomEvent("sheets:paint", { detail: { grid } }));
   }
 
   // While not editing, the hidden editor holds the selection as tab-separated text,
@@ -126,7 +136,8 @@
   function frozenHeight() { const n = +grid.dataset.frozen; return n ? tbody.rows[n - 1].offsetTop + tbody.rows[n - 1].offsetHeight - tbody.rows[0].offsetTop : 0; }
 
   function select(r, c, extend) {
-    const p = clampCell({ r, c });
+    const from = extend ? ext : act;
+    const p = clampCell({ r, c }, r < from.r ? -1 : 1);
     if (extend) ext = p; else { act = p; ext = p; }
     scrollTo(ext.r, ext.c);
     paint();
@@ -158,7 +169,8 @@
         resolve(j);
       };
       xhr.onerror = () => { status.textContent = "Offline: changes not saved"; say("Couldn't reach the server."); resolve(null); };
-      xhr.send(JSON.stringify(Object.assign({ tab: tabId }, body)));
+      const view = grid.dataset.view ? { view: +grid.dataset.view } : {};
+      xhr.send(JSON.stringify(Object.assign({ tab: tabId }, view, body)));
     });
     busy = busy.then(run);
     return busy;
@@ -720,7 +732,11 @@
   }
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") $$(".ctx-menu").forEach((m) => { m.hidden = true; }); });
   // What the tab bar (sheets-tabs.js) needs of the grid.
-  window.sheetApp = { editable, base, openMenu, closeMenus };
+  // And what the filters (sheets-filter.js) need: the server, the selection, the grid.
+  window.sheetApp = {
+    editable, base, openMenu, closeMenus, post, apply, say, a1, colLetter,
+    selection: () => rangeText(), grid: () => grid, td: (r, c) => td(r, c), focusGrid,
+  };
 
   // Data → Sort range…: which column, which order, and whether the first row is a header.
   function sortDialog() {

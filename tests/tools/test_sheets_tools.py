@@ -1,0 +1,35 @@
+"""The Sheets tools added for filters and filter views (and later charts, merges, conditional formats):
+each works on a fresh slot as the agent, and a bad call is a ToolError with the app's message that
+writes nothing."""
+from __future__ import annotations
+
+from .test_more_tools import call, refused
+
+DAMAGES = "Damages Model – Aurelia Dawn"
+
+
+def test_filter_and_filter_view_tools(slot_of):
+    with slot_of("meridian").store() as st:
+        refused(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "column": "F", "hidden_values": ["x"]},
+                "give its range")
+        f = call(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "range": "A1:F8", "column": "F",
+                                        "hidden_values": ["Withdrawn", "Corvane own"]})
+        assert f["range"] == "A1:F8" and f["kind"] == "filter" and f["hidden"] == [7, 8]
+        f = call(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "column": "D", "condition": "gte",
+                                        "value": "21900000"})
+        assert f["shown"] == [2, 4, 6]
+        refused(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "column": "D", "condition": "gt",
+                                      "value": "big"}, "is not a number")
+        refused(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "range": "A1:F6"}, "remove it first")
+        refused(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "condition": "empty"}, "which column")
+        v = call(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "view": "Under review", "range": "A1:F8",
+                                        "column": "E", "condition": "text_contains", "value": "under review"})
+        assert v["name"] == "Under review" and v["kind"] == "view" and v["shown"] == [2, 3, 4]
+        got = call(st, "sheets.get", {"book": DAMAGES, "tab": "Claims", "range": "A1"})["filters"]
+        assert [(x["kind"], x["name"], x["shown"]) for x in got] == [("filter", None, [2, 4, 6]),
+                                                                    ("view", "Under review", [2, 3, 4])]
+        assert call(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "view": "under review",
+                                           "remove": True})["removed"] == "filter view “under review”"
+        assert call(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "remove": True})["removed"]
+        refused(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "remove": True}, "no filter on “Claims” to remove")
+        assert "filters" not in call(st, "sheets.get", {"book": DAMAGES, "tab": "Claims", "range": "A1"})
