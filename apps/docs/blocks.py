@@ -2,7 +2,9 @@
 
 A block is ``{"type", "level", "text", "marks"}``: ``type`` is ``title``,
 ``heading`` (level 1–3), ``paragraph``, ``bullet`` or ``numbered`` (level =
-list depth, 1-based), ``rule`` (a horizontal line) or ``page_break`` (both with no text); ``marks`` are ``[start, end, kind, value]`` ranges over
+list depth, 1-based), ``rule`` (a horizontal line) or ``page_break`` (both with no text), or ``table`` (its text is the
+cells, tab between cells and a line break between rows — ``table_rows`` splits it — so marks,
+comments and suggestions in cells are ranges like anywhere else); ``marks`` are ``[start, end, kind, value]`` ranges over
 ``text`` with ``kind`` in ``bold``, ``italic``, ``underline``, ``link`` (value:
 the URL) and ``comment`` (value: the comment id).
 
@@ -25,7 +27,8 @@ import nh3
 BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
               "h3": ("heading", 3), "h4": ("heading", 3), "li": (None, 0)}
 ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "b", "strong", "i", "em", "u", "a",
-                "span", "hr", "ins", "del"}
+                "span", "hr", "ins", "del", "table", "thead", "tbody", "tr", "td", "th"}
+TABLE_PARTS = {"table", "thead", "tbody", "tr", "td", "th"}
 MARK_ORDER = ("link", "comment", "bold", "italic", "underline", "sdel")    # sdel: a suggested deletion (drawing only)
 MAX_HTML = 2_000_000
 
@@ -69,6 +72,7 @@ class _Parser(HTMLParser):
         self.lists: list[str] = []
         self.open_marks: list[list] = []
         self.ins: dict | None = None                          # the suggested insertion being read
+        self.table: dict | None = None                        # the table being read: cells per row, in a cell
         self.suggestions: list[dict] = []
 
     def _start_block(self, type_: str, level: int) -> None:
@@ -81,7 +85,7 @@ class _Parser(HTMLParser):
         if self.cur is not None:
             text = self.cur["text"]
             # Trailing line breaks are how editors keep an empty line open; they are not content.
-            stripped = text.rstrip("\n")
+            stripped = text.rstrip("\n") if self.cur["type"] != "table" else self._square()
             for m in self.open_marks:          # marks still open at the block's end close there
                 if m[1] is None:
                     self.cur["marks"].append([m[0], len(stripped), m[2], m[3]])
@@ -131,8 +135,68 @@ class _Parser(HTMLParser):
             else:
                 self.cur = {"type": "paragraph", "level": 0, "text": "", "marks": []}
 
+    def _square(self) -> str:
+        """A table's text with every row as wide as the widest (cells added at row ends; offsets move)."""
+        rows = self.cur["text"].split("\n")
+        width = max(r.count("\t") for r in rows)
+        if all(r.count("\t") == width for r in rows):
+            return self.cur["text"]
+        starts, out, pos = [], [], 0
+        for r in rows:
+            starts.append((pos, sum(len(x) + 1 for x in out)))
+            out.append(r + "\t" * (width - r.count("\t")))
+            pos += len(r) + 1
+
+        def move(p: int) -> int:
+            old, new = next(st for st in reversed(starts) if st[0] <= p)
+            return new + p - old
+        for m in self.cur["marks"] + self.open_marks:
+            m[0] = move(m[0])
+            if m[1] is not None:
+                m[1] = move(m[1])
+        for ins in self.cur.get("ins", []):
+            ins["start"] = move(ins["start"])
+        self.cur["text"] = "\n".join(out)
+        return self.cur["text"]
+
+    def _table_tag(self, tag: str, start: bool) -> bool:
+        """Tables: a ``table`` block; rows and cells add line breaks and tabs; a cell holds one line of
+        text (paragraphs, lists and line breaks inside it are not kept). True when the tag was used."""
+        t = self.table
+        if start and tag == "table" and t is None:
+            self._end_block()
+            self.cur = {"type": "table", "level": 0, "text": "", "marks": []}
+            self.table = {"rows": 0, "cells": 0, "in": False}
+            return True
+        if t is None:
+            return False
+        if tag == "table" and not start:
+            self._end_block()
+            self.table = None
+        elif tag == "tr" and start:
+            if t["rows"]:
+                self.cur["text"] += "\n"
+            t["rows"] += 1
+            t["cells"] = 0
+        elif tag in ("td", "th"):
+            if start:
+                if not t["rows"]:
+                    t["rows"] = 1
+                if t["cells"]:
+                    self.cur["text"] += "\t"
+                t["cells"] += 1
+                self.cur["seen"] = True
+            t["in"] = start
+        elif tag in TABLE_PARTS or tag in BLOCK_TAGS or tag in ("ul", "ol", "li", "hr", "br"):
+            pass
+        else:
+            return False
+        return True
+
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        if self._table_tag(tag, True):
+            return
         if tag == "hr":                      # a horizontal line, or a page break (<hr data-break="page">)
             self._end_block()
             self.blocks.append(block("page_break" if attrs.get("data-break") == "page" else "rule"))
@@ -181,6 +245,8 @@ class _Parser(HTMLParser):
         self.open_marks.append([len(self.cur["text"]), None, kind, value])
 
     def handle_endtag(self, tag):
+        if self._table_tag(tag, False):
+            return
         if tag == "ins":
             if self.ins is not None and self.cur is not None:
                 self._end_ins()
@@ -213,6 +279,10 @@ class _Parser(HTMLParser):
     def handle_data(self, data):
         if not data.strip() and self.cur is None:
             return                          # whitespace between blocks
+        if self.table is not None:
+            if not self.table["in"]:
+                return                      # between a table's cells
+            data = data.replace("\t", " ")
         self._ensure_block()
         if self.ins is not None:
             self.ins["text"] += data.replace("\r", "").replace("\n", " ").replace("\u00a0", " ")
@@ -288,6 +358,36 @@ def _inline_html(b: dict, suggestions: list[dict] | None = None) -> str:
     return inner or "<br>"
 
 
+def table_rows(b: dict) -> list[list[str]]:
+    """A table block's cells, row by row."""
+    return [row.split("\t") for row in b["text"].split("\n")]
+
+
+def _cells(b: dict, suggestions: list[dict] | None = None):
+    """Each cell of a table block as a block of its own, with its marks and suggestions: (row, sub-block,
+    suggestions), row by row."""
+    pos = 0
+    for r, row in enumerate(table_rows(b)):
+        for cell in row:
+            end = pos + len(cell)
+            marks = [[max(m[0], pos) - pos, min(m[1], end) - pos, m[2], m[3]] for m in b["marks"]
+                     if m[0] < end and m[1] > pos]
+            sg = [{**x, "start": max(x["start"], pos) - pos, "end": min(x["end"], end) - pos}
+                  for x in suggestions or []
+                  if (x["kind"] == "insert" and pos <= x["start"] <= end) or (x["kind"] == "delete" and x["start"] < end and x["end"] > pos)]
+            yield r, {"type": "paragraph", "level": 0, "text": cell, "marks": marks}, sg
+            pos = end + 1
+
+
+def _table_html(b: dict, suggestions: list[dict] | None) -> str:
+    rows: list[list[str]] = []
+    for r, cell, sg in _cells(b, suggestions):
+        if r == len(rows):
+            rows.append([])
+        rows[r].append(f"<td>{_inline_html(cell, sg)}</td>")
+    return "<table><tbody>" + "".join(f"<tr>{''.join(r)}</tr>" for r in rows) + "</tbody></table>"
+
+
 def to_html(blocks: list[dict], suggestions: dict[int, list[dict]] | None = None) -> str:
     """The one HTML form of a document (what the editor is loaded with); ``suggestions``: by block
     position, the pending suggestions to draw in it."""
@@ -312,7 +412,9 @@ def to_html(blocks: list[dict], suggestions: dict[int, list[dict]] | None = None
             continue
         while stack:
             out.append(f"</{stack.pop()}>")
-        if b["type"] == "rule":
+        if b["type"] == "table":
+            out.append(_table_html(b, sg))
+        elif b["type"] == "rule":
             out.append("<hr>")
         elif b["type"] == "page_break":
             out.append('<hr data-break="page">')
@@ -386,23 +488,37 @@ def _md_inline(tok) -> tuple[str, list]:
     return text, marks
 
 
+def _md_text(b: dict) -> str:
+    text = ""
+    for seg, active in _segments(b):
+        s = seg
+        kinds = {m[2] for m in active}
+        if "italic" in kinds:
+            s = f"*{s}*"
+        if "bold" in kinds:
+            s = f"**{s}**"
+        link = next((m for m in active if m[2] == "link"), None)
+        if link:
+            s = f"[{s}]({link[3]})"
+        text += s
+    return text
+
+
 def to_markdown(blocks: list[dict]) -> str:
     out = []
     counters: dict[int, int] = {}
     for b in blocks:
-        text = ""
-        for seg, active in _segments(b):
-            s = seg
-            kinds = {m[2] for m in active}
-            if "italic" in kinds:
-                s = f"*{s}*"
-            if "bold" in kinds:
-                s = f"**{s}**"
-            link = next((m for m in active if m[2] == "link"), None)
-            if link:
-                s = f"[{s}]({link[3]})"
-            text += s
-        if b["type"] == "rule":
+        text = _md_text(b)
+        if b["type"] == "table":
+            rows: list[list[str]] = []
+            for r, cell, _ in _cells(b):
+                if r == len(rows):
+                    rows.append([])
+                rows[r].append(_md_text(cell).replace("|", "\\|"))
+            lines = [f"| {' | '.join(row)} |" for row in rows]
+            out.append("\n".join(lines[:1] + ["|" + " --- |" * len(rows[0])] + lines[1:]))
+            counters.clear()
+        elif b["type"] == "rule":
             out.append("---")
             counters.clear()
         elif b["type"] == "page_break":

@@ -153,14 +153,45 @@ def insert_markdown(store: Store, caller: Caller, doc_id: int, after: int, markd
                                                                    after + 1, len(new)))
 
 
+def tables(store: Store, user: str, doc_id: int) -> list[dict]:
+    """The document's tables: each one's block position (``index``, 0-based) and its cells row by row."""
+    return [{"index": i, "rows": B.table_rows(b)} for i, b in enumerate(get(store, user, doc_id)["blocks"])
+            if b["type"] == "table"]
+
+
+MAX_TABLE = 50
+
+
+def table_block(rows: list[list[str]]) -> dict:
+    """A table block from rows of cell texts (short rows get empty cells; a cell is one line)."""
+    if not rows or not any(rows):
+        raise Invalid("A table needs at least one row and one column.", "rows")
+    width = max(len(r) for r in rows)
+    if len(rows) > MAX_TABLE or width > MAX_TABLE:
+        raise Invalid(f"A table can have at most {MAX_TABLE} rows and {MAX_TABLE} columns.", "rows")
+    clean = [[" ".join(str(c if c is not None else "").split()) for c in r] + [""] * (width - len(r)) for r in rows]
+    return B.block("table", "\n".join("\t".join(r) for r in clean))
+
+
+def insert_table(store: Store, caller: Caller, doc_id: int, after: int, rows: list[list[str]]) -> bool:
+    """Insert a table after block ``after`` (0-based; -1: at the very start), as Insert → Table and typing
+    in its cells does. Returns whether the document changed."""
+    blocks = get(store, caller.user, doc_id)["blocks"]
+    if not -1 <= after < len(blocks):
+        raise Invalid("There is no such paragraph in the document.", "after")
+    new = [table_block(rows)]
+    return save_html(store, caller, doc_id, _html_with_suggestions(store, doc_id, blocks[:after + 1] + new + blocks[after + 1:],
+                                                                   after + 1, 1))
+
+
 def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replacement: str, *,
                  every: bool = True, match_case: bool = False) -> int:
     """Edit → Find and replace: the first match in the document, or every match. Formatting
     and comment anchors stay with the text around the replacement. Returns how many were replaced."""
     if not find:
         raise Invalid("Enter the text to find.", "find")
-    if "\n" in find or "\n" in (replacement or ""):
-        raise Invalid("Find and replace works within a paragraph.", "find")
+    if any(c in find or c in (replacement or "") for c in "\n\t"):
+        raise Invalid("Find and replace works within a paragraph (or a table cell).", "find")
     doc = get(store, caller.user, doc_id)
     _require(doc, Role.EDITOR)
     pattern = re.compile(re.escape(find), 0 if match_case else re.IGNORECASE)

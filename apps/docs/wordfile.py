@@ -69,6 +69,16 @@ def docx_bytes(store: Store, doc: dict, suggestions: dict[int, list[dict]]) -> b
             bdr = parse_xml(f'<w:pBdr {nsdecls("w")}><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr>')
             out.add_paragraph()._p.get_or_add_pPr().append(bdr)
             continue
+        if b["type"] == "table":                # a real Word table, cell by cell
+            rows = B.table_rows(b)
+            table = out.add_table(rows=len(rows), cols=len(rows[0]))
+            table.style = "Table Grid"
+            col, last = 0, -1
+            for r, cell, sg in B._cells(b, suggestions.get(i, [])):
+                col = col + 1 if r == last else 0
+                last = r
+                _runs(table.cell(r, col).paragraphs[0], cell, sg, names)
+            continue
         if b["type"] in ("heading", "title"):
             p = out.add_heading(level=max(1, b["level"]))
         elif b["type"] == "bullet":

@@ -1,5 +1,5 @@
 """Docs tools: list and read documents (as Markdown), edit, insert and append text, add, answer and
-resolve comments, suggest edits and accept or reject suggestions.
+resolve comments, insert tables, suggest edits and accept or reject suggestions.
 
 A document is named by its id or its title (see ``drive.app_ref``).
 """
@@ -16,7 +16,7 @@ from harness.tools.registry import read, write
 
 def read_doc(store: Store, caller: Caller, doc: str | int) -> dict:
     """Open a document: its title, the user's role (viewer, commenter, editor, owner) and its text as
-    Markdown (headings, lists, bold, italic, links). Opening puts it in Recent."""
+    Markdown (headings, lists, bold, italic, links, tables as | pipes |). Opening puts it in Recent."""
     doc_id = app_ref(store, caller.user, "doc", doc)
     d = docs.get(store, caller.user, doc_id)
     docs.DOCS.record_open(store, caller, doc_id)
@@ -89,6 +89,20 @@ def suggestions(store: Store, user: str, doc: str | int, status: str | None = "p
             "text_if_accepted": docs.text_if_accepted(store, doc_id)}
 
 
+def insert_table(store: Store, caller: Caller, doc: str | int, after: str, rows: list[list[str]]) -> dict:
+    """Insert a table (as Insert → Table does) right after the first paragraph that contains the text
+    `after` ("" : at the very start); `rows` are the cells' texts, row by row (short rows get empty cells).
+    Returns the document's tables, each with its cells."""
+    doc_id = app_ref(store, caller.user, "doc", doc)
+    needle = after.strip()
+    blocks = docs.get(store, caller.user, doc_id)["blocks"]
+    at = -1 if not needle else next((i for i, b in enumerate(blocks) if needle in b["text"]), None)
+    if at is None:
+        raise Invalid(f"No paragraph contains “{after}” (quote text from one paragraph, exactly).", "after")
+    docs.insert_table(store, caller, doc_id, at, rows)
+    return {"tables": docs.tables(store, caller.user, doc_id)}
+
+
 def suggest(store: Store, caller: Caller, doc: str | int, find: str, replacement: str) -> list[dict]:
     """Suggesting mode: suggest replacing the first occurrence of `find` (text within one paragraph) with
     `replacement`, as typing over it in Suggesting mode does; only what differs becomes the suggestion
@@ -149,6 +163,9 @@ TOOLS = [
           args={"comment_id": "The comment's id (see docs.comments).", "text": "The reply."}),
     write(docs.resolve, "docs.resolve_comment", "Resolve a comment (or re-open it).",
           args={"comment_id": "The comment's id.", "resolved": "False to re-open it."}),
+    write(insert_table, "docs.insert_table",
+          args={"doc": DOC, "after": "Text from the paragraph after which to insert (\"\": at the start).",
+                "rows": "The cells, row by row: a list of rows, each a list of cell texts."}),
     read(suggestions, "docs.suggestions",
          args={"doc": DOC, "status": "pending (default), accepted, rejected, or null for every suggestion."}),
     write(suggest, "docs.suggest",

@@ -28,3 +28,15 @@ def test_suggest_read_accept_and_reject(slot_of):
         assert call(st, "docs.suggestions", {"doc": DRAFT})["suggestions"] == []
         every = call(st, "docs.suggestions", {"doc": DRAFT, "status": None})["suggestions"]
         assert sorted(s["status"] for s in every) == ["accepted", "rejected"]
+
+
+def test_insert_table(slot_of):
+    with slot_of("meridian").store() as st:
+        out = call(st, "docs.insert_table", {"doc": DRAFT, "after": "[Alex to draft",
+                                             "rows": [["Item", "Amount"], ["Fund", "$151,840,000"]]})
+        (t,) = out["tables"]
+        assert t["rows"] == [["Item", "Amount"], ["Fund", "$151,840,000"]]
+        md = call(st, "docs.read", {"doc": DRAFT})["markdown"]
+        assert md.index("[Alex to draft") < md.index("| Item | Amount |\n| --- | --- |\n| Fund | $151,840,000 |")
+        refused(st, "docs.insert_table", {"doc": DRAFT, "after": "no such words", "rows": [["x"]]}, "No paragraph")
+        refused(st, "docs.insert_table", {"doc": DRAFT, "after": "", "rows": []}, "at least one row")

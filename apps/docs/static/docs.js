@@ -55,7 +55,7 @@
 
   function blockOf(node) {
     while (node && node !== ed) {
-      if (node.nodeType === 1 && /^(P|H1|H2|H3|LI|DIV)$/.test(node.tagName)) return node;
+      if (node.nodeType === 1 && /^(P|H1|H2|H3|H4|H5|H6|LI|DIV|TD|TH)$/.test(node.tagName)) return node;
       node = node.parentNode;
     }
     return null;
@@ -121,7 +121,7 @@
   }
   document.addEventListener("mousedown", (e) => {
     // Toolbar and menu clicks must not take the selection away from the page.
-    if (e.target.closest(".doc-toolbar button, .doc-menus .menu-item, .style-menu .menu-item")) e.preventDefault();
+    if (e.target.closest(".doc-toolbar button, .doc-menus .menu-item, .doc-menus .tp-cell, .style-menu .menu-item, .table-menu button")) e.preventDefault();
   });
   document.addEventListener("click", (e) => {
     const c = e.target.closest("[data-cmd]");
@@ -402,5 +402,5 @@
     $$(".comment-card.active").forEach((c) => c.classList.remove("active"));
     if (anchor) { const card = document.getElementById("comment-" + anchor.dataset.comment); if (card) { card.classList.add("active"); card.scrollIntoView({ block: "nearest" }); } }
   });
-  window.DocsEditor = { app, ed, schedule, flush, flash, blockOf, review: () => {} };
+  window.DocsEditor = { app, ed, schedule, flush, flash, blockOf, restoreSelection, closeMenus, reflect, review: () => {} };
 })();
