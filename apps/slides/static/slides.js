@@ -91,7 +91,9 @@
         return htmx.ajax("POST", `${base}/s/${slide}/notes`, { values: { text }, target: "#save-status", swap: "outerHTML" });
       }
       const thumb = document.getElementById("thumb-" + slide);
-      return htmx.ajax("POST", `${base}/s/${slide}/text`, { values: { role: el.dataset.role, text },
+      const obj = el.dataset.obj && /^\d+$/.test(el.dataset.obj) ? el.dataset.obj : null;
+      const to = obj ? `${base}/s/${slide}/o/${obj}/text` : `${base}/s/${slide}/text`;
+      return htmx.ajax("POST", to, { values: { role: el.dataset.role, text },
         target: thumb ? "#thumb-" + slide : "#save-status", swap: thumb ? "outerHTML" : "none" })
         .then(() => { const t = document.getElementById("thumb-" + slide); if (t) fit(t); });
     });
@@ -121,7 +123,9 @@
       if (sel) sel.scrollIntoView({ block: "nearest" });
     }
     focusFilm = false;
+    initHooks.forEach((fn) => fn());
   }
+  const initHooks = [];
   function swap(method, url, values, film) {
     return flush().then(() => queue(() => {
       focusFilm = !!film;
@@ -212,6 +216,9 @@
     }
   });
   function command(cmd) {
+    const sel = window.SlidesEditor && window.SlidesEditor.objectCommand;
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#canvas [contenteditable]");
+    if (cmd === "insertUnorderedList" && sel && !focused) return sel("bullets", {});
     const box = lastBox && document.contains(lastBox) ? lastBox : null;
     if (!box) { say("Click in a text box first."); return; }
     if (cmd === "insertUnorderedList" && box.dataset.rich !== "1") { say("Bullets go in a body text box."); return; }
@@ -225,6 +232,7 @@
   document.addEventListener("input", (e) => {
     const box = e.target.closest && e.target.closest("#canvas .box[contenteditable]");
     if (box) {
+      if (box.classList.contains("obj-text")) { schedule(box); return; }
       if (box.dataset.rich === "1" && e.inputType === "insertText" && e.data === " ") autoBullet(box);
       markEmpty(box);
       fit(box.parentNode);
@@ -346,6 +354,13 @@
     select(+t.dataset.slideId, true);
   });
 
+  // The object layer (objects.js) builds on these.
+  window.SlidesEditor = {
+    base, editable, say, ws, current, swap, flush, queue, clean, boxText,
+    lastBox: () => lastBox, onInit: (fn) => { initHooks.push(fn); fn(); },
+    focusBox: (b) => { b.focus(); placeCaretAtEnd(b); },
+    command: (c) => command(c),
+  };
   init();
   ws().dataset.ready = "1";
   window.addEventListener("resize", () => fit(ws()));
