@@ -373,43 +373,41 @@ def geometry_pt(layout: str, role: str) -> tuple[int, int, int, int]:
 
 
 _PPTX_LAYOUT = {"title": 0, "title_body": 1, "section": 2, "two_columns": 3}   # python-pptx default template
-_EMU = 12700                                                                   # per CSS pixel: 960 px = 13.333 in
 
 
 def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
-    """The presentation as PowerPoint: title and body placeholders, bullets as paragraphs,
-    speaker notes in notes slides. Byte-stable: times come from world time."""
+    """The presentation as PowerPoint (10 × 5.625 in, as Google Slides exports): title and body
+    placeholders where the slide has them (moved and formatted as in the editor), bullets as
+    paragraphs, then the slide's text boxes, shapes, lines and images in stacking order; speaker
+    notes in notes slides. Byte-stable: times come from world time."""
     from pptx import Presentation
-    from pptx.oxml.ns import qn
-    from pptx.util import Emu
+
+    from apps.core.files import blob_bytes
+    from apps.slides import pptx_objects as px
     d = get(store, user, deck_id)
     prs = Presentation()
-    prs.slide_width, prs.slide_height = Emu(960 * _EMU), Emu(540 * _EMU)
+    prs.slide_width, prs.slide_height = px.emu(shapes.SLIDE_W), px.emu(shapes.SLIDE_H)
     for s in d["slides"]:
-        layout = prs.slide_layouts[_PPTX_LAYOUT[s["layout"]]]
+        layout = prs.slide_layouts[_PPTX_LAYOUT.get(s["layout"], 6)]
         sl = prs.slides.add_slide(layout)
         holders = {ph.placeholder_format.idx: ph for ph in sl.placeholders}
         slots = dict(zip(LAYOUTS[s["layout"]], sorted(holders)))
+        over = {o["role"]: o for o in s["objects"] if o["kind"] == shapes.PLACEHOLDER}
         for role, idx in slots.items():
             ph = holders[idx]
-            x, y, w, h = GEOMETRY[s["layout"]][role]
-            ph.left, ph.top, ph.width, ph.height = Emu(x * _EMU), Emu(y * _EMU), Emu(w * _EMU), Emu(h * _EMU)
+            o = over.get(role)
+            px.place(ph, *((o["x"], o["y"], o["w"], o["h"]) if o and o["x"] is not None
+                           else geometry_pt(s["layout"], role)))
             value = s["boxes"].get(role, "")
-            tf = ph.text_frame
-            if role not in BULLET_ROLES:
-                tf.text = value
-                continue
-            lines = bullet_lines(value) or [(False, "")]
-            for i, (bullet, line) in enumerate(lines):
-                p = tf.paragraphs[0] if i == 0 else tf.add_paragraph()
-                p.text = line
-                if not bullet:
-                    ppr = p._p.get_or_add_pPr()
-                    ppr.set("marL", "0")
-                    ppr.set("indent", "0")
-                    ppr.insert(0, ppr.makeelement(qn("a:buNone"), {}))
+            lines = bullet_lines(value) if role in BULLET_ROLES else [(True, line) for line in value.split("\n")]
+            px.fill_text(ph.text_frame, lines, o, placeholder=True)
         for idx in set(holders) - set(slots.values()):
             holders[idx]._element.getparent().remove(holders[idx]._element)
+        for o in s["objects"]:
+            if o["kind"] == shapes.PLACEHOLDER:
+                continue
+            blob = store.scalar("SELECT blob FROM slides_objects WHERE id=?", (o["id"],)) if o["kind"] == "image" else None
+            px.add_object(sl, o, bullet_lines(o["text"]), blob_bytes(store, blob) if blob else None)
         if s["notes"]:
             sl.notes_slide.notes_text_frame.text = s["notes"]
     props = prs.core_properties

@@ -180,3 +180,56 @@ def test_images_from_drive(store, alex):
     doc = store.scalar("SELECT id FROM drive_items WHERE kind='deck' LIMIT 1")
     with pytest.raises(NotFound):
         O.insert(store, alex, sid, "image", item=doc)
+
+
+def test_pptx_carries_objects_positions_sizes_and_formatting(store, alex):
+    import io
+
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE, MSO_SHAPE_TYPE
+    from pptx.enum.text import PP_ALIGN
+    from pptx.util import Pt
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    O.nudge(store, alex, sid, "title", 10, 5)
+    O.set_format(store, alex, sid, "title", bold=True, color="#0b5394", size=30)
+    t = O.insert(store, alex, sid, "text", text="- One\nTwo", x=100, y=50, w=200, h=80)
+    O.set_format(store, alex, sid, t, italic=True, size=20, align="center", underline=True)
+    O.insert(store, alex, sid, "shape", "ellipse", x=400, y=200, w=150, h=100, text="Risk")
+    r = O.insert(store, alex, sid, "shape", "right_arrow", x=10, y=300, w=90, h=40)
+    O.set_format(store, alex, sid, r, fill="none", stroke="#ea4335", weight=3)
+    O.insert(store, alex, sid, "line", "arrow", x=600, y=380, w=-200, h=-60)
+    img = O.images(store, "alex.chen")[0]
+    O.insert(store, alex, sid, "image", item=img["id"], x=560, y=20, w=140, h=90)
+    data = S.pptx_bytes(store, "alex.chen", did)
+    assert S.pptx_bytes(store, "alex.chen", did) == data                    # byte-stable
+    prs = Presentation(io.BytesIO(data))
+    assert (prs.slide_width, prs.slide_height) == (720 * 12700, 405 * 12700)
+    shp = list(prs.slides[1].shapes)
+    pt = 12700
+    title = prs.slides[1].shapes.title
+    assert (title.left, title.top) == (43 * pt, 32 * pt) and title.text == "Where things stand"
+    run = title.text_frame.paragraphs[0].runs[0].font
+    assert run.bold and run.size == Pt(30) and str(run.color.rgb) == "0B5394"
+    body = prs.slides[1].placeholders[1]
+    assert (body.left, body.top, body.width, body.height) == (33 * pt, 93 * pt, 654 * pt, 282 * pt)
+    rest = shp[2:]                                                           # back to front, after the layout's boxes
+    box, oval, arrow, line, pic = rest
+    assert box.shape_type == MSO_SHAPE_TYPE.TEXT_BOX and (box.left, box.top, box.width, box.height) == (
+        100 * pt, 50 * pt, 200 * pt, 80 * pt)
+    p0, p1 = box.text_frame.paragraphs
+    assert (p0.text, p1.text) == ("One", "Two") and p0.alignment == PP_ALIGN.CENTER
+    assert p0._p.pPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}buChar") is not None
+    assert p1._p.pPr is None or p1._p.pPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}buChar") is None
+    f = p0.runs[0].font
+    assert f.italic and f.underline and f.size == Pt(20)
+    assert oval.auto_shape_type == MSO_SHAPE.OVAL and oval.text == "Risk" and str(oval.fill.fore_color.rgb) == "4285F4"
+    assert (oval.left, oval.width) == (400 * pt, 150 * pt)
+    assert arrow.auto_shape_type == MSO_SHAPE.RIGHT_ARROW and str(arrow.line.color.rgb) == "EA4335"
+    assert arrow.line.width == Pt(3)
+    assert line.shape_type == MSO_SHAPE_TYPE.LINE
+    assert (line.begin_x, line.begin_y, line.end_x, line.end_y) == (600 * pt, 380 * pt, 400 * pt, 320 * pt)
+    assert line.line._get_or_add_ln().find("{http://schemas.openxmlformats.org/drawingml/2006/main}tailEnd") is not None
+    assert pic.shape_type == MSO_SHAPE_TYPE.PICTURE and (pic.left, pic.top, pic.width, pic.height) == (
+        560 * pt, 20 * pt, 140 * pt, 90 * pt)
+    assert pic.image.blob[:4] == b"\x89PNG"
