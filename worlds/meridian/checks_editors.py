@@ -4,10 +4,13 @@ on the model's Claims tab), never typed by hand; the guard fails any write a che
 """
 from __future__ import annotations
 
+import re
+from datetime import date
 from pathlib import Path
 
 from apps.docs.suggest import apply as apply_suggestions
 from harness.verify import artifacts as A
+from harness.verify.answer import states
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
 
@@ -48,3 +51,65 @@ def settlement_suggested_not_made(ctx):
         return False, f"accepted, clause 5 would read {D._norm(accepted)[-160:]!r}; want {want[-120:]!r}", []
     return True, f"{len(pending)} suggested edit(s) delete the offer; the text itself unchanged", \
         [Vouch.of("docs_suggestions", k) for k in pending]
+
+
+# ---------------------------------------------------------------------------- the exhibit table
+EXHIBIT_TABLE = "Exhibit table – Fund Adequacy Hearing"
+
+
+def _cells(text: str) -> list[list[str]]:
+    return [row.split("\t") for row in (text or "").split("\n")]
+
+
+def exhibit_table_doc(ctx):
+    """A new Doc named “Exhibit table – Fund Adequacy Hearing” in the matter's 06 Internal Memos: a heading,
+    at most one short note naming no exhibit, then one table — a header row Exhibit | Document, then
+    exhibits A to G, one row each, in order, each naming its document (C the 2025 notice, D the superseded
+    2022 one, F the letter of March 31, 2026) — and nothing else."""
+    memos = A.item_key(ctx.final, "06 Internal Memos", "folder")
+    found = []
+    for key, it in ctx.records("drive_items", which="new").items():
+        if it["kind"] != "doc" or it.get("trashed"):
+            continue
+        if D._title_key(it["name"]) != D._title_key(EXHIBIT_TABLE):
+            found.append(f"a new doc named {it['name']!r}")
+            continue
+        if str(it.get("parent")) != str(memos):
+            found.append(f"“{it['name']}” is not in 06 Internal Memos")
+            continue
+        doc = next((k for k, r in A.records(ctx.final, "docs_documents").items() if str(r["item"]) == key), None)
+        blocks = [b for _, b in A.blocks(ctx.final, doc) if (b["text"] or "").strip()]
+        shape = "".join("h" if b["type"] in ("heading", "title") else "t" if b["type"] == "table"
+                        else "p" if b["type"] == "paragraph" else "x" for b in blocks)
+        bad = []
+        if not re.fullmatch(r"hp?t", shape):
+            bad.append("not a heading, an optional short note and one table, and nothing else "
+                       f"({', '.join(b['type'] for b in blocks)})")
+        if shape.startswith("hp"):
+            intro = blocks[1]["text"]
+            if len(intro.split()) > D.INTRO_WORDS or D._names_an_exhibit(intro):
+                bad.append(f"the note under the heading is not a short note naming no exhibit: {intro[:60]!r}")
+        tables = [b for b in blocks if b["type"] == "table"]
+        rows = [[D._norm(c) for c in r] for r in _cells(tables[0]["text"])] if tables else []
+        rows = [r for r in rows if any(r)]                                 # an empty last row is nothing
+        if rows and [c.lower() for c in rows[0] if c] != ["exhibit", "document"]:
+            bad.append(f"the header row is {rows[0]}, not Exhibit | Document")
+        body = rows[1:]
+        if tables and len(body) != len(D.EXHIBITS):
+            bad.append(f"{len(body)} rows under the header, not {len(D.EXHIBITS)}")
+        for (letter, needs, nots), row in zip(D.EXHIBITS, body):
+            cells = row
+            if len([c for c in cells if c]) != 2 or len(cells) < 2 or any(cells[2:]):
+                bad.append(f"the row for exhibit {letter} is not two cells: {cells}")
+                continue
+            first, doc_text = cells[0], cells[1]
+            missing = [n for n in needs if not re.search(n, doc_text, re.I)] + \
+                [n for n in nots if re.search(n, doc_text, re.I)]
+            if not re.fullmatch(rf"(?:exhibit\s+)?{letter}\.?", first, re.I) or missing:
+                bad.append(f"the row for exhibit {letter} reads {cells}")
+            elif letter == "F" and not states(doc_text, "date", date(2026, 3, 31))[0]:
+                bad.append(f"exhibit F is not the letter of March 31, 2026: {doc_text[:60]!r}")
+        if not bad:
+            return True, f"“{it['name']}” tables exhibits A–G", {"drive_items": [key], "docs_documents": [doc]}
+        found.append(f"“{it['name']}”: {'; '.join(bad)}")
+    return False, "; ".join(found) or f"no new document “{EXHIBIT_TABLE}” in 06 Internal Memos"
