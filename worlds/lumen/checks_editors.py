@@ -1,0 +1,64 @@
+"""Checks of the lumen tasks that need the editors' newer features (filters, charts, tables, objects on
+slides). Expected values come from the world's start state, never typed by hand; the guard fails any write
+a check does not vouch for.
+"""
+from __future__ import annotations
+
+from apps.sheets.service.filters import shown_rows_in_export
+from harness.verify import artifacts as A
+from harness.verify.guard import Vouch
+
+FORECAST = "Q2 FY26 Forecast"
+PIPELINE = "Q2 Pipeline"
+MIGUEL = "Miguel Santos"
+LATE_STAGES = ("Negotiation", "Proposal")
+
+
+def _new(ctx, table: str) -> dict[str, dict]:
+    mine = ctx.by_agent(table)
+    return {k: r for k, r in ctx.records(table, which="new").items() if k in mine}
+
+
+def _columns(cells: dict) -> dict[str, str]:
+    """Header text -> column letter, from row 1."""
+    return {str(kc[1].get("value") or "").strip(): a1[:-1] for a1, kc in cells.items()
+            if a1[-1:] == "1" and a1[:-1].isalpha()}
+
+
+def _opportunity_rows(export: dict, tab: str) -> dict[int, dict[str, object]]:
+    """The pipeline's opportunity rows (those with a CRM id): row -> {header: value}."""
+    cells = A.cells(export, tab)
+    cols = _columns(cells)
+    out = {}
+    r = 2
+    while f"A{r}" in cells:
+        row = {h: A.cell_value(cells.get(f"{c}{r}")) for h, c in cols.items()}
+        if str(row.get("CRM id") or "").strip():
+            out[r] = row
+        r += 1
+    return out
+
+
+def miguel_late_stage_filter(ctx):
+    """A filter (for everyone, not a filter view) on the forecast's Q2 Pipeline tab that shows exactly
+    Miguel Santos's opportunities in Negotiation or Proposal and hides every other opportunity; the Total
+    row may show or not. Views, sorts and edits are not vouched for (the guard)."""
+    tab = A.tab_key(ctx.final, A.app_key(ctx.final, FORECAST, "sheet"), PIPELINE)
+    new = {k: r for k, r in _new(ctx, "sheets_filters").items() if str(r.get("tab")) == str(tab)}
+    filters = {k: r for k, r in new.items() if r.get("kind") == "filter"}
+    if not filters:
+        views = [r.get("name") for r in new.values() if r.get("kind") == "view"]
+        return False, "no filter on the Q2 Pipeline tab" + (f" (a filter view {views} hides rows only for whoever "
+                                                            "opens it)" if views else ""), []
+    key = next(iter(filters))
+    hidden = set(shown_rows_in_export(ctx.final, key)["hidden"])
+    rows = _opportunity_rows(ctx.initial, A.tab_key(ctx.initial, A.app_key(ctx.initial, FORECAST, "sheet"), PIPELINE))
+    want = {r for r, row in rows.items() if row.get("Owner") == MIGUEL and row.get("Stage") in LATE_STAGES}
+    shown = {r for r in rows if r not in hidden}
+    if shown != want:
+        extra = sorted(str(rows[r].get("Opportunity")) for r in shown - want)
+        missing = sorted(str(rows[r].get("Opportunity")) for r in want - shown)
+        return False, "; ".join(([f"it also shows {extra[:3]}{' …' if len(extra) > 3 else ''} ({len(extra)})"]
+                                 if extra else []) + ([f"it hides {missing[:3]} ({len(missing)})"] if missing else [])), []
+    return True, f"the filter shows Miguel's {len(want)} deals in Negotiation or Proposal", \
+        [Vouch.of("sheets_filters", key)]
