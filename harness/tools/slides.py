@@ -1,4 +1,5 @@
-"""Slides tools: list and read presentations, edit text boxes and notes, add, delete and reorder slides.
+"""Slides tools: list and read presentations, edit text boxes and notes, add, delete and reorder slides;
+insert, move, align, order, format and delete objects (text boxes, shapes, lines, images from Drive).
 
 A presentation is named by its id or its title (see ``drive.app_ref``).
 """
@@ -7,12 +8,16 @@ from __future__ import annotations
 from typing import Literal
 
 from apps.core.store.db import Caller, Store
+from apps.slides import objects
 from apps.slides import service as slides
+from apps.slides.shapes import PALETTE
 from harness.tools.drive import app_ref
 from harness.tools.registry import read, write
 
 Layout = Literal["title", "title_body", "two_columns", "section"]
 Box = Literal["title", "subtitle", "body", "left", "right"]
+Kind = Literal["text", "shape", "line", "image"]
+Ref = int | Box
 
 
 def read_deck(store: Store, caller: Caller, deck: str | int) -> dict:
@@ -31,7 +36,56 @@ def add_slide(store: Store, caller: Caller, deck: str | int, layout: Layout = "t
     return slides.add_slide(store, caller, app_ref(store, caller.user, "deck", deck), after, layout, texts, notes)
 
 
+def insert_object(store: Store, caller: Caller, slide_id: int, kind: Kind, shape: str = "", x: int | None = None,
+                  y: int | None = None, w: int | None = None, h: int | None = None, text: str = "",
+                  image: int | str | None = None) -> int:
+    """Put a text box, shape, line or image (from Drive) on a slide, in front; returns the object's id.
+    Positions and sizes are points of the 720 × 405 pt slide; left out, the object goes in the middle."""
+    item = None
+    if image is not None:
+        found = objects.images(store, caller.user)
+        pick = [i for i in found if i["id"] == image or i["name"] == image]
+        if not pick:
+            from apps.core.errors import NotFound
+            raise NotFound(f"No image {image!r} in Drive that you can open (see slides.images).")
+        item = pick[0]["id"]
+    return objects.insert(store, caller, slide_id, kind, shape, x, y, w, h, text, item)
+
+
+def edit_object(store: Store, caller: Caller, slide_id: int, ref: Ref, x: int | None = None, y: int | None = None,
+                w: int | None = None, h: int | None = None,
+                align_to: Literal["left", "center", "right", "top", "middle", "bottom"] | None = None,
+                order: Literal["front", "forward", "backward", "back"] | None = None, text: str | None = None,
+                bullets: bool | None = None, bold: bool | None = None, italic: bool | None = None,
+                underline: bool | None = None, size: int | None = None, color: str | None = None,
+                align: Literal["left", "center", "right", ""] | None = None, fill: str | None = None,
+                stroke: str | None = None, weight: int | None = None) -> dict:
+    """Change an object on a slide (or a layout box, by its role); only what you pass changes, in this order:
+    text, bullets, formatting of the whole box, position and size (points of the 720 × 405 pt slide),
+    alignment to the slide, stacking order. Returns the object as it now is."""
+    if text is not None:
+        objects.set_text(store, caller, slide_id, ref, text)
+    if bullets is not None:
+        objects.set_bullets(store, caller, slide_id, ref, bullets)
+    props = {k: v for k, v in {"bold": bold, "italic": italic, "underline": underline, "size": size, "color": color,
+                               "align": align, "fill": fill, "stroke": stroke, "weight": weight}.items() if v is not None}
+    if props:
+        objects.set_format(store, caller, slide_id, ref, None, **props)
+    if (x is None) != (y is None):
+        from apps.core.errors import Invalid
+        raise Invalid("Give both x and y to move it.", "x" if x is None else "y")
+    if x is not None or w is not None or h is not None:
+        cur = objects.get(store, caller.user, slide_id, ref)
+        objects.move(store, caller, slide_id, ref, cur["x"] if x is None else x, cur["y"] if y is None else y, w, h)
+    if align_to is not None:
+        objects.align(store, caller, slide_id, ref, align_to)
+    if order is not None:
+        objects.order(store, caller, slide_id, ref, order)
+    return objects.get(store, caller.user, slide_id, ref)
+
+
 DECK = "The presentation's id or title (see slides.list)."
+REF = "The object's id (see slides.read: each slide's `objects`), or a layout box's role (title, body, …)."
 SLIDE = "The slide's id (see slides.read)."
 
 TOOLS = [
@@ -57,6 +111,32 @@ TOOLS = [
     write(slides.delete_slide, "slides.delete_slide",
           "Delete a slide (a presentation keeps at least one). Returns the id of the slide now in its place.",
           args={"slide_id": SLIDE, "deck_id": "Optional: the presentation id, to check the slide belongs to it."}),
+    read(objects.images, "slides.images", "Image files in Drive the user can open, to insert on a slide: id, name.",
+         args={"q": "Only names containing this."}),
+    write(insert_object, "slides.insert",
+          args={"slide_id": SLIDE, "kind": "text (a text box), shape, line or image.",
+                "shape": "For a shape: rectangle, rounded_rectangle, ellipse, triangle, right_arrow, left_arrow or star "
+                         "(default rectangle); for a line: line or arrow.",
+                "x": "Left edge in points (0–720).", "y": "Top edge in points (0–405).",
+                "w": "Width in points (a line: its horizontal extent, may be negative).",
+                "h": "Height in points (a line: its vertical extent, may be negative).",
+                "text": "A text box's or shape's text; `- ` lines are bullets.",
+                "image": "For an image: the Drive file's id or exact name (see slides.images)."}),
+    write(edit_object, "slides.edit_object",
+          args={"slide_id": SLIDE, "ref": REF, "x": "New left edge, points (with y).", "y": "New top edge, points.",
+                "w": "New width, points.", "h": "New height, points.",
+                "align_to": "Align to the slide: left, center, right, top, middle or bottom.",
+                "order": "Stacking: front, forward, backward or back (inserted objects).",
+                "text": "New text for a text box, shape or layout box; `- ` lines are bullets.",
+                "bullets": "true: every line a bullet; false: none.", "bold": "true/false.", "italic": "true/false.",
+                "underline": "true/false.", "size": "Font size in points (6–400).",
+                "color": "Text colour, #rrggbb (e.g. " + ", ".join(list(PALETTE)[6:10]) + "); \"\" resets.",
+                "align": "Text alignment: left, center or right (\"\" resets).",
+                "fill": "A shape's or text box's fill, #rrggbb or none.", "stroke": "Outline or line colour, #rrggbb.",
+                "weight": "Outline or line width, points."}),
+    write(objects.delete, "slides.delete_object", "Delete an inserted object (layout boxes stay: clear their text).",
+          args={"slide_id": SLIDE, "ref": "The object's id.", "deck_id": "Optional: the presentation id."},
+          types={"ref": int}),
     write(slides.move_slide, "slides.move_slide",
           "Move a slide to a position in its presentation (1 = first); the others keep their order. "
           "Returns whether it moved.",
