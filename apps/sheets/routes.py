@@ -38,8 +38,15 @@ def _grid_ctx(book: dict, tab_id: int | None, view_id: int | None = None) -> dic
     widths = [int((t["widths"] or {}).get(F.col_letter(c), 100)) for c in range(t["cols"])]
     flt = filter_ctx(g.store, t["id"], view_id)
     return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid, flt["hidden"] if flt else ())), "widths": widths,
+            "charts_html": chart_layer(g.store, t["id"]),
             "letters": [F.col_letter(c) for c in range(t["cols"])], "flt": flt,
             "data_json": service.grid_json(g.store, t["id"]), "can_edit": book["role"] in ("owner", "editor")}
+
+
+def chart_layer(store, tab_id: int) -> Markup:
+    """The tab's charts, drawn as SVG, to float over the grid."""
+    from apps.sheets.chart_svg import figure
+    return Markup("".join(figure(c, service.chart_data(store, c["id"])) for c in service.charts(store, tab_id)))
 
 
 def filter_ctx(store, tab_id: int, view_id: int | None) -> dict | None:

@@ -54,4 +54,16 @@ FILTERS = Table("sheets_filters", (               # a tab's filter (kind "filter
     content("criteria", Kind.JSON, default={}),        # {"D": {"hidden": ["Withdrawn"], "condition": {"type": "gt", "value": "100"}}}
 ), indexes=("tab",))
 
-TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS)
+CHARTS = Table("sheets_charts", (                 # Insert → Chart: a chart over a tab's range, floating over the grid
+    key(),
+    content("tab", Kind.INT, ref="sheets_tabs", link="part"),
+    content("type"),                                   # column | bar | line | pie
+    content("range"),                                  # "A1:D8": header row first, categories in its first column
+    content("title"),
+    content("legend"),                                 # right | bottom | top | left | none
+    content("anchor"),                                 # "H2": the cell its top-left corner sits on
+    content("width", Kind.INT, default=600),           # px, as Sheets' default chart
+    content("height", Kind.INT, default=371),
+), indexes=("tab",))
+
+TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS, CHARTS)

@@ -1,5 +1,5 @@
 """Sheets tools: list spreadsheets, read a range, write cells, clear, format, sort, insert and delete
-rows and columns, add a tab, open a CSV or Excel file as a spreadsheet, filters and filter views.
+rows and columns, add a tab, open a CSV or Excel file as a spreadsheet, filters and filter views, charts.
 
 A spreadsheet is named by its id or its title (see ``drive.app_ref``); a
 tab by its name (default: the first); cells in A1 notation.
@@ -26,7 +26,8 @@ def _open(store: Store, user: str, book: str | int, tab: str | None) -> tuple[di
 def get(store: Store, user: str, book: str | int, range_: str | None = None, tab: str | None = None) -> dict:
     """Read a range of a spreadsheet: `rows` holds what each cell shows (formatted, formulas computed),
     `formulas` the formula behind each computed cell. Without a range, the tab's whole used area. A tab
-    with a filter or filter views lists them in `filters` (criteria, and the rows each shows and hides)."""
+    with a filter or filter views lists them in `filters` (criteria, and the rows each shows and hides),
+    one with charts in `charts`."""
     b, t = _open(store, user, book, tab)
     cells = sheets.cells(store, t["id"])
     if range_ is None:
@@ -44,6 +45,10 @@ def get(store: Store, user: str, book: str | int, range_: str | None = None, tab
     out = {"book": b["id"], "title": b["title"], "tab": t["name"], "tabs": [x["name"] for x in b["tabs"]],
            "range": f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}",
            "rows": shown, "formulas": formulas}
+    chs = sheets.charts(store, t["id"])
+    if chs:                 # the tab's charts: settings and what each plots
+        out["charts"] = [{k: d[k] for k in ("id", "type", "title", "legend", "range", "anchor", "categories", "series")}
+                         for d in (sheets.chart_data(store, c["id"]) for c in chs)]
     flts = sheets.filters(store, t["id"])
     if flts:                # the tab's filter and filter views, with the rows each shows and hides
         out["filters"] = [_shown(store, f) for f in flts]
@@ -225,6 +230,35 @@ def filter_rows(store: Store, caller: Caller, book: str | int, range_: str | Non
     return {"tab": t["name"], **_shown(store, existing)}
 
 
+def chart(store: Store, caller: Caller, book: str | int, range_: str | None = None,
+          type_: Literal["column", "bar", "line", "pie"] | None = None, title: str | None = None,
+          legend: Literal["right", "bottom", "top", "left", "none"] | None = None, anchor: str | None = None,
+          chart_id: int | None = None, remove: bool = False, tab: str | None = None) -> dict:
+    """Insert → Chart, or change a chart as the chart editor does: a column, bar, line or pie chart over a
+    range (header row first; its first column holds the categories, each other column of numbers is a
+    series; a pie plots the first), with a title (default: the series' names) and a legend position, its
+    top-left corner on the `anchor` cell. Without `chart_id` a chart is inserted (type default column);
+    with it that chart changes (what you leave out stays), or goes with `remove`. Returns what it plots."""
+    b, t = _open(store, caller.user, book, tab)
+    if chart_id is None:
+        if remove or range_ is None:
+            raise Invalid("Give the range to chart (like A1:D8), or the chart_id of a chart to change.", "range")
+        chart_id = sheets.insert_chart(store, caller, b["id"], t["id"], sheets.parse_range(t, range_), type_ or "column",
+                                       title=title, legend=legend or "right", anchor=anchor)
+    elif remove:
+        sheets.delete_chart(store, caller, b["id"], chart_id)
+        return {"id": chart_id, "removed": True}
+    else:
+        ch = sheets.get_chart(store, caller.user, b["id"], chart_id)
+        fields = {k: v for k, v in {"type": type_, "title": title, "legend": legend, "anchor": anchor}.items()
+                  if v is not None}
+        if range_ is not None:
+            fields["range"] = sheets.parse_range(store.get("sheets_tabs", ch["tab"]), range_)
+        sheets.update_chart(store, caller, b["id"], chart_id, **fields)
+    data = sheets.chart_data(store, chart_id)
+    return {k: data[k] for k in ("id", "type", "title", "legend", "range", "anchor", "categories", "series")}
+
+
 BOOK = "The spreadsheet's id or title (see sheets.list)."
 TAB = "The tab's name (default: the first tab)."
 
@@ -268,4 +302,10 @@ TOOLS = [
                 "value": "The condition's value (a number for gt … neq).",
                 "view": "A filter view's name: work on that saved view instead of the tab's filter.",
                 "remove": "Remove the filter (or the view).", "tab": TAB}),
+    write(chart, "sheets.chart",
+          args={"book": BOOK, "range_": "The data, header row first, like A1:D8.",
+                "type_": "column, bar, line or pie.", "title": "The chart's title (\"\" for none).",
+                "legend": "right, bottom, top, left or none.", "anchor": "The cell its top-left corner sits on, like H2.",
+                "chart_id": "A chart's id (see sheets.get's `charts`): change that chart instead of inserting one.",
+                "remove": "Delete the chart `chart_id`.", "tab": TAB}),
 ]

@@ -33,3 +33,21 @@ def test_filter_and_filter_view_tools(slot_of):
         assert call(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "remove": True})["removed"]
         refused(st, "sheets.filter", {"book": DAMAGES, "tab": "Claims", "remove": True}, "no filter on “Claims” to remove")
         assert "filters" not in call(st, "sheets.get", {"book": DAMAGES, "tab": "Claims", "range": "A1"})
+
+
+def test_chart_tool(slot_of):
+    with slot_of("meridian").store() as st:
+        refused(st, "sheets.chart", {"book": DAMAGES, "tab": "Claims"}, "Give the range")
+        c = call(st, "sheets.chart", {"book": DAMAGES, "tab": "Claims", "range": "A1:D8", "type": "bar",
+                                       "title": "Claims", "anchor": "H2"})
+        assert (c["type"], c["title"], c["legend"], c["anchor"]) == ("bar", "Claims", "right", "H2")
+        assert c["series"][0]["name"] == "Amount (USD)" and len(c["categories"]) == 7
+        c = call(st, "sheets.chart", {"book": DAMAGES, "tab": "Claims", "chart_id": c["id"], "type": "pie",
+                                       "legend": "none", "range": "A1:D4"})
+        assert (c["type"], c["legend"], c["range"], c["title"]) == ("pie", "none", "A1:D4", "Claims")
+        refused(st, "sheets.chart", {"book": DAMAGES, "tab": "Claims", "chart_id": c["id"], "type": "radar"},
+                "Input should be 'column'")
+        got = call(st, "sheets.get", {"book": DAMAGES, "tab": "Claims", "range": "A1"})["charts"]
+        assert [x["id"] for x in got] == [c["id"]]
+        assert call(st, "sheets.chart", {"book": DAMAGES, "chart_id": c["id"], "remove": True})["removed"] is True
+        assert "charts" not in call(st, "sheets.get", {"book": DAMAGES, "tab": "Claims", "range": "A1"})

@@ -10,6 +10,7 @@ from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, MAX_COLS, MAX_ROWS, SHEETS, Range, cells,
                                       check_range, editable, put, tab, tabs, workbook, write_values)
 from apps.sheets.service.history import record, snapshot_book
+from apps.sheets.service.charts import drop_tab as _drop_charts, shift as _shift_charts
 from apps.sheets.service.filters import drop_tab as _drop_filters, shift as _shift_filters
 
 
@@ -50,6 +51,7 @@ def insert_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
                     put(store, caller.actor, t["id"], r, c["col"], format=fmt)
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] + n)
         _shift_filters(store, caller.actor, t["id"], "row", at, n)
+        _shift_charts(store, caller.actor, t["id"], "row", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -70,6 +72,7 @@ def delete_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] - n,
                      frozen=min(t["frozen"], max(0, t["rows"] - n)))
         _shift_filters(store, caller.actor, t["id"], "row", at, -n)
+        _shift_charts(store, caller.actor, t["id"], "row", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -90,6 +93,7 @@ def insert_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         widths = _shift_widths(t["widths"], at, n)
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] + n, widths=widths)
         _shift_filters(store, caller.actor, t["id"], "col", at, n)
+        _shift_charts(store, caller.actor, t["id"], "col", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -109,6 +113,7 @@ def delete_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
             store.update("sheets_cells", c["id"], caller.actor, col=c["col"] - n, a1=F.ref_name(c["row"] - 1, c["col"] - n - 1))
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] - n, widths=_shift_widths(t["widths"], at, -n))
         _shift_filters(store, caller.actor, t["id"], "col", at, -n)
+        _shift_charts(store, caller.actor, t["id"], "col", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -259,6 +264,7 @@ def delete_tab(store: Store, caller: Caller, book_id: int, tab_id: int) -> None:
         for c in store.select("sheets_cells", "tab=?", (t["id"],)):
             store.delete("sheets_cells", c["id"], caller.actor)
         _drop_filters(store, caller.actor, t["id"])
+        _drop_charts(store, caller.actor, t["id"])
         store.delete("sheets_tabs", t["id"], caller.actor)
         for i, other in enumerate(x for x in ts if x["id"] != t["id"]):
             store.update("sheets_tabs", other["id"], caller.actor, seq=i + 1)

@@ -200,6 +200,7 @@
     }
     if (j.message) say(j.message);
     paint();
+    document.dispatchEvent(new CustomEvent("sheets:applied", { detail: j }));
   }
   function overflow(r, c) {
     const t = td(r, c); if (!t) return;
