@@ -63,8 +63,10 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
     """Regenerate the screenshot gallery (screenshots/*.png)."""
     from pathlib import Path
 
-    from harness.bench.gallery import filmstrip, take, viewer_shots
+    from harness.bench.gallery import filmstrip, take, task_shots, viewer_shots
     for p in take(Path(out), list(names) or None):
+        click.echo(p)
+    for p in task_shots(Path(out), list(names) or None):
         click.echo(p)
     if not names or "episode-filmstrip.png" in names:
         click.echo(filmstrip(Path(out)))

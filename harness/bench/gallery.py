@@ -151,6 +151,42 @@ def filmstrip(out_dir: Path, task_id: str = "meridian/send-survey-to-pryce", col
         return target
 
 
+# The editors' features, each as the last screen of a task's oracle episode: what an agent sees when
+# it has done the work (file -> task).
+TASK_SHOTS = {
+    "sheets-filter-view.png": "halden/on-time-ioi-view",
+    "sheets-filter.png": "lumen/pipeline-filter-miguel-late-stage",
+    "docs-suggesting.png": "meridian/settlement-suggest-subordination",
+    "docs-table.png": "meridian/hearing-exhibit-table",
+}
+
+
+def task_shots(out_dir: Path, only: list[str] | None = None) -> list[Path]:
+    """The last screen of each ``TASK_SHOTS`` task's oracle episode, as the gallery's picture of a feature."""
+    import json
+    import shutil
+    import tempfile
+
+    from harness.runs.runner import run
+    from harness.tasks.registry import load_task
+    shots = {f: t for f, t in TASK_SHOTS.items() if not only or f in only}
+    if not shots:
+        return []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        run("oracle", [load_task(t) for t in shots.values()], out=tmp, progress=False)
+        for file, task_id in shots.items():
+            world, name = task_id.split("/", 1)
+            ep = Path(tmp) / "episodes" / world / name / "0"
+            steps = [json.loads(line) for line in (ep / "steps.jsonl").read_text().splitlines()]
+            last = [s["screenshot"] for s in steps if s.get("screenshot")][-1]
+            target = out_dir / file
+            shutil.copyfile(ep / last, target)
+            written.append(target)
+    return written
+
+
 def _label(action: dict) -> str:
     from harness.runs.media import action_label
     return action_label(action)
