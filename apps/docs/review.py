@@ -6,6 +6,7 @@ person who suggested an edit may also reject (withdraw) it.
 """
 from __future__ import annotations
 
+import apps.docs.history as H
 import apps.docs.suggest as S
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.store.db import Caller, Store
@@ -55,6 +56,7 @@ def suggest(store: Store, caller: Caller, doc_id: int, index: int, start: int, e
     rows = S.block_rows(store, doc_id)
     out = []
     with store.transaction():
+        was = S.editor_html(store, doc_id, blocks)
         base = {"doc": doc_id, "block": rows[index], "author": caller.user, "status": Status.PENDING,
                 "created_at": store.now_iso()}
         if end > start:
@@ -64,6 +66,7 @@ def suggest(store: Store, caller: Caller, doc_id: int, index: int, start: int, e
             out.append(store.insert("docs_suggestions", caller.actor, kind="insert", start=end, end=end, text=text,
                                     **base))
         drive.touch(store, caller, doc["item"]["id"])
+        H.record(store, caller, doc, was)
     return out
 
 
@@ -118,6 +121,7 @@ def decide(store: Store, caller: Caller, doc_id: int, ids: list[int], accepted: 
             new[i], moved = S.apply(blocks[i], group, chosen)
             placed.update({sid: (i, se) for sid, se in moved.items()})
     with store.transaction():
+        was = S.editor_html(store, doc_id, blocks)
         changed = accepted and service.write_blocks(store, caller.actor, doc_id, new)
         after = S.block_rows(store, doc_id)
         for sid in ids:
@@ -136,4 +140,5 @@ def decide(store: Store, caller: Caller, doc_id: int, ids: list[int], accepted: 
             service.DOCS.bump(store, caller, doc)
         else:
             drive.touch(store, caller, doc["item"]["id"])
+        H.record(store, caller, doc, was)
     return len(ids)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from flask import g, render_template, request
+from flask import g, redirect, render_template, request, url_for
 
 import apps.docs.blocks as B
-from apps.core.errors import Invalid
+from apps.core.errors import Invalid, NotFound
 from apps.web.render import render, toast, toast_response
-from apps.docs import review, service
+from apps.docs import review, service, versions
 from apps.docs import suggest as S
 from apps.docs.blueprint import bp
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
@@ -143,6 +143,40 @@ def resolve(comment_id: int):
 def reopen(comment_id: int):
     service.resolve(g.store, g.caller, comment_id, False)
     return _after_comment_change(comment_id, "Comment reopened.")
+
+
+# ---------------------------------------------------------------- File → Version history
+@bp.post("/d/<int:doc_id>/versions")
+def name_version(doc_id: int):
+    try:
+        versions.name_current(g.store, g.caller, doc_id, request.form.get("name", ""))
+    except Invalid as e:
+        return toast_response(e.message, 422)
+    return toast_response("Version named.")
+
+
+@bp.get("/d/<int:doc_id>/history")
+def history(doc_id: int):
+    doc = service.get(g.store, g.caller.user, doc_id)
+    named = bool(request.args.get("named"))
+    listed = versions.versions(g.store, g.caller.user, doc_id, named_only=named)
+    want = request.args.get("v", type=int)
+    chosen = next((v for v in listed if v["id"] == want), listed[0] if listed else None)
+    if want is not None and (chosen is None or chosen["id"] != want):
+        if versions.version(g.store, g.caller.user, want)["doc"] != doc_id:   # none: 404 from there
+            raise NotFound("That version isn't one of this document's.")
+        chosen = next(v for v in versions.versions(g.store, g.caller.user, doc_id) if v["id"] == want)
+    html = B.sanitize(versions.version(g.store, g.caller.user, chosen["id"])["html"]) if chosen else \
+        S.editor_html(g.store, doc_id, doc["blocks"])
+    return render("docs/history.html", doc=doc, versions=listed, chosen=chosen, html=html, named=named,
+                  can_edit=doc["role"] in ("owner", "editor"))
+
+
+@bp.post("/versions/<int:version_id>/restore")
+def restore_version(version_id: int):
+    v = versions.version(g.store, g.caller.user, version_id)
+    versions.restore(g.store, g.caller, version_id)
+    return redirect(url_for("docs.editor", doc_id=v["doc"]))
 
 
 # ---------------------------------------------------------------- File menu: rename, download, trash

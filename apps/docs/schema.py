@@ -1,7 +1,7 @@
 """Docs tables. A document's text is a list of blocks (``apps.docs.blocks``),
 one row each, so a check can say "a heading 'The Shortfall' followed by a
 paragraph containing …" and a diff names the paragraph that changed."""
-from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
+from apps.core.store.schema import Field, FieldClass, Kind, Table, content, derived, ephemeral, key
 
 DOCUMENTS = Table("docs_documents", (
     key(),
@@ -58,4 +58,18 @@ SUGGESTIONS = Table("docs_suggestions", (
     ephemeral("tag"),                                  # the editor's name for it before it had an id
 ), indexes=("doc",))
 
-TABLES = (DOCUMENTS, BLOCKS, COMMENTS, REPLIES, SUGGESTIONS)
+# Version history (File → Version history). Saves keep the latest version up to date, a new one when
+# someone else edits or after a pause (automatic versions); a person may name one. The write log records
+# which fields changed, not their values, so a version keeps the document as it was (its editor HTML,
+# suggestions included: not exported, read through ``apps.docs.versions``). Only the name is content:
+# saving is not an edit the collateral guard should see twice.
+VERSIONS = Table("docs_versions", (
+    key(),
+    derived("doc", Kind.INT, ref="docs_documents"),
+    content("name"),
+    derived("author"),
+    derived("created_at", Kind.TIME),
+    Field("html", Kind.TEXT, FieldClass.DERIVED, exported=False),
+), indexes=("doc",))
+
+TABLES = (DOCUMENTS, BLOCKS, COMMENTS, REPLIES, SUGGESTIONS, VERSIONS)

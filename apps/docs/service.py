@@ -15,6 +15,7 @@ import re
 from html import escape
 
 import apps.docs.blocks as B
+import apps.docs.history as H
 import apps.docs.suggest as S
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.files import stamped_zip
@@ -114,7 +115,7 @@ def save_editor(store: Store, caller: Caller, doc_id: int, html: str) -> tuple[b
     if RANK[doc["role"]] < RANK[Role.EDITOR] and _strip_comments(new) != _strip_comments(doc["blocks"]):
         raise Forbidden(f"You can only suggest changes to “{doc['title']}”: switch to Suggesting.")
     with store.transaction():
-        before = store.scalar("SELECT max(seq) FROM _writes")
+        before, was = store.scalar("SELECT max(seq) FROM _writes"), S.editor_html(store, doc_id, doc["blocks"])
         changed = write_blocks(store, caller.actor, doc_id, new)
         made = S.reconcile(store, caller, doc_id, parsed, S.block_rows(store, doc_id))
         if changed:
@@ -122,6 +123,8 @@ def save_editor(store: Store, caller: Caller, doc_id: int, html: str) -> tuple[b
         elif store.scalar("SELECT max(seq) FROM _writes") != before:
             drive.touch(store, caller, doc["item"]["id"])
             changed = True
+        if changed:
+            H.record(store, caller, doc, was)
     return changed, made
 
 
@@ -224,10 +227,12 @@ def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replaceme
     if not count:
         return 0
     with store.transaction():
+        was = S.editor_html(store, doc_id, doc["blocks"])
         write_blocks(store, caller.actor, doc_id, out)
         for sid, (start, end, _) in moved:
             store.update("docs_suggestions", sid, caller.actor, start=start, end=end)
         DOCS.bump(store, caller, doc)
+        H.record(store, caller, doc, was)
     return count
 
 

@@ -78,7 +78,7 @@
     }
   }
 
-  const FREE = ["undo", "redo", "selectAll", "comment", "findReplace", "wordCount", "reviewSuggestions"];
+  const FREE = ["undo", "redo", "selectAll", "comment", "findReplace", "wordCount", "reviewSuggestions", "nameVersion", "versionHistory"];
   function suggesting(cmd) {
     // In Suggesting mode typing becomes suggestions (suggest.js); other changes are made in Editing mode.
     if (app.dataset.mode === "editing" || FREE.includes(cmd)) return false;
@@ -88,6 +88,7 @@
   function run(cmd) {
     if (suggesting(cmd)) return;
     if (cmd === "reviewSuggestions") return window.DocsEditor.review();
+    if (cmd === "nameVersion" || cmd === "versionHistory") return window.DocsEditor[cmd]();
     if (cmd === "link") return openLinkDialog();
     if (cmd === "comment") return startComment();
     if (cmd === "findReplace") return openFindReplace();
