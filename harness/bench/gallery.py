@@ -158,6 +158,7 @@ TASK_SHOTS = {
     "sheets-filter.png": "lumen/pipeline-filter-miguel-late-stage",
     "docs-suggesting.png": "meridian/settlement-suggest-subordination",
     "docs-table.png": "meridian/hearing-exhibit-table",
+    "sheets-chart.png": "meridian/damages-claims-chart",
 }
 
 

@@ -113,3 +113,53 @@ def exhibit_table_doc(ctx):
             return True, f"“{it['name']}” tables exhibits A–G", {"drive_items": [key], "docs_documents": [doc]}
         found.append(f"“{it['name']}”: {'; '.join(bad)}")
     return False, "; ".join(found) or f"no new document “{EXHIBIT_TABLE}” in 06 Internal Memos"
+
+
+# ---------------------------------------------------------------------------- the claims chart
+DAMAGES = "Damages Model – Aurelia Dawn"
+CLAIMS_CHART_TITLE = "Third-party claims against the fund"
+
+
+def _grid(export: dict, tab: str) -> dict[tuple[int, int], dict]:
+    return {(c["row"], c["col"]): c for c in A.records(export, "sheets_cells").values() if str(c["tab"]) == str(tab)}
+
+
+def live_third_party_claims(export: dict) -> list[tuple[str, float]]:
+    """(claim ID, amount) of the Claims tab's rows whose Type is Third party, in the sheet's order."""
+    tab = A.tab_key(export, A.app_key(export, DAMAGES, "sheet"), "Claims")
+    grid = _grid(export, tab)
+    head = {str(c.get("value") or "").strip(): col for (r, col), c in grid.items() if r == 1}
+    rows = sorted(r for (r, col) in grid if r > 1 and col == head["Claim ID"])
+    return [(grid[(r, head["Claim ID"])]["value"], grid[(r, head["Amount (USD)"])]["value"]) for r in rows
+            if str((grid.get((r, head["Type"])) or {}).get("value") or "").strip().lower() == "third party"]
+
+
+def claims_chart(ctx):
+    """One new column chart on the damages model's Claims tab, titled “Third-party claims against the fund”,
+    plotting one series: the amount of each third-party claim (CL-001 … CL-005 — not Corvane's own, not the
+    withdrawn marina claim), one column per claim labelled by its ID, in the tab's order. The figures are
+    not changed (the guard)."""
+    from apps.sheets.service.charts import plot_data
+    book = A.app_key(ctx.final, DAMAGES, "sheet")
+    tabs = {k for k, t in A.records(ctx.final, "sheets_tabs").items() if str(t["book"]) == str(book)}
+    new = {k: r for k, r in _new(ctx, "sheets_charts").items() if str(r.get("tab")) in tabs}
+    if not new:
+        return False, "no new chart in the damages model", []
+    if len(new) > 1:
+        return False, f"{len(new)} new charts", []
+    key, ch = next(iter(new.items()))
+    claims_tab = A.tab_key(ctx.final, book, "Claims")
+    if str(ch["tab"]) != str(claims_tab):
+        return False, "the chart is not on the Claims tab", []
+    if ch.get("type") != "column":
+        return False, f"a {ch.get('type')} chart, not a column chart", []
+    if D._norm(ch.get("title")).lower().replace("–", "-") != CLAIMS_CHART_TITLE.lower():
+        return False, f"titled {ch.get('title')!r}", []
+    data = plot_data(_grid(ctx.final, claims_tab), ch["range"])
+    want = live_third_party_claims(ctx.initial)
+    if len(data["series"]) != 1:
+        return False, f"{len(data['series'])} series ({[s['name'] for s in data['series']]}), not the amounts alone", []
+    got = list(zip(data["categories"], data["series"][0]["values"]))
+    if got != want:
+        return False, f"it plots {got}, not {want}", []
+    return True, f"a column chart of the {len(want)} third-party claims by ID", [Vouch.of("sheets_charts", key)]
