@@ -38,7 +38,7 @@ def _grid_ctx(book: dict, tab_id: int | None, view_id: int | None = None) -> dic
     widths = [int((t["widths"] or {}).get(F.col_letter(c), 100)) for c in range(t["cols"])]
     flt = filter_ctx(g.store, t["id"], view_id)
     return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid, flt["hidden"] if flt else ())), "widths": widths,
-            "charts_html": chart_layer(g.store, t["id"]),
+            "charts_html": chart_layer(g.store, t["id"]), "merges": [m["range"] for m in service.merges(g.store, t["id"])],
             "letters": [F.col_letter(c) for c in range(t["cols"])], "flt": flt,
             "data_json": service.grid_json(g.store, t["id"]), "can_edit": book["role"] in ("owner", "editor")}
 

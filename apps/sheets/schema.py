@@ -66,4 +66,10 @@ CHARTS = Table("sheets_charts", (                 # Insert → Chart: a chart ov
     content("height", Kind.INT, default=371),
 ), indexes=("tab",))
 
-TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS, CHARTS)
+MERGES = Table("sheets_merges", (                 # Format → Merge cells: a block shown as one cell (its top-left)
+    key(),
+    content("tab", Kind.INT, ref="sheets_tabs", link="part"),
+    content("range"),                                  # "A1:C1"
+), indexes=("tab",))
+
+TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS, CHARTS, MERGES)

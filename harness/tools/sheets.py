@@ -147,20 +147,30 @@ def set_format(store: Store, caller: Caller, book: str | int, range_: str,
                italic: bool | None = None, strike: bool | None = None, wrap: bool | None = None,
                color: str | None = None, fill: str | None = None,
                borders: Literal["all", "inner", "outer", "top", "bottom", "left", "right", "none"] | None = None,
-               ) -> list[dict]:
+               merge: Literal["all", "horizontal", "vertical", "none"] | None = None) -> list[dict]:
     """Format every cell of a range, as the Format menu and the toolbar do: a number format, decimal
     places, bold / italic / strikethrough / wrap on or off, alignment, text and fill colours (#rrggbb, or
-    "" to reset) and borders. What you leave out stays as it is. Returns the cells as they now show."""
+    "" to reset), borders, and merging (Format → Merge cells: all, horizontal, vertical — only the top-left
+    value stays — or none to unmerge). What you leave out stays as it is. Returns the cells as they now show."""
     b, t = _open(store, caller.user, book, tab)
     change = {k: v for k, v in {"type": type_, "decimals": decimals, "bold": bold, "align": align, "italic": italic,
                                 "strike": strike, "wrap": wrap, "borders": borders}.items() if v is not None}
     for key, v in (("color", color), ("fill", fill)):
         if v is not None:
             change[key] = v or None
-    if not change:
-        raise Invalid("Say which format to set (type, decimals, bold, italic, colours, borders or align).", "type")
-    cells = sheets.set_format(store, caller, b["id"], t["id"], sheets.parse_range(t, range_), **change)
+    if not change and merge is None:
+        raise Invalid("Say which format to set (type, decimals, bold, italic, colours, borders, align or merge).", "type")
     top, left, bottom, right = sheets.parse_range(t, range_)
+    cells = []
+    if merge == "none":
+        sheets.unmerge(store, caller, b["id"], t["id"], (top, left, bottom, right))
+    elif merge is not None:
+        sheets.merge(store, caller, b["id"], t["id"], (top, left, bottom, right), merge)
+    if change:
+        cells = sheets.set_format(store, caller, b["id"], t["id"], (top, left, bottom, right), **change)
+    else:
+        grid = sheets.cells(store, t["id"])
+        cells = [grid[p] for p in sorted(grid) if top <= p[0] <= bottom and left <= p[1] <= right]
     return [{"a1": c["a1"], "display": c["display"], "format": c["format"]} for c in cells
             if top <= c["row"] <= bottom and left <= c["col"] <= right]
 
@@ -291,7 +301,9 @@ TOOLS = [
                 "align": "left, center or right.", "tab": TAB, "italic": "Italic on (true) or off (false).",
                 "strike": "Strikethrough on (true) or off (false).", "wrap": "Wrap text on (true) or off (false).",
                 "color": "Text colour as #rrggbb, or \"\" to reset.", "fill": "Cell colour as #rrggbb, or \"\" to reset.",
-                "borders": "all, inner, outer, top, bottom, left, right, or none to clear."}),
+                "borders": "all, inner, outer, top, bottom, left, right, or none to clear.",
+                "merge": "Merge the range: all (one cell), horizontal (per row), vertical (per column), or none "
+                         "to unmerge."}),
     write(import_file, "sheets.import_file", args={"item_id": "The Drive item id of the .csv, .tsv or .xlsx file."}),
     write(filter_rows, "sheets.filter",
           args={"book": BOOK, "range_": "The range to filter, header row first, like A1:F8 (needed to create it).",

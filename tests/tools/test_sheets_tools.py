@@ -51,3 +51,12 @@ def test_chart_tool(slot_of):
         assert [x["id"] for x in got] == [c["id"]]
         assert call(st, "sheets.chart", {"book": DAMAGES, "chart_id": c["id"], "remove": True})["removed"] is True
         assert "charts" not in call(st, "sheets.get", {"book": DAMAGES, "tab": "Claims", "range": "A1"})
+
+
+def test_merge_through_the_format_tool(slot_of):
+    with slot_of("meridian").store() as st:
+        call(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A10:C10", "merge": "all", "bold": True})
+        assert st.scalar("SELECT range FROM sheets_merges") == "A10:C10"
+        refused(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A40", "merge": "all"}, "more than one cell")
+        call(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A10", "merge": "none"})
+        assert st.scalar("SELECT count(*) FROM sheets_merges") == 0

@@ -36,6 +36,7 @@ from apps.sheets.service.filters import (CONDITIONS, create_filter, create_view,
 from apps.sheets.service.charts import LEGENDS as CHART_LEGENDS, TYPES as CHART_TYPES
 from apps.sheets.service.charts import chart_data, charts, delete_chart, insert_chart, update_chart
 from apps.sheets.service.charts import one as get_chart
+from apps.sheets.service.merges import HOW as MERGE_HOW, merge, merged_at, merges, unmerge
 from apps.sheets.service.spreadsheets import (XLSX_FORMATS, create, csv_bytes, grid_json, import_rows, input_text,
                                               open_file_in_sheets, xlsx_bytes)
 
@@ -49,4 +50,5 @@ __all__ = [
     "create_view", "delete_view", "filters", "hidden_rows", "remove_filter", "set_criteria", "shown_rows", "shown_rows_in_export",
     "update_view", "views", "active_filter", "get_filter", "filter_sort_range",
     "CHART_LEGENDS", "CHART_TYPES", "chart_data", "charts", "delete_chart", "insert_chart", "update_chart", "get_chart",
+    "MERGE_HOW", "merge", "merged_at", "merges", "unmerge",
 ]

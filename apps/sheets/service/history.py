@@ -42,8 +42,27 @@ def record(store: Store, caller: Caller, book_id: int, label: str, before: dict)
         store.delete("sheets_history", r["id"], caller.actor)
 
 
+def snapshot_merges(store: Store, tab_id: int) -> dict:
+    """A tab's merged blocks now, for ``record`` (a merge undoes with the cells it cleared)."""
+    return {"tab": tab_id, "ranges": [m["range"] for m in store.select("sheets_merges", "tab=?", (tab_id,), order="id")]}
+
+
+def _restore_merges(store: Store, caller: Caller, snap: dict) -> dict:
+    now = snapshot_merges(store, snap["tab"])
+    for m in store.select("sheets_merges", "tab=?", (snap["tab"],)):
+        store.delete("sheets_merges", m["id"], caller.actor)
+    for rng in snap["ranges"]:
+        store.insert("sheets_merges", caller.actor, tab=snap["tab"], range=rng)
+    return now
+
+
 def _restore(store: Store, caller: Caller, book_id: int, before: dict) -> dict:
-    """Put cells (and tabs) back as recorded; returns the matching record of how they are now."""
+    """Put cells (and tabs, and a tab's merged blocks) back as recorded; returns the matching record of
+    how they are now."""
+    if "merges" in before:
+        merged = _restore_merges(store, caller, before["merges"])
+        rest = _restore(store, caller, book_id, {k: v for k, v in before.items() if k != "merges"})
+        return {**rest, "merges": merged}
     if "book" in before:
         now = snapshot_book(store, book_id)
         snap = before["book"]

@@ -12,6 +12,7 @@ from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, MAX_COLS, MAX_
 from apps.sheets.service.history import record, snapshot_book
 from apps.sheets.service.charts import drop_tab as _drop_charts, shift as _shift_charts
 from apps.sheets.service.filters import drop_tab as _drop_filters, shift as _shift_filters
+from apps.sheets.service.merges import drop_tab as _drop_merges, shift as _shift_merges
 
 
 # ---------------------------------------------------------------- structure
@@ -52,6 +53,7 @@ def insert_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] + n)
         _shift_filters(store, caller.actor, t["id"], "row", at, n)
         _shift_charts(store, caller.actor, t["id"], "row", at, n)
+        _shift_merges(store, caller.actor, t["id"], "row", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -73,6 +75,7 @@ def delete_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
                      frozen=min(t["frozen"], max(0, t["rows"] - n)))
         _shift_filters(store, caller.actor, t["id"], "row", at, -n)
         _shift_charts(store, caller.actor, t["id"], "row", at, -n)
+        _shift_merges(store, caller.actor, t["id"], "row", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -94,6 +97,7 @@ def insert_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] + n, widths=widths)
         _shift_filters(store, caller.actor, t["id"], "col", at, n)
         _shift_charts(store, caller.actor, t["id"], "col", at, n)
+        _shift_merges(store, caller.actor, t["id"], "col", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -114,6 +118,7 @@ def delete_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] - n, widths=_shift_widths(t["widths"], at, -n))
         _shift_filters(store, caller.actor, t["id"], "col", at, -n)
         _shift_charts(store, caller.actor, t["id"], "col", at, -n)
+        _shift_merges(store, caller.actor, t["id"], "col", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -265,6 +270,7 @@ def delete_tab(store: Store, caller: Caller, book_id: int, tab_id: int) -> None:
             store.delete("sheets_cells", c["id"], caller.actor)
         _drop_filters(store, caller.actor, t["id"])
         _drop_charts(store, caller.actor, t["id"])
+        _drop_merges(store, caller.actor, t["id"])
         store.delete("sheets_tabs", t["id"], caller.actor)
         for i, other in enumerate(x for x in ts if x["id"] != t["id"]):
             store.update("sheets_tabs", other["id"], caller.actor, seq=i + 1)

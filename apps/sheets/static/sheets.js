@@ -73,7 +73,7 @@
     const single = g.top === g.bottom && g.left === g.right;
     const selR = $(".sel-range", grid);
     if (single) selR.hidden = true; else place(selR, g);
-    place($(".sel-active", grid), { top: act.r, left: act.c, bottom: act.r, right: act.c });
+    place($(".sel-active", grid), mergeOf(act) || { top: act.r, left: act.c, bottom: act.r, right: act.c });
     const cell = td(act.r, act.c);
     if (!editing) {
       ed.style.left = cell.offsetLeft + "px"; ed.style.top = cell.offsetTop + "px";
@@ -135,9 +135,28 @@
   }
   function frozenHeight() { const n = +grid.dataset.frozen; return n ? tbody.rows[n - 1].offsetTop + tbody.rows[n - 1].offsetHeight - tbody.rows[0].offsetTop : 0; }
 
-  function select(r, c, extend) {
+  // Merged blocks (the grid's .merge-layer): a block is one cell, its top-left.
+  function mergeOf(p) {
+    for (const m of $$(".merge-layer .merge", grid)) {
+      const [a, b] = m.dataset.range.split(":").map(parseRef);
+      if (p.r >= a.r && p.r <= b.r && p.c >= a.c && p.c <= b.c) return { top: a.r, left: a.c, bottom: b.r, right: b.c };
+    }
+    return null;
+  }
+  function select(r, c, extend, byMouse) {
     const from = extend ? ext : act;
-    const p = clampCell({ r, c }, r < from.r ? -1 : 1);
+    let p = clampCell({ r, c }, r < from.r ? -1 : 1);
+    const m = !extend && mergeOf(p);
+    if (m) {
+      // a key that moves within the block the selection is in steps past its edge; anything else lands on its top-left
+      const inside = !byMouse && act.r >= m.top && act.r <= m.bottom && act.c >= m.left && act.c <= m.right;
+      if (inside && (p.r !== act.r || p.c !== act.c)) {
+        p = clampCell({ r: p.r > act.r ? m.bottom + 1 : p.r < act.r ? m.top - 1 : act.r, c: p.c > act.c ? m.right + 1 : p.c < act.c ? m.left - 1 : act.c }, p.r < act.r ? -1 : 1);
+        const n = mergeOf(p);
+        if (n && !(n.top === m.top && n.left === m.left)) p = { r: n.top, c: n.left };
+        else if (n) p = { r: m.top, c: m.left };
+      } else p = { r: m.top, c: m.left };
+    }
     if (extend) ext = p; else { act = p; ext = p; }
     scrollTo(ext.r, ext.c);
     paint();
@@ -408,7 +427,7 @@
           return;
         }
         e.preventDefault();
-        const go = () => { if (e.shiftKey) select(p.r, p.c, true); else select(p.r, p.c); dragging = true; };
+        const go = () => { if (e.shiftKey) select(p.r, p.c, true); else select(p.r, p.c, false, true); dragging = true; };
         if (editing) commit().then(() => {}); 
         go();
         return;
@@ -629,14 +648,17 @@
     if (e.key !== "Enter") return;
     e.preventDefault();
     const parts = nameBox.value.trim().split(":");
-    const a = parseRef(parts[0]), b = parts.length === 2 ? parseRef(parts[1]) : a;
+    let a = parseRef(parts[0]), b = parts.length === 2 ? parseRef(parts[1]) : a;
     if (!a || !b || parts.length > 2 || a.r > rows || a.c > cols || b.r > rows || b.c > cols) {
       say(`“${nameBox.value.trim()}” isn't a cell or range in this sheet. Try B7 or A1:C10.`);
       nameBox.select();
       return;
     }
+    const m = parts.length === 1 && a.r <= rows && a.c <= cols && mergeOf(a);     // a cell of a merged block: the block
+    if (m) { a = { r: m.top, c: m.left }; b = a; }
     act = a; ext = b; scrollTo(b.r, b.c); scrollTo(a.r, a.c);
     paint();
+    nameBox.value = rangeText();
     focusGrid();
   });
 
