@@ -122,7 +122,18 @@ def _object(o: dict, n: int) -> dict:
     return v
 
 
-def view(s: dict, deck_id: int | None = None) -> dict:
+def look(theme: str, background: str) -> str:
+    """The slide's inline style: its theme's colours (as custom properties) and its own background."""
+    out = []
+    if theme and theme != shapes.DEFAULT_THEME and theme in shapes.THEMES:
+        t = shapes.THEMES[theme]
+        out += [f"--bg:{t['background']}", f"--fg:{t['text']}", f"--title:{t['title']}", f"--subtle:{t['subtle']}"]
+    if background:
+        out.append(f"--bg:{background}")
+    return ";".join(out)
+
+
+def view(s: dict, deck_id: int | None = None, theme: str = "") -> dict:
     """A slide as the templates need it: layout boxes (``view``) and objects (``objs``), positioned."""
     over = {o["role"]: o for o in s.get("objects", []) if o["kind"] == PLACEHOLDER}
     boxes = []
@@ -139,4 +150,5 @@ def view(s: dict, deck_id: int | None = None) -> dict:
                                                                                     "size", "color", "align")}})
     objs = [_object(o, i) for i, o in enumerate(s.get("objects", [])) if o["kind"] != PLACEHOLDER]
     title = " ".join((s["boxes"].get("title") or "").split())
-    return {**s, "view": boxes, "objs": objs, "name": title, "deck_id": deck_id or s.get("deck")}
+    return {**s, "view": boxes, "objs": objs, "name": title, "deck_id": deck_id or s.get("deck"), "theme": theme,
+            "look": look(theme, s.get("background", ""))}

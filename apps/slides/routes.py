@@ -31,9 +31,9 @@ def _current(slides: list[dict], slide_id: int | None) -> dict:
 
 
 def _editor_ctx(d: dict, slide_id: int | None) -> dict:
-    slides = [_view(s, d["id"]) for s in d["slides"]]
+    slides = [_view(s, d["id"], d["theme"]) for s in d["slides"]]
     cur = _current(slides, slide_id)
-    return {"deck": d, "slides": slides, "cur": cur, "layouts": LAYOUT_NAMES,
+    return {"deck": d, "slides": slides, "cur": cur, "layouts": LAYOUT_NAMES, "themes": shapes.THEMES,
             "can_edit": d["role"] in ("owner", "editor"), "shape_names": shapes.SHAPES, "line_names": shapes.LINES,
             "palette": shapes.PALETTE}
 
@@ -117,7 +117,8 @@ def set_text(deck_id: int, slide_id: int):
     if "text" not in request.form:
         raise Invalid("Nothing to save.", "text")
     service.set_text(g.store, g.caller, slide_id, request.form.get("role", ""), request.form["text"], deck_id)
-    s = _view(service.slide(g.store, g.caller.user, slide_id))
+    sl = service.slide(g.store, g.caller.user, slide_id)
+    s = _view(sl, sl["deck"], service.theme(g.store, sl["deck"]))
     if not is_htmx():
         return redirect(url_for("slides.editor", deck_id=deck_id, slide=slide_id))
     return (Markup(render_template("slides/_thumb.html", s=s, cur={"id": slide_id}))
@@ -160,7 +161,7 @@ add_file_routes(bp, service.DECKS, prefix="/p", param="deck_id", record="deck",
 @bp.get("/p/<int:deck_id>/present")
 def present(deck_id: int):
     d = service.get(g.store, g.caller.user, deck_id)
-    slides = [_view(s, d["id"]) for s in d["slides"]]
+    slides = [_view(s, d["id"], d["theme"]) for s in d["slides"]]
     n = request.args.get("slide", default=1, type=int)
     n = min(max(1, n), len(slides))
     return render("slides/present.html", deck=d, slides=slides, n=n, **page_context(bp.name, service.DECKS))

@@ -1,5 +1,5 @@
 """Slides GUI: objects on a slide (insert, move, resize, nudge, align, order, format, delete), thin
-over ``apps.slides.objects``. Every change answers with the re-rendered workspace (the selection
+over ``apps.slides.objects``; the deck's theme and a slide's background (``apps.slides.looks``). Every change answers with the re-rendered workspace (the selection
 is kept by the page); saving an object's text answers with the slide's thumbnail, as box text does."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from markupsafe import Markup
 from apps.core.errors import Invalid
 from apps.core.files import blob_bytes
 from apps.core.ids import parse_int
-from apps.slides import objects, service
+from apps.slides import looks, objects, service, shapes
 from apps.slides.blueprint import bp
 from apps.slides.routes import _view, _workspace
 from apps.web.render import is_htmx
@@ -87,7 +87,8 @@ def object_text(deck_id: int, slide_id: int, ref: str):
     objects.set_text(g.store, g.caller, slide_id, ref, request.form["text"], deck_id)
     if not is_htmx():
         return redirect(url_for("slides.editor", deck_id=deck_id, slide=slide_id))
-    s = _view(service.slide(g.store, g.caller.user, slide_id))
+    sl = service.slide(g.store, g.caller.user, slide_id)
+    s = _view(sl, sl["deck"], service.theme(g.store, sl["deck"]))
     return (Markup(render_template("slides/_thumb.html", s=s, cur={"id": slide_id}))
             + Markup(render_template("slides/_status.html", oob=True)))
 
@@ -111,3 +112,24 @@ def image_picker(deck_id: int):
     found = objects.images(g.store, g.caller.user, q)
     tpl = "slides/_image_rows.html" if request.args.get("partial") else "slides/_image_picker.html"
     return render_template(tpl, deck=d, slide_id=slide_id, images=found, q=q)
+
+
+# ---------------------------------------------------------------- theme and background
+@bp.post("/p/<int:deck_id>/theme")
+def theme(deck_id: int):
+    name, slide_id = request.form.get("theme", ""), _slide_arg()
+    changed = looks.set_theme(g.store, g.caller, deck_id, name)
+    return _workspace(deck_id, slide_id, f"Theme: {shapes.THEMES[name]['name']}." if changed else None)
+
+
+@bp.post("/p/<int:deck_id>/s/<int:slide_id>/background")
+def background(deck_id: int, slide_id: int):
+    if "color" not in request.form:
+        raise Invalid("Choose a colour for the background.", "color")
+    looks.set_background(g.store, g.caller, slide_id, request.form["color"], deck_id)
+    return _workspace(deck_id, slide_id)
+
+
+def _slide_arg() -> int | None:
+    raw = request.form.get("slide", "").strip()
+    return parse_int(raw, "slide") if raw else None

@@ -6,6 +6,8 @@ slides:
   - {layout: title_body, title: "…", body: "- bullet\\n- bullet", notes: "speaker notes"}
   - {layout: two_columns, title: "…", left: "…", right: "…"}
   - {layout: section, title: "…"}
+  - {layout: big_number, title: "$160.6m", body: "…"}     # also: title_only, one_column, main_point,
+                                                          # section_description, caption (body), blank
 ```
 
 Text is stored as the editor saves it (``service.clean_text``), so opening a
@@ -27,7 +29,8 @@ from apps.slides import service
 
 class SlideSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    layout: Literal["title", "title_body", "two_columns", "section"] = "title_body"
+    layout: Literal["title", "section", "title_body", "two_columns", "title_only", "one_column", "main_point",
+                    "section_description", "caption", "big_number", "blank"] = "title_body"
     title: str = ""
     subtitle: str = ""
     body: str = ""

@@ -10,11 +10,13 @@ Writes are minimal: saving a box unchanged writes nothing, moving a slide
 rewrites only the ``seq`` of the slides whose position changed, and changing
 a layout keeps the box rows (and their keys) that still have a place.
 
-Changing a layout never loses text. The title stays the title; the main text
-box of the old layout (subtitle, body or left column) becomes the main text
-box of the new one (subtitle, body or left column); a right column keeps its
-place in two-column layouts and is otherwise appended, after a line break,
-to the main box.
+Changing a layout never loses text. A box whose role the new layout has keeps
+its place (the title stays the title); the main text box of the old layout
+(``MAIN``: subtitle, body or left column) becomes the main text box of the new
+one; any other text with no place (a right column going to a one-column
+layout) is appended, after a line break, to the main box. A layout with no
+main box (Title only, Main point, Blank) leaves such text where it was, as a
+text box (``slides_objects``), as Google Slides does.
 """
 from __future__ import annotations
 
@@ -35,17 +37,28 @@ UNTITLED = "Untitled presentation"
 # Layouts: their text boxes, in reading order, and the name Google Slides gives them.
 LAYOUTS: dict[str, tuple[str, ...]] = {
     "title": ("title", "subtitle"),
+    "section": ("title", "subtitle"),
     "title_body": ("title", "body"),
     "two_columns": ("title", "left", "right"),
-    "section": ("title", "subtitle"),
+    "title_only": ("title",),
+    "one_column": ("title", "body"),
+    "main_point": ("title",),
+    "section_description": ("title", "subtitle", "body"),
+    "caption": ("body",),
+    "big_number": ("title", "body"),
+    "blank": (),
 }
-LAYOUT_NAMES = {"title": "Title slide", "title_body": "Title and body",
-                "two_columns": "Title and two columns", "section": "Section header"}
+LAYOUT_NAMES = {"title": "Title slide", "section": "Section header", "title_body": "Title and body",
+                "two_columns": "Title and two columns", "title_only": "Title only", "one_column": "One column text",
+                "main_point": "Main point", "section_description": "Section title and description",
+                "caption": "Caption", "big_number": "Big number", "blank": "Blank"}
 ROLES = ("title", "subtitle", "body", "left", "right")
 ROLE_NAMES = {"title": "Title", "subtitle": "Subtitle", "body": "Body", "left": "Left column",
               "right": "Right column"}
 BULLET_ROLES = ("body", "left", "right")           # where "- " lines are bullets
-MAIN = {"title": "subtitle", "title_body": "body", "two_columns": "left", "section": "subtitle"}
+# The box that takes the main text when the layout changes (none: it becomes a text box where it was).
+MAIN = {"title": "subtitle", "title_body": "body", "two_columns": "left", "section": "subtitle", "one_column": "body",
+        "section_description": "body", "caption": "body", "big_number": "body"}
 DEFAULT_LAYOUT = "title_body"
 MAX_TEXT = 5_000                # characters in one text box
 MAX_NOTES = 20_000              # characters of speaker notes
@@ -56,22 +69,31 @@ DECKS = Editor("slides_decks", kind=KIND, mime=DECK_MIME, untitled=UNTITLED, nou
 
 # ---------------------------------------------------------------- reading
 def get(store: Store, user: str, deck_id: int) -> dict:
-    """A presentation the user can open, with its slides in order (see ``read_slides``)."""
-    return {**DECKS.open(store, user, deck_id), "slides": read_slides(store, deck_id)}
+    """A presentation the user can open, with its slides in order (see ``read_slides``) and its ``theme``."""
+    return {**DECKS.open(store, user, deck_id), "slides": read_slides(store, deck_id), "theme": theme(store, deck_id)}
+
+
+def theme(store: Store, deck_id: int) -> str:
+    """The deck's theme (``shapes.THEMES``)."""
+    t = store.scalar("SELECT theme FROM slides_looks WHERE deck=? AND slide IS NULL ORDER BY id", (deck_id,))
+    return t or shapes.DEFAULT_THEME
 
 
 def read_slides(store: Store, deck_id: int) -> list[dict]:
-    """``[{id, seq, layout, notes, boxes: {role: text}, objects: [...]}]`` in order; every box of the layout
-    is present. ``objects``: what else sits on the slide, back to front (``shapes.read_objects``)."""
+    """``[{id, seq, layout, notes, boxes: {role: text}, objects: [...], background}]`` in order; every box of
+    the layout is present. ``objects``: what else sits on the slide, back to front (``shapes.read_objects``);
+    ``background``: the slide's own background colour ("": the theme's)."""
     slides = store.select("slides_slides", "deck=?", (deck_id,), order="seq, id")
     boxes: dict[int, dict[str, str]] = {s["id"]: {} for s in slides}
     for b in store.all("SELECT b.slide, b.role, b.text FROM slides_boxes b JOIN slides_slides s ON s.id=b.slide "
                        "WHERE s.deck=? ORDER BY b.id", (deck_id,)):
         boxes[b["slide"]][b["role"]] = b["text"] or ""
     objects = shapes.read_objects(store, deck_id)
+    backgrounds = {r["slide"]: r["background"] or "" for r in store.all(
+        "SELECT slide, background FROM slides_looks WHERE deck=? AND slide IS NOT NULL", (deck_id,))}
     return [{"id": s["id"], "seq": s["seq"], "layout": s["layout"], "notes": s["notes"] or "",
              "boxes": {r: boxes[s["id"]].get(r, "") for r in LAYOUTS.get(s["layout"], ("title",))},
-             "objects": objects.get(s["id"], [])}
+             "objects": objects.get(s["id"], []), "background": backgrounds.get(s["id"], "")}
             for s in slides]
 
 
@@ -249,27 +271,38 @@ def set_layout(store: Store, caller: Caller, slide_id: int, layout: str, deck_id
         return False
     boxes = _boxes(store, slide_id)
     want = LAYOUTS[layout]
+    main_role, main_new = MAIN.get(old), MAIN.get(layout)
+    main_old = boxes.get(main_role) if main_role else None
+    kept = {r: b for r, b in boxes.items() if b is not main_old and r in want and not (r == main_new and main_old)}
+    extra = [boxes[r] for r in ROLES if r in boxes and boxes[r] is not main_old and r not in kept]
+    places = {o["role"]: o for o in store.select("slides_objects", "slide=? AND kind=?", (slide_id, shapes.PLACEHOLDER))}
     with store.transaction():
         store.update("slides_slides", slide_id, caller.actor, layout=layout)
-        if "title" not in boxes:
-            boxes["title"] = {"id": store.insert("slides_boxes", caller.actor, slide=slide_id, role="title", text=""),
-                              "text": ""}
-        main_old, main_new = boxes.get(MAIN.get(old, "")), MAIN[layout]
-        right = boxes.get("right")
         main_text = (main_old or {}).get("text") or ""
-        if right is not None and "right" not in want and right["text"]:
-            main_text = f"{main_text}\n{right['text']}" if main_text else right["text"]
-        if main_old is not None:
+        leftovers = []                                 # (role, text) with no place in the new layout
+        for b in extra:
+            if b["text"] and main_new is not None:
+                main_text = f"{main_text}\n{b['text']}" if main_text else b["text"]
+            elif b["text"]:
+                leftovers.append((b["role"], b["text"]))
+            store.delete("slides_boxes", b["id"], caller.actor)
+        if main_new is not None and main_old is not None:
             store.update("slides_boxes", main_old["id"], caller.actor, role=main_new, text=main_text)
-        else:
+        elif main_new is not None:
             store.insert("slides_boxes", caller.actor, slide=slide_id, role=main_new, text=main_text)
-        if "right" in want and right is None:
-            store.insert("slides_boxes", caller.actor, slide=slide_id, role="right", text="")
-        keep = {"title", "right"} & set(want)
-        for role, b in boxes.items():
-            if b is not main_old and role not in keep:
-                store.delete("slides_boxes", b["id"], caller.actor)
-        roles = {r: r for r in keep} | ({MAIN[old]: main_new} if old in MAIN else {})
+        elif main_old is not None:
+            if main_text:
+                leftovers.insert(0, (main_role, main_text))
+            store.delete("slides_boxes", main_old["id"], caller.actor)
+        present = set(kept) | ({main_new} if main_new else set())
+        for role in want:
+            if role not in present:
+                store.insert("slides_boxes", caller.actor, slide=slide_id, role=role, text="")
+        for role, text_ in leftovers:                  # text never goes: it stays where it was, as a text box
+            o = places.get(role) or {}
+            x, y, w, h = (o["x"], o["y"], o["w"], o["h"]) if o.get("x") is not None else geometry_pt(old, role)
+            shapes.add_text_box(store, caller.actor, slide_id, (x, y, w, h), text_, o)
+        roles = {r: r for r in kept} | ({main_role: main_new} if main_old and main_new else {})
         shapes.relayout(store, caller.actor, slide_id, roles)
         DECKS.bump(store, caller, d)
     return True
@@ -324,7 +357,9 @@ def create(store: Store, caller: Caller, parent: int | None = None, title: str =
 
 # ---------------------------------------------------------------- export
 def _slide_text(s: dict) -> list[str]:
-    return [s["boxes"][r] for r in LAYOUTS[s["layout"]] if s["boxes"].get(r)]
+    """The slide's text in reading order: its layout boxes, then its text boxes and shapes, back to front."""
+    return ([s["boxes"][r] for r in LAYOUTS[s["layout"]] if s["boxes"].get(r)]
+            + [o["text"] for o in s.get("objects", ()) if o["kind"] in ("text", "shape") and o["text"]])
 
 
 def plain_text(slides: list[dict]) -> str:
@@ -347,12 +382,13 @@ def markdown(store: Store, user: str, deck_id: int) -> str:
     for n, s in enumerate(d["slides"], start=1):
         b = s["boxes"]
         out.append(f"## {n}. {b.get('title') or '(untitled)'}".replace("\n", " "))
-        for role in LAYOUTS[s["layout"]][1:]:
-            if not b.get(role):
+        for role in LAYOUTS[s["layout"]]:
+            if role == "title" or not b.get(role):
                 continue
             if role in ("left", "right"):
                 out.append(f"**{ROLE_NAMES[role]}**")
             out.append(b[role])
+        out += [o["text"] for o in s["objects"] if o["kind"] in ("text", "shape") and o["text"]]
         if s["notes"]:
             out.append("\n".join("> " + line if line else ">" for line in ("Notes: " + s["notes"]).split("\n")))
     return "\n\n".join(out) + "\n"
@@ -364,6 +400,14 @@ GEOMETRY = {
     "title_body": {"title": (44, 36, 872, 74), "body": (44, 124, 872, 376)},
     "two_columns": {"title": (44, 36, 872, 74), "left": (44, 124, 420, 376), "right": (496, 124, 420, 376)},
     "section": {"title": (60, 170, 840, 130), "subtitle": (60, 310, 840, 90)},
+    "title_only": {"title": (44, 36, 872, 74)},
+    "one_column": {"title": (44, 48, 400, 110), "body": (44, 172, 400, 328)},
+    "main_point": {"title": (60, 100, 840, 340)},
+    "section_description": {"title": (40, 140, 400, 150), "subtitle": (40, 300, 400, 100),
+                            "body": (520, 60, 400, 420)},
+    "caption": {"body": (44, 436, 872, 64)},
+    "big_number": {"title": (44, 90, 872, 230), "body": (44, 330, 872, 120)},
+    "blank": {},
 }
 
 
@@ -372,7 +416,10 @@ def geometry_pt(layout: str, role: str) -> tuple[int, int, int, int]:
     return tuple(round(v * 3 / 4) for v in GEOMETRY[layout][role])
 
 
-_PPTX_LAYOUT = {"title": 0, "title_body": 1, "section": 2, "two_columns": 3}   # python-pptx default template
+# python-pptx's default template: Title Slide, Title and Content, Section Header, Two Content, Title Only, Blank.
+# Boxes a layout there has no placeholder for are written as text boxes.
+_PPTX_LAYOUT = {"title": 0, "title_body": 1, "section": 2, "two_columns": 3, "title_only": 5, "one_column": 1,
+                "main_point": 5, "section_description": 0, "caption": 6, "big_number": 1, "blank": 6}
 
 
 def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
@@ -387,18 +434,27 @@ def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
     d = get(store, user, deck_id)
     prs = Presentation()
     prs.slide_width, prs.slide_height = px.emu(shapes.SLIDE_W), px.emu(shapes.SLIDE_H)
+    look = shapes.THEMES[d["theme"]] if d["theme"] != shapes.DEFAULT_THEME else None
     for s in d["slides"]:
         layout = prs.slide_layouts[_PPTX_LAYOUT.get(s["layout"], 6)]
         sl = prs.slides.add_slide(layout)
+        if s["background"] or look:
+            px.background(sl, s["background"] or look["background"])
         holders = {ph.placeholder_format.idx: ph for ph in sl.placeholders}
         slots = dict(zip(LAYOUTS[s["layout"]], sorted(holders)))
         over = {o["role"]: o for o in s["objects"] if o["kind"] == shapes.PLACEHOLDER}
-        for role, idx in slots.items():
-            ph = holders[idx]
+        for role in LAYOUTS[s["layout"]]:
             o = over.get(role)
-            px.place(ph, *((o["x"], o["y"], o["w"], o["h"]) if o and o["x"] is not None
-                           else geometry_pt(s["layout"], role)))
+            box = (o["x"], o["y"], o["w"], o["h"]) if o and o["x"] is not None else geometry_pt(s["layout"], role)
+            if look and not (o or {}).get("color"):
+                o = {**(o or {}), "color": look["title" if role == "title" else "text"]}
             value = s["boxes"].get(role, "")
+            if role not in slots:
+                px.add_object(sl, {**(o or {}), "kind": "text", "id": role, "x": box[0], "y": box[1], "w": box[2],
+                                   "h": box[3]}, bullet_lines(value), None)
+                continue
+            ph = holders[slots[role]]
+            px.place(ph, *box)
             lines = bullet_lines(value) if role in BULLET_ROLES else [(True, line) for line in value.split("\n")]
             px.fill_text(ph.text_frame, lines, o, placeholder=True)
         for idx in set(holders) - set(slots.values()):

@@ -123,15 +123,17 @@ def aligned(o: dict, side: str) -> dict[str, int]:
 
 # ---------------------------------------------------------------- with the slides they sit on
 def copy_all(store: Store, actor: str, from_slide: int, to_slide: int) -> None:
-    """Copy a slide's objects (and its layout boxes' positions and formatting) onto another slide."""
-    for r in store.select("slides_objects", "slide=?", (from_slide,)):
-        store.insert("slides_objects", actor, **{k: v for k, v in r.items() if k not in ("id", "slide")},
-                     slide=to_slide)
+    """Copy a slide's objects (and its layout boxes' positions and formatting, its background) onto another."""
+    for table in ("slides_objects", "slides_looks"):
+        for r in store.select(table, "slide=?", (from_slide,)):
+            store.insert(table, actor, **{k: v for k, v in r.items() if k not in ("id", "slide")}, slide=to_slide)
 
 
 def delete_all(store: Store, actor: str, slide_id: int) -> None:
     for r in store.select("slides_objects", "slide=?", (slide_id,)):
         store.delete("slides_objects", r["id"], actor)
+    for r in store.select("slides_looks", "slide=?", (slide_id,)):
+        store.delete("slides_looks", r["id"], actor)
 
 
 def relayout(store: Store, actor: str, slide_id: int, roles: dict[str, str]) -> None:
@@ -142,3 +144,31 @@ def relayout(store: Store, actor: str, slide_id: int, roles: dict[str, str]) -> 
             store.update("slides_objects", r["id"], actor, role=roles[r["role"]], x=None, y=None, w=None, h=None)
         else:
             store.delete("slides_objects", r["id"], actor)
+
+
+def add_text_box(store: Store, actor: str, slide_id: int, box: tuple[int, int, int, int], text: str,
+                 fmt: dict | None = None) -> int:
+    """A text box in front of the slide's objects (a layout box's text with no place in a new layout)."""
+    fmt = {k: v for k, v in (fmt or {}).items() if k in ("bold", "italic", "underline", "size", "color", "align")}
+    top = store.scalar("SELECT MAX(z) FROM slides_objects WHERE slide=?", (slide_id,)) or 0
+    x, y, w, h = box
+    return store.insert("slides_objects", actor, slide=slide_id, kind="text", x=x, y=y, w=w, h=h, z=top + 1,
+                        text=text, **fmt)
+
+
+# ---------------------------------------------------------------- themes
+# A deck's theme: the slide background and the colours of its text (title, body, subtitle), as in
+# Google Slides' theme picker. "simple_light" is the default: a deck without a theme row has it.
+THEMES = {
+    "simple_light": {"name": "Simple Light", "background": "#ffffff", "title": "#000000", "text": "#000000",
+                     "subtle": "#595959"},
+    "simple_dark": {"name": "Simple Dark", "background": "#212121", "title": "#ffffff", "text": "#ffffff",
+                    "subtle": "#bdbdbd"},
+    "streamline": {"name": "Streamline", "background": "#ffffff", "title": "#1565c0", "text": "#424242",
+                   "subtle": "#607d8b"},
+    "coral": {"name": "Coral", "background": "#fff3ef", "title": "#cc4125", "text": "#3c2a25", "subtle": "#8a5a4a"},
+    "spearmint": {"name": "Spearmint", "background": "#e0f2f1", "title": "#00796b", "text": "#263238",
+                  "subtle": "#4f6f6b"},
+    "plum": {"name": "Plum", "background": "#3e2347", "title": "#ffffff", "text": "#f3e5f5", "subtle": "#d1b3d9"},
+}
+DEFAULT_THEME = "simple_light"

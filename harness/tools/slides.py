@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Literal
 
 from apps.core.store.db import Caller, Store
-from apps.slides import objects
+from apps.slides import looks, objects
 from apps.slides import service as slides
-from apps.slides.shapes import PALETTE
+from apps.slides.shapes import PALETTE, THEMES
 from harness.tools.drive import app_ref
 from harness.tools.registry import read, write
 
-Layout = Literal["title", "title_body", "two_columns", "section"]
+Layout = Literal["title", "section", "title_body", "two_columns", "title_only", "one_column", "main_point",
+                 "section_description", "caption", "big_number", "blank"]
 Box = Literal["title", "subtitle", "body", "left", "right"]
 Kind = Literal["text", "shape", "line", "image"]
 Ref = int | Box
@@ -23,11 +24,14 @@ Ref = int | Box
 def read_deck(store: Store, caller: Caller, deck: str | int) -> dict:
     """Open a presentation: its title, the user's role and its slides in order, each with its id,
     layout, the text of every box of the layout (title, subtitle, body, left, right; `- ` lines are
-    bullets) and speaker notes. Opening puts it in Recent."""
+    bullets), speaker notes, its own background colour and its objects (text boxes, shapes, lines,
+    images, and layout boxes that were moved or formatted: kind, position and size in points of the
+    720 × 405 pt slide, text and formatting); and the deck's theme. Opening puts it in Recent."""
     deck_id = app_ref(store, caller.user, "deck", deck)
     d = slides.get(store, caller.user, deck_id)
     slides.DECKS.record_open(store, caller, deck_id)
-    return {"id": deck_id, "title": d["title"], "role": d["role"], "item_id": d["item"]["id"], "slides": d["slides"]}
+    return {"id": deck_id, "title": d["title"], "role": d["role"], "item_id": d["item"]["id"], "theme": d["theme"],
+            "slides": d["slides"]}
 
 
 def add_slide(store: Store, caller: Caller, deck: str | int, layout: Layout = "title_body",
@@ -101,8 +105,9 @@ TOOLS = [
     write(slides.set_notes, "slides.set_notes", "Replace a slide's speaker notes. Returns whether they changed.",
           args={"slide_id": SLIDE, "text": "The notes.", "deck_id": "Optional: the presentation id."}),
     write(add_slide, "slides.add_slide",
-          args={"deck": DECK, "layout": "title (title + subtitle), title_body, two_columns (title, left, right) "
-                "or section.", "texts": "Box → text, e.g. {\"title\": \"Q2\", \"body\": \"- one\\n- two\"}.",
+          args={"deck": DECK, "layout": "title (title + subtitle), section (title + subtitle), title_body, "
+                "two_columns (title, left, right), title_only, one_column (title, body), main_point (title), "
+                "section_description (title, subtitle, body), caption (body), big_number (title, body) or blank.", "texts": "Box → text, e.g. {\"title\": \"Q2\", \"body\": \"- one\\n- two\"}.",
                 "notes": "Speaker notes.", "after": "Put it after this slide id (default: at the end)."}),
     write(slides.create, "slides.create", "Create a presentation in My Drive (or a folder). Returns its id.",
           args={"parent": "A Drive folder id; null for My Drive.", "title": "The title.",
@@ -137,6 +142,14 @@ TOOLS = [
     write(objects.delete, "slides.delete_object", "Delete an inserted object (layout boxes stay: clear their text).",
           args={"slide_id": SLIDE, "ref": "The object's id.", "deck_id": "Optional: the presentation id."},
           types={"ref": int}),
+    write(looks.set_theme, "slides.set_theme", "Apply a theme to the whole presentation. Returns whether it changed.",
+          args={"deck_id": "The presentation's id.",
+                "theme": ", ".join(f"{k} ({v['name']})" for k, v in THEMES.items()) + "."},
+          types={"theme": Literal[tuple(THEMES)]}),
+    write(looks.set_background, "slides.set_background", "Give one slide its own background colour (\"\" goes "
+          "back to the theme's). Returns whether it changed.",
+          args={"slide_id": SLIDE, "color": "#rrggbb, e.g. #e0f2f1; \"\" resets.",
+                "deck_id": "Optional: the presentation id."}),
     write(slides.move_slide, "slides.move_slide",
           "Move a slide to a position in its presentation (1 = first); the others keep their order. "
           "Returns whether it moved.",

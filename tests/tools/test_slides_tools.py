@@ -54,3 +54,16 @@ def test_bad_object_calls_are_refused_and_write_nothing(slot_of):
                 "between")                                     # all or nothing: the bold goes too
         refused(st, "slides.delete_object", {"slide_id": sid, "ref": 99999}, "isn't on this slide")
         refused(st, "slides.insert", {"slide_id": sid, "kind": "text"}, "only view", user="henry.adeyemi")
+
+
+def test_theme_and_background_tools(slot_of):
+    with slot_of("meridian").store() as st:
+        deck = call(st, "slides.read", {"deck": CLIENT})
+        sid = deck["slides"][2]["id"]
+        assert call(st, "slides.set_theme", {"deck_id": deck["id"], "theme": "plum"}) is True
+        assert call(st, "slides.set_background", {"slide_id": sid, "color": "#E0F2F1"}) is True
+        assert call(st, "slides.set_background", {"slide_id": sid, "color": "#e0f2f1"}) is False
+        deck = call(st, "slides.read", {"deck": CLIENT})
+        assert [s["background"] for s in deck["slides"][1:4]] == ["", "#e0f2f1", ""]
+        refused(st, "slides.set_theme", {"deck_id": deck["id"], "theme": "neon"}, "theme")
+        refused(st, "slides.set_background", {"slide_id": sid, "color": "greenish"}, "isn't a colour")

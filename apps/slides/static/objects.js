@@ -77,6 +77,7 @@
   }
   E.onInit(() => {                                       // after every new workspace
     const w = E.ws();
+    $$('.slides-app [data-ocmd="theme"]').forEach((b) => b.setAttribute("aria-checked", b.dataset.value === w.dataset.theme ? "true" : "false"));
     const want = w.dataset.sel || sel;
     sel = null;
     if (want && elOf(want)) {
@@ -130,6 +131,10 @@
         sel = el.dataset.obj;
         return post(el.dataset.obj, name, name === "align" ? { side: opts.side } : { to: opts.to });
       }
+      case "background":
+        return E.swap("POST", `${E.base}/s/${E.current()}/background`, { color: opts.value || "" });
+      case "theme":
+        return E.swap("POST", `${E.base}/theme`, { theme: opts.value, slide: E.current() });
       case "delete": {
         if (!el) { E.say("Select an object first."); return; }
         if (el.dataset.kind === "placeholder") { E.say("A layout box can't be deleted: clear its text instead."); return; }

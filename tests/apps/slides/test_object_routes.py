@@ -126,3 +126,26 @@ def test_plain_form_posts_redirect_to_the_editor(client, slot, kind):
     did, sid = ids(slot)
     r = client.post(f"/slides/p/{did}/s/{sid}/objects", data={"kind": kind})
     assert r.status_code == 302 and r.headers["Location"].endswith(f"/slides/p/{did}?slide={sid}")
+
+
+def test_theme_and_background_routes(hx, slot, app):
+    did, sid = ids(slot)
+    r = hx.post(f"/slides/p/{did}/theme", data={"theme": "spearmint", "slide": str(sid)})
+    assert r.status_code == 200 and b"Theme: Spearmint." in r.data and b"--bg:#e0f2f1" in r.data
+    assert f'data-slide="{sid}"'.encode() in r.data
+    r = hx.post(f"/slides/p/{did}/s/{sid}/background", data={"color": "#fbbc04"})
+    assert r.status_code == 200 and b"--bg:#fbbc04" in r.data
+    with slot.store() as st:
+        assert S.get(st, "alex.chen", did)["theme"] == "spearmint" and S.slide(st, "alex.chen", sid)["background"] == "#fbbc04"
+    before = snapshot(slot)
+    for url, data in [(f"/slides/p/{did}/theme", {"theme": "neon"}), (f"/slides/p/{did}/theme", {}),
+                      (f"/slides/p/{did}/theme", {"theme": "plum", "slide": "x"}),
+                      (f"/slides/p/{did}/s/{sid}/background", {}), (f"/slides/p/{did}/s/{sid}/background", {"color": "no"})]:
+        assert hx.post(url, data=data).status_code == 422, (url, data)
+    assert content_changes(diff(before, snapshot(slot))) == []
+    henry = make_client(app, "henry.adeyemi")
+    h = {"HX-Request": "true"}
+    assert henry.post(f"/slides/p/{did}/theme", data={"theme": "plum"}, headers=h).status_code == 403
+    assert henry.post(f"/slides/p/{did}/s/{sid}/background", data={"color": "#000000"}, headers=h).status_code == 403
+    body = henry.get(f"/slides/p/{did}/present").data
+    assert b"--bg:#fbbc04" in body and b"slides.css" in body

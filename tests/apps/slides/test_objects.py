@@ -233,3 +233,79 @@ def test_pptx_carries_objects_positions_sizes_and_formatting(store, alex):
     assert pic.shape_type == MSO_SHAPE_TYPE.PICTURE and (pic.left, pic.top, pic.width, pic.height) == (
         560 * pt, 20 * pt, 140 * pt, 90 * pt)
     assert pic.image.blob[:4] == b"\x89PNG"
+
+
+def test_the_standard_layouts_and_text_that_loses_its_place_becomes_a_text_box(store, alex):
+    assert list(S.LAYOUT_NAMES.values()) == [
+        "Title slide", "Section header", "Title and body", "Title and two columns", "Title only", "One column text",
+        "Main point", "Section title and description", "Caption", "Big number", "Blank"]
+    did = deck_id(store)
+    s = first(store, did)
+    sid, title, body = s["id"], s["boxes"]["title"], s["boxes"]["body"]
+    O.nudge(store, alex, sid, "title", 0, 20)
+    O.set_format(store, alex, sid, "title", bold=True)
+    S.set_layout(store, alex, sid, "blank")
+    now = S.slide_at(store, did, 2)
+    assert now["layout"] == "blank" and now["boxes"] == {}
+    boxes = [o for o in now["objects"] if o["kind"] == "text"]
+    assert [(b["text"], b["x"], b["y"]) for b in boxes] == [(body, 33, 93), (title, 33, 47)]
+    assert boxes[1]["bold"] is True and [o for o in now["objects"] if o["kind"] == "placeholder"] == []
+    S.set_layout(store, alex, sid, "big_number")
+    now = S.slide_at(store, did, 2)
+    assert now["boxes"] == {"title": "", "body": ""} and len(now["objects"]) == 2
+    S.set_text(store, alex, sid, "title", "$160.6m")
+    S.set_layout(store, alex, sid, "section_description")
+    assert S.slide_at(store, did, 2)["boxes"] == {"title": "$160.6m", "subtitle": "", "body": ""}
+    S.set_layout(store, alex, sid, "caption")                       # the title has no place: into the caption
+    now = S.slide_at(store, did, 2)
+    assert now["boxes"] == {"body": "$160.6m"} and len(now["objects"]) == 2
+    for layout in S.LAYOUTS:
+        new = S.add_slide(store, alex, did, layout=layout, texts={r: f"{r} text" for r in S.LAYOUTS[layout]})
+        assert S.slide(store, "alex.chen", new)["boxes"] == {r: f"{r} text" for r in S.LAYOUTS[layout]}
+    import io
+
+    from pptx import Presentation
+    prs = Presentation(io.BytesIO(S.pptx_bytes(store, "alex.chen", did)))
+    texts = [sorted(sh.text_frame.text for sh in sl.shapes if sh.has_text_frame) for sl in list(prs.slides)[-11:]]
+    assert texts[0] == ["title text", "subtitle text"][::-1] or texts[0] == ["subtitle text", "title text"]
+    assert texts[-1] == [] and texts[-3] == ["body text"]             # blank; caption: its body as a text box
+    assert texts[-4] == ["body text", "subtitle text", "title text"]  # section title and description
+    txt = S.text_export(store, "alex.chen", did)
+    assert "$160.6m" in txt and "big_number" not in txt
+
+
+def test_theme_and_background_minimal_writes_duplicate_and_pptx(store, alex):
+    import io
+
+    from pptx import Presentation
+
+    from apps.slides import looks
+    did = deck_id(store)
+    s2, s3 = S.read_slides(store, did)[1:3]
+    before = export(store)
+    assert looks.set_theme(store, alex, did, "simple_light") is False            # the default: nothing to write
+    assert looks.set_background(store, alex, s2["id"], "") is False
+    assert content_changes(diff(before, export(store))) == []
+    assert looks.set_theme(store, alex, did, "simple_dark") is True
+    assert looks.set_theme(store, alex, did, "simple_dark") is False
+    assert looks.set_background(store, alex, s2["id"], "#fbbc04") is True
+    assert S.get(store, "alex.chen", did)["theme"] == "simple_dark"
+    assert [s["background"] for s in S.read_slides(store, did)[1:3]] == ["#fbbc04", ""]
+    with pytest.raises(Invalid) as e:
+        looks.set_theme(store, alex, did, "vaporwave")
+    assert e.value.field == "theme" and "Simple Dark" in e.value.message
+    with pytest.raises(Invalid):
+        looks.set_background(store, alex, s3["id"], "#ggg")
+    with pytest.raises(Forbidden):
+        looks.set_background(store, HENRY, s3["id"], "#ffffff")
+    copy = S.duplicate_slide(store, alex, s2["id"])
+    assert S.slide(store, "alex.chen", copy)["background"] == "#fbbc04"
+    S.delete_slide(store, alex, copy)
+    assert store.scalar("SELECT COUNT(*) FROM slides_looks WHERE slide=?", (copy,)) == 0
+    prs = Presentation(io.BytesIO(S.pptx_bytes(store, "alex.chen", did)))
+    assert str(prs.slides[1].background.fill.fore_color.rgb) == "FBBC04"
+    assert str(prs.slides[2].background.fill.fore_color.rgb) == "212121"     # the theme's
+    run = prs.slides[2].shapes.title.text_frame.paragraphs[0].runs[0]
+    assert str(run.font.color.rgb) == "FFFFFF"
+    assert looks.set_background(store, alex, s2["id"], "") is True
+    assert S.read_slides(store, did)[1]["background"] == ""

@@ -217,3 +217,38 @@ def test_image_from_drive_line_end_and_ellipse_order(desk, live_slot):
     menu(page, "Arrange", "Send to back")
     expect(page.locator("#canvas .slide > .obj").first).to_have_attribute("data-obj", eid)
     assert [str(o["id"]) for o in objects_of(live_slot, did)] == [eid, oid, lid]
+
+
+def test_new_big_number_slide_theme_and_background_from_the_toolbar(desk, live_slot):
+    page = desk
+    did, sid = open_slide(page, live_slot)
+    page.get_by_role("button", name="New slide with layout").click()
+    page.get_by_role("menuitem", name="Big number").click()
+    expect(page.get_by_role("option", name="Slide 3")).to_have_attribute("aria-selected", "true")
+    page.get_by_role("textbox", name="Title").click()
+    page.keyboard.type("$160.6m")
+    page.get_by_role("textbox", name="Body").click()                 # leaving the title saves it
+    page.keyboard.type("Halcyon's COPLA limit")
+    page.keyboard.press("Escape")
+    expect(page.locator("#save-status")).to_have_text("All changes saved in Drive")
+    with live_slot.store() as st:
+        s3 = S.slide_at(st, did, 3)
+    assert s3["layout"] == "big_number" and s3["boxes"] == {"title": "$160.6m", "body": "Halcyon's COPLA limit"}
+    # the whole deck takes a theme; this slide gets a background of its own
+    page.get_by_role("button", name="Theme", exact=True).click()
+    page.get_by_role("menuitemradio", name="Simple Dark").click()
+    expect(page.locator("#workspace")).to_have_attribute("data-theme", "simple_dark")
+    expect(page.locator("[data-ocmd=theme][data-value=simple_dark]")).to_have_attribute("aria-checked", "true")
+    page.get_by_role("button", name="Background", exact=True).click()
+    page.get_by_role("menu", name="Background").get_by_role("menuitem", name="dark blue").click()
+    expect(page.locator("#canvas .slide")).to_have_attribute("style", re.compile("--bg:#0b5394"))
+    with live_slot.store() as st:
+        d = S.get(st, "alex.chen", did)
+    assert d["theme"] == "simple_dark" and [s["background"] for s in d["slides"][1:4]] == ["", "#0b5394", ""]
+    # a layout with no place for the body: its text stays, as a text box
+    page.get_by_role("button", name="Layout", exact=True).click()
+    page.get_by_role("menuitemradio", name="Title only").click()
+    expect(page.get_by_role("textbox", name="Text box")).to_have_text("Halcyon's COPLA limit")
+    with live_slot.store() as st:
+        s3 = S.slide_at(st, did, 3)
+    assert s3["boxes"] == {"title": "$160.6m"} and [o["text"] for o in s3["objects"]] == ["Halcyon's COPLA limit"]

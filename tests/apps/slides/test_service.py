@@ -161,7 +161,7 @@ def test_bad_input_is_refused_and_changes_nothing(store, alex):
     with pytest.raises(Invalid, match="Unknown layout"):
         slides.add_slide(store, alex, did, layout="comparison")
     with pytest.raises(Invalid, match="Unknown layout"):
-        slides.set_layout(store, alex, ss[0]["id"], "blank")
+        slides.set_layout(store, alex, ss[0]["id"], "picture")
     with pytest.raises(Invalid, match="from 1 to 7"):
         slides.move_slide(store, alex, ss[0]["id"], 8)
     with pytest.raises(Invalid):
@@ -283,7 +283,8 @@ def test_world_file_errors_name_the_file_and_field(store, world, tmp_path: Path)
     item = store.one("SELECT id FROM drive_items WHERE kind='deck'")["id"]
     cases = {
         "slides: []\n": "slides: List should have at least 1 item",
-        "slides:\n  - {layout: blank, title: x}\n": "slides.0.layout",
+        "slides:\n  - {layout: comparison, title: x}\n": "slides.0.layout",
+        "slides:\n  - {layout: blank, title: x}\n": "slides.0.title: a blank slide has no title box",
         "slides:\n  - {layout: title, title: x, body: y}\n": "slides.0.body: a title slide has no body box",
         "slides:\n  - {layout: title, title: x, colour: red}\n": "slides.0.colour",
         "slides: [\n": "invalid YAML",
