@@ -159,6 +159,7 @@ TASK_SHOTS = {
     "docs-suggesting.png": "meridian/settlement-suggest-subordination",
     "docs-table.png": "meridian/hearing-exhibit-table",
     "sheets-chart.png": "meridian/damages-claims-chart",
+    "slides-objects.png": "meridian/client-update-grounding-slide",
 }
 
 

@@ -163,3 +163,65 @@ def claims_chart(ctx):
     if got != want:
         return False, f"it plots {got}, not {want}", []
     return True, f"a column chart of the {len(want)} third-party claims by ID", [Vouch.of("sheets_charts", key)]
+
+
+# ---------------------------------------------------------------------------- the grounding slide
+GROUNDING_TITLE = "What happened on Tern Reef"
+GROUNDING_IMAGE = "Tern Reef grounding position.png"
+SURVEY = ("sofia.marchetti/Matters/Corvane – Aurelia Dawn (M-2026-0147)/02 Vessel & Casualty/"
+          "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf.md")
+NM = re.compile(r"(\d+(?:\.\d+)?)(?:\s*(?:[-–—/]|to|or|and)\s*(\d+(?:\.\d+)?))?\s*(?:nm\b|n\.\s?m\.|nautical miles?)",
+                re.I)
+
+
+def grounding_facts(ctx) -> tuple[str, float]:
+    """When she grounded (hh:mm) and how far east of her planned route (nm), as the final survey's
+    deviation finding states them."""
+    text = (Path(ctx.world_root) / "drive" / SURVEY).read_text(encoding="utf-8")
+    m = re.search(r"At (\d\d:\d\d) she grounded at a position \*\*(\d+(?:\.\d+)?) nm east of the planned route",
+                  text)
+    if m is None:
+        raise LookupError("the survey's deviation finding is not where the check reads it")
+    return m.group(1), float(m.group(2))
+
+
+def grounding_slide(ctx):
+    """A new slide right after the client update's title slide, titled “What happened on Tern Reef”, with the
+    Tern Reef grounding-position image from the data room and text (a text box or the layout's body) giving
+    the grounding time (03:40) and the distance east of the planned route (0.8 nm) — no other distance in
+    nautical miles, one image, nothing on the other slides (the guard)."""
+    deck = D._deck(ctx, D.CLIENT_UPDATE)
+    before = {s["key"] for s in A.slides(ctx.initial, D._deck(ctx, D.CLIENT_UPDATE, ctx.initial))}
+    final = A.slides(ctx.final, deck)
+    new = [s for s in final if s["key"] not in before]
+    if len(new) != 1:
+        return False, f"{len(new)} new slides in the client update", []
+    s = new[0]
+    pos = [x["key"] for x in final].index(s["key"]) + 1
+    if pos != 2:
+        return False, f"the new slide is slide {pos}, not right after the title slide", []
+    if D._norm(s["boxes"].get("title")).lower() != GROUNDING_TITLE.lower():
+        return False, f"its title is {s['boxes'].get('title')!r}", []
+    objs = [o for o in A.records(ctx.final, "slides_objects").values() if str(o["slide"]) == s["key"]]
+    image = A.item_key(ctx.final, GROUNDING_IMAGE, "file")
+    images = [o for o in objs if o["kind"] == "image"]
+    if [str(o.get("item")) for o in images] != [str(image)]:
+        return False, f"{len(images)} image(s) on it, not the grounding-position image alone", []
+    texts = [D._norm(o.get("text")) for o in objs if o["kind"] in ("text", "shape") and D._norm(o.get("text"))]
+    if len(set(texts)) != len(texts):
+        return False, "the same text box twice", []
+    text = "\n".join([o.get("text") or "" for o in objs if o["kind"] in ("text", "shape")]
+                     + [t for role, t in s["boxes"].items() if role != "title"])
+    when, miles = grounding_facts(ctx)
+    h, m = when.split(":")
+    problems = []
+    if not re.search(rf"(?<![\d:])0?{int(h)}[:.]{m}(?!\d)", text):
+        problems.append(f"the grounding time {when} is not stated")
+    dists = {float(x) for pair in NM.findall(text) for x in pair if x}
+    if dists != {miles}:
+        problems.append(f"distances stated {sorted(dists)} nm, not {miles} nm alone")
+    if not re.search(r"\beast\b", text, re.I):
+        problems.append("not said which side of the route (east)")
+    if problems:
+        return False, "; ".join(problems) + f" — text: {D._norm(text)[:120]!r}", []
+    return True, f"slide 2: the image and {when}, {miles} nm east", A.slide_vouches(ctx, s)
