@@ -19,7 +19,7 @@ from apps.drive.editor_routes import add_file_routes, add_list_routes, page_cont
 from apps.slides import service
 from apps.slides.blueprint import bp
 from apps.slides import render as draw
-from apps.slides import shapes
+from apps.slides import history, shapes
 from apps.slides.service import LAYOUT_NAMES
 
 _view = draw.view
@@ -54,6 +54,11 @@ def _workspace(deck_id: int, slide_id: int | None, message: str | None = None, s
     return Markup(html) + Markup("".join(oob))
 
 
+def _step(deck_id: int, label: str, slide_id: int | None = None):
+    """A change made in the editor: one undoable step (``apps.slides.history``)."""
+    return history.step(g.store, g.caller, deck_id, label, slide_id)
+
+
 def _form_int(name: str) -> int | None:
     raw = request.form.get(name, "").strip()
     if not raw:
@@ -80,19 +85,22 @@ def editor(deck_id: int):
 @bp.post("/p/<int:deck_id>/slides")
 def add_slide(deck_id: int):
     layout = request.form.get("layout", service.DEFAULT_LAYOUT)
-    sid = service.add_slide(g.store, g.caller, deck_id, _form_int("after"), layout)
+    with _step(deck_id, "New slide", None):
+        sid = service.add_slide(g.store, g.caller, deck_id, _form_int("after"), layout)
     return _workspace(deck_id, sid, "Slide added.")
 
 
 @bp.post("/p/<int:deck_id>/s/<int:slide_id>/duplicate")
 def duplicate(deck_id: int, slide_id: int):
-    sid = service.duplicate_slide(g.store, g.caller, slide_id, deck_id)
+    with _step(deck_id, "Duplicate slide", slide_id):
+        sid = service.duplicate_slide(g.store, g.caller, slide_id, deck_id)
     return _workspace(deck_id, sid, "Slide duplicated.")
 
 
 @bp.post("/p/<int:deck_id>/s/<int:slide_id>/delete")
 def delete(deck_id: int, slide_id: int):
-    sid = service.delete_slide(g.store, g.caller, slide_id, deck_id)
+    with _step(deck_id, "Delete slide", slide_id):
+        sid = service.delete_slide(g.store, g.caller, slide_id, deck_id)
     return _workspace(deck_id, sid, "Slide deleted.")
 
 
@@ -101,14 +109,16 @@ def move(deck_id: int, slide_id: int):
     position = _form_int("position")
     if position is None:
         raise Invalid("Choose where to move the slide.", "position")
-    moved = service.move_slide(g.store, g.caller, slide_id, position, deck_id)
+    with _step(deck_id, "Move slide", slide_id):
+        moved = service.move_slide(g.store, g.caller, slide_id, position, deck_id)
     return _workspace(deck_id, slide_id, f"Slide moved to position {position}." if moved else None)
 
 
 @bp.post("/p/<int:deck_id>/s/<int:slide_id>/layout")
 def layout(deck_id: int, slide_id: int):
     name = request.form.get("layout", "")
-    changed = service.set_layout(g.store, g.caller, slide_id, name, deck_id)
+    with _step(deck_id, "Apply layout", slide_id):
+        changed = service.set_layout(g.store, g.caller, slide_id, name, deck_id)
     return _workspace(deck_id, slide_id, f"Layout: {LAYOUT_NAMES[name]}." if changed else None)
 
 
@@ -116,7 +126,8 @@ def layout(deck_id: int, slide_id: int):
 def set_text(deck_id: int, slide_id: int):
     if "text" not in request.form:
         raise Invalid("Nothing to save.", "text")
-    service.set_text(g.store, g.caller, slide_id, request.form.get("role", ""), request.form["text"], deck_id)
+    with _step(deck_id, "Typing", slide_id):
+        service.set_text(g.store, g.caller, slide_id, request.form.get("role", ""), request.form["text"], deck_id)
     sl = service.slide(g.store, g.caller.user, slide_id)
     s = _view(sl, sl["deck"], service.theme(g.store, sl["deck"]))
     if not is_htmx():
@@ -129,7 +140,8 @@ def set_text(deck_id: int, slide_id: int):
 def set_notes(deck_id: int, slide_id: int):
     if "text" not in request.form:
         raise Invalid("Nothing to save.", "text")
-    service.set_notes(g.store, g.caller, slide_id, request.form["text"], deck_id)
+    with _step(deck_id, "Speaker notes", slide_id):
+        service.set_notes(g.store, g.caller, slide_id, request.form["text"], deck_id)
     if not is_htmx():
         return redirect(url_for("slides.editor", deck_id=deck_id, slide=slide_id))
     return render_template("slides/_status.html")

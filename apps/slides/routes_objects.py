@@ -9,9 +9,9 @@ from markupsafe import Markup
 from apps.core.errors import Invalid
 from apps.core.files import blob_bytes
 from apps.core.ids import parse_int
-from apps.slides import looks, objects, service, shapes
+from apps.slides import history, looks, objects, service, shapes
 from apps.slides.blueprint import bp
-from apps.slides.routes import _view, _workspace
+from apps.slides.routes import _step, _view, _workspace
 from apps.web.render import is_htmx
 
 BASE = "/p/<int:deck_id>/s/<int:slide_id>/o/<ref>"
@@ -26,9 +26,10 @@ def _opt(name: str) -> str | None:
 def insert_object(deck_id: int, slide_id: int):
     kind = request.form.get("kind", "")
     item = _opt("item")
-    oid = objects.insert(g.store, g.caller, slide_id, kind, request.form.get("shape", ""),
-                         _opt("x"), _opt("y"), _opt("w"), _opt("h"), request.form.get("text", ""),
-                         parse_int(item, "item") if item else None, deck_id)
+    with _step(deck_id, "Insert", slide_id):
+        oid = objects.insert(g.store, g.caller, slide_id, kind, request.form.get("shape", ""),
+                             _opt("x"), _opt("y"), _opt("w"), _opt("h"), request.form.get("text", ""),
+                             parse_int(item, "item") if item else None, deck_id)
     return _workspace(deck_id, slide_id, sel=oid)
 
 
@@ -36,32 +37,37 @@ def insert_object(deck_id: int, slide_id: int):
 def move_object(deck_id: int, slide_id: int, ref: str):
     if _opt("x") is None or _opt("y") is None:
         raise Invalid("Say where to move it: x and y, in points.", "x")
-    objects.move(g.store, g.caller, slide_id, ref, _opt("x"), _opt("y"), _opt("w"), _opt("h"), deck_id)
+    with _step(deck_id, "Move", slide_id):
+        objects.move(g.store, g.caller, slide_id, ref, _opt("x"), _opt("y"), _opt("w"), _opt("h"), deck_id)
     return _workspace(deck_id, slide_id, sel=ref)
 
 
 @bp.post(BASE + "/nudge")
 def nudge_object(deck_id: int, slide_id: int, ref: str):
-    objects.nudge(g.store, g.caller, slide_id, ref, request.form.get("dx", "0"), request.form.get("dy", "0"), deck_id)
+    with _step(deck_id, "Move", slide_id):
+        objects.nudge(g.store, g.caller, slide_id, ref, request.form.get("dx", "0"), request.form.get("dy", "0"), deck_id)
     return _workspace(deck_id, slide_id, sel=ref)
 
 
 @bp.post(BASE + "/align")
 def align_object(deck_id: int, slide_id: int, ref: str):
-    objects.align(g.store, g.caller, slide_id, ref, request.form.get("side", ""), deck_id)
+    with _step(deck_id, "Align", slide_id):
+        objects.align(g.store, g.caller, slide_id, ref, request.form.get("side", ""), deck_id)
     return _workspace(deck_id, slide_id, sel=ref)
 
 
 @bp.post(BASE + "/order")
 def order_object(deck_id: int, slide_id: int, ref: str):
-    objects.order(g.store, g.caller, slide_id, ref, request.form.get("to", ""), deck_id)
+    with _step(deck_id, "Order", slide_id):
+        objects.order(g.store, g.caller, slide_id, ref, request.form.get("to", ""), deck_id)
     return _workspace(deck_id, slide_id, sel=ref)
 
 
 @bp.post(BASE + "/format")
 def format_object(deck_id: int, slide_id: int, ref: str):
     props = {k: request.form[k] for k in objects.FORMAT_KEYS if k in request.form}
-    objects.set_format(g.store, g.caller, slide_id, ref, deck_id, **props)
+    with _step(deck_id, "Format", slide_id):
+        objects.set_format(g.store, g.caller, slide_id, ref, deck_id, **props)
     return _workspace(deck_id, slide_id, sel=ref)
 
 
@@ -70,13 +76,15 @@ def bullets_object(deck_id: int, slide_id: int, ref: str):
     on = request.form.get("on", "")
     if on not in ("0", "1"):
         raise Invalid("Say whether to turn bullets on (1) or off (0).", "on")
-    objects.set_bullets(g.store, g.caller, slide_id, ref, on == "1", deck_id)
+    with _step(deck_id, "Bullets", slide_id):
+        objects.set_bullets(g.store, g.caller, slide_id, ref, on == "1", deck_id)
     return _workspace(deck_id, slide_id, sel=ref)
 
 
 @bp.post(BASE + "/delete")
 def delete_object(deck_id: int, slide_id: int, ref: str):
-    objects.delete(g.store, g.caller, slide_id, ref, deck_id)
+    with _step(deck_id, "Delete", slide_id):
+        objects.delete(g.store, g.caller, slide_id, ref, deck_id)
     return _workspace(deck_id, slide_id)
 
 
@@ -84,7 +92,8 @@ def delete_object(deck_id: int, slide_id: int, ref: str):
 def object_text(deck_id: int, slide_id: int, ref: str):
     if "text" not in request.form:
         raise Invalid("Nothing to save.", "text")
-    objects.set_text(g.store, g.caller, slide_id, ref, request.form["text"], deck_id)
+    with _step(deck_id, "Typing", slide_id):
+        objects.set_text(g.store, g.caller, slide_id, ref, request.form["text"], deck_id)
     if not is_htmx():
         return redirect(url_for("slides.editor", deck_id=deck_id, slide=slide_id))
     sl = service.slide(g.store, g.caller.user, slide_id)
@@ -118,7 +127,8 @@ def image_picker(deck_id: int):
 @bp.post("/p/<int:deck_id>/theme")
 def theme(deck_id: int):
     name, slide_id = request.form.get("theme", ""), _slide_arg()
-    changed = looks.set_theme(g.store, g.caller, deck_id, name)
+    with _step(deck_id, "Theme", slide_id):
+        changed = looks.set_theme(g.store, g.caller, deck_id, name)
     return _workspace(deck_id, slide_id, f"Theme: {shapes.THEMES[name]['name']}." if changed else None)
 
 
@@ -126,10 +136,32 @@ def theme(deck_id: int):
 def background(deck_id: int, slide_id: int):
     if "color" not in request.form:
         raise Invalid("Choose a colour for the background.", "color")
-    looks.set_background(g.store, g.caller, slide_id, request.form["color"], deck_id)
+    with _step(deck_id, "Background", slide_id):
+        looks.set_background(g.store, g.caller, slide_id, request.form["color"], deck_id)
     return _workspace(deck_id, slide_id)
 
 
 def _slide_arg() -> int | None:
     raw = request.form.get("slide", "").strip()
     return parse_int(raw, "slide") if raw else None
+
+
+# ---------------------------------------------------------------- undo and redo (outside text boxes)
+@bp.post("/p/<int:deck_id>/undo")
+def undo(deck_id: int):
+    return _history(deck_id, history.undo, "Nothing to undo.")
+
+
+@bp.post("/p/<int:deck_id>/redo")
+def redo(deck_id: int):
+    return _history(deck_id, history.redo, "Nothing to redo.")
+
+
+def _history(deck_id: int, fn, nothing: str):
+    slide_id = _slide_arg()
+    done = fn(g.store, g.caller, deck_id)
+    if done and done["slide"] and g.store.get("slides_slides", done["slide"]):
+        slide_id = done["slide"]
+    if slide_id is not None and not g.store.get("slides_slides", slide_id):
+        slide_id = None
+    return _workspace(deck_id, slide_id, None if done else nothing)

@@ -67,4 +67,16 @@ LOOKS = Table("slides_looks", (
     content("background", default=""),                # slide row: "#rrggbb" ("": the theme's)
 ), indexes=("deck",))
 
-TABLES = (DECKS, SLIDES, BOXES, OBJECTS, LOOKS)
+# The editor's undo and redo stacks: each step keeps the deck's slides, boxes, objects and looks as
+# they were before it, with their keys (view state: not exported, like Sheets' history).
+HISTORY = Table("slides_history", (
+    key(),
+    ephemeral("deck", Kind.INT, ref="slides_decks"),
+    ephemeral("seq", Kind.INT),
+    ephemeral("stack"),                                # undo | redo
+    ephemeral("label"),
+    ephemeral("slide", Kind.INT),                      # the slide the change was made on (shown after undo)
+    ephemeral("before", Kind.JSON),
+), indexes=("deck, stack, seq",), exported=False)
+
+TABLES = (DECKS, SLIDES, BOXES, OBJECTS, LOOKS, HISTORY)

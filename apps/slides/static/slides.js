@@ -219,6 +219,8 @@
     const sel = window.SlidesEditor && window.SlidesEditor.objectCommand;
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#canvas [contenteditable]");
     if (cmd === "insertUnorderedList" && sel && !focused) return sel("bullets", {});
+    // Undo and redo: the browser's own while typing in a box; otherwise the server's (the last change).
+    if ((cmd === "undo" || cmd === "redo") && !focused) return undoRedo(cmd);
     const box = lastBox && document.contains(lastBox) ? lastBox : null;
     if (!box) { say("Click in a text box first."); return; }
     if (cmd === "insertUnorderedList" && box.dataset.rich !== "1") { say("Bullets go in a body text box."); return; }
@@ -226,6 +228,11 @@
     document.execCommand(cmd, false, null);
     markEmpty(box);
     schedule(box);
+  }
+
+  function undoRedo(cmd) {
+    if (!editable) { say("You can only view this presentation."); return; }
+    return swap("POST", `${base}/${cmd}`, { slide: current() });
   }
 
   /* ---------------------------------------------------------------- text boxes and notes */
@@ -283,6 +290,11 @@
       return;
     }
     if (document.querySelector("dialog[open]")) return;
+    if (mod && !e.altKey && (k.toLowerCase() === "z" || k.toLowerCase() === "y")) {
+      e.preventDefault();
+      undoRedo(k.toLowerCase() === "y" || e.shiftKey ? "redo" : "undo");
+      return;
+    }
     const inFilm = !!(e.target.closest && e.target.closest("#filmstrip"));
     if (mod && k.toLowerCase() === "d") { e.preventDefault(); act("duplicate", {}, inFilm); return; }
     if (mod && (k === "ArrowUp" || k === "ArrowDown")) {

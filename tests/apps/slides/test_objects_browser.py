@@ -252,3 +252,25 @@ def test_new_big_number_slide_theme_and_background_from_the_toolbar(desk, live_s
     with live_slot.store() as st:
         s3 = S.slide_at(st, did, 3)
     assert s3["boxes"] == {"title": "$160.6m"} and [o["text"] for o in s3["objects"]] == ["Halcyon's COPLA limit"]
+
+
+def test_undo_and_redo_with_the_keyboard_and_the_toolbar(desk, live_slot):
+    page = desk
+    did, sid = open_slide(page, live_slot)
+    menu(page, "Insert", "Shape: Triangle")
+    oid = inserted(page)
+    page.keyboard.press("Shift+ArrowRight")
+    geom(page, oid, (270, 128, 200, 150))
+    page.keyboard.press("Control+z")                               # the nudge
+    geom(page, oid, (260, 128, 200, 150))
+    page.keyboard.press("Control+z")                               # the insert
+    expect(obj(page, oid)).to_have_count(0)
+    assert objects_of(live_slot, did) == []
+    page.keyboard.press("Control+y")
+    expect(obj(page, oid)).to_have_count(1)
+    page.get_by_role("button", name="Redo").click()
+    geom(page, oid, (270, 128, 200, 150))
+    assert [(o["id"], o["x"]) for o in objects_of(live_slot, did)] == [(int(oid), 270)]
+    page.get_by_role("button", name="Undo").click()
+    geom(page, oid, (260, 128, 200, 150))
+    assert objects_of(live_slot, did)[0]["x"] == 260
