@@ -37,7 +37,10 @@ def _grid_ctx(book: dict, tab_id: int | None, view_id: int | None = None) -> dic
     grid = service.cells(g.store, t["id"])
     widths = [int((t["widths"] or {}).get(F.col_letter(c), 100)) for c in range(t["cols"])]
     flt = filter_ctx(g.store, t["id"], view_id)
-    return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid, flt["hidden"] if flt else ())), "widths": widths,
+    rules = service.rules(g.store, t["id"])
+    cf = service.styles(g.store, t["id"]) if rules else {}
+    return {"book": book, "tab": t, "tbody": Markup(_tbody(t, grid, flt["hidden"] if flt else (), cf)), "widths": widths,
+            "has_rules": bool(rules),
             "charts_html": chart_layer(g.store, t["id"]), "merges": [m["range"] for m in service.merges(g.store, t["id"])],
             "letters": [F.col_letter(c) for c in range(t["cols"])], "flt": flt,
             "data_json": service.grid_json(g.store, t["id"]), "can_edit": book["role"] in ("owner", "editor")}
@@ -94,7 +97,17 @@ def cell_style(cl: dict | None) -> str:
     return ";".join(out)
 
 
-def _tbody(t: dict, grid: dict, hidden=()) -> str:
+def cf_attrs(style: dict | None) -> tuple[str, str]:
+    """Classes and style variables that lay a conditional format over a cell's own (sheets-extra.css)."""
+    if not style:
+        return "", ""
+    cls = [k for k, on in (("cf-f", style.get("fill")), ("cf-c", style.get("color")), ("cf-b", style.get("bold")),
+                           ("cf-i", style.get("italic")), ("cf-s", style.get("strike"))) if on]
+    css = [f"--cf-{k}:{style[k]}" for k in ("fill", "color") if style.get(k)]
+    return " ".join(cls), ";".join(css)
+
+
+def _tbody(t: dict, grid: dict, hidden=(), cf: dict | None = None) -> str:
     """The grid's rows as HTML. Built here rather than in Jinja: a sheet is thousands of cells.
     Rows a filter hides are in the table but not shown (``hidden``), so rows keep their numbers."""
     out = []
@@ -106,15 +119,16 @@ def _tbody(t: dict, grid: dict, hidden=()) -> str:
         parts = [f'<tr{attrs}><th scope="row" role="rowheader">{r}</th>']
         for c in range(1, t["cols"] + 1):
             cl = grid.get((r, c))
-            if cl is None:
+            fc, fs = cf_attrs(cf.get((r, c))) if cf else ("", "")
+            if cl is None and not fc:
                 parts.append("<td></td>")
                 continue
             right = grid.get((r, c + 1))
-            cls = cell_class(cl, right is None or not right.get("display"))
+            cls = " ".join(x for x in (cell_class(cl, right is None or not right.get("display")), fc) if x)
             cls_attr = f' class="{cls}"' if cls else ""
-            st = cell_style(cl)
+            st = ";".join(x for x in (cell_style(cl), fs) if x)
             st_attr = f' style="{st}"' if st else ""
-            parts.append(f"<td{cls_attr}{st_attr}>{escape(cl['display'] or '')}</td>")
+            parts.append(f"<td{cls_attr}{st_attr}>{escape((cl or {}).get('display') or '')}</td>")
         parts.append("</tr>")
         out.append("".join(parts))
     return "".join(out)
@@ -131,7 +145,7 @@ def editor(book_id: int):
     ctx = _grid_ctx(book, tab_id, view_id)
     service.SHEETS.record_open(g.store, g.caller, book_id)
     return render("sheets/editor.html", **ctx, functions_json=_functions_json(), views=service.views(g.store, book_id),
-                  conditions=service.CONDITIONS, **page_context(bp.name, service.SHEETS))
+                  conditions=service.CONDITIONS, rule_conditions=service.RULE_CONDITIONS, **page_context(bp.name, service.SHEETS))
 
 
 def _functions_json() -> str:

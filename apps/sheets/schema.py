@@ -72,4 +72,12 @@ MERGES = Table("sheets_merges", (                 # Format → Merge cells: a bl
     content("range"),                                  # "A1:C1"
 ), indexes=("tab",))
 
-TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS, CHARTS, MERGES)
+CONDITIONAL = Table("sheets_conditional", (       # Format → Conditional formatting: a rule over a range
+    key(),
+    content("tab", Kind.INT, ref="sheets_tabs", link="part"),
+    content("range"),                                  # "D2:D8"
+    content("condition", Kind.JSON, default={}),       # {"type": "gt", "value": "1000000"} or {"type": "custom", "value": "=$F2=\"Withdrawn\""}
+    content("style", Kind.JSON, default={}),           # {"fill": "#b7e1cd", "color": "#137333", "bold": true}
+), indexes=("tab",))
+
+TABLES = (BOOKS, TABS, CELLS, HISTORY, FILTERS, CHARTS, MERGES, CONDITIONAL)

@@ -1,5 +1,5 @@
 """Sheets tools: list spreadsheets, read a range, write cells, clear, format, sort, insert and delete
-rows and columns, add a tab, open a CSV or Excel file as a spreadsheet, filters and filter views, charts.
+rows and columns, add a tab, open a CSV or Excel file as a spreadsheet, filters and filter views, charts, conditional formatting (and merging, in format).
 
 A spreadsheet is named by its id or its title (see ``drive.app_ref``); a
 tab by its name (default: the first); cells in A1 notation.
@@ -269,6 +269,38 @@ def chart(store: Store, caller: Caller, book: str | int, range_: str | None = No
     return {k: data[k] for k in ("id", "type", "title", "legend", "range", "anchor", "categories", "series")}
 
 
+def conditional_format(store: Store, caller: Caller, book: str | int, range_: str | None = None,
+                       condition: Literal["empty", "not_empty", "text_contains", "text_not_contains", "text_starts_with",
+                                          "text_ends_with", "text_is", "gt", "gte", "lt", "lte", "eq", "neq",
+                                          "custom"] | None = None,
+                       value: str | None = None, fill: str | None = None, color: str | None = None,
+                       bold: bool | None = None, italic: bool | None = None, strike: bool | None = None,
+                       rule_id: int | None = None, remove: bool = False, tab: str | None = None) -> dict:
+    """Format → Conditional formatting: add a rule that formats the cells of a range meeting a condition
+    (a number compared, text contained…, empty, or `custom`: a formula written for the range's top-left
+    cell, like =$F2="Withdrawn") with a fill and/or text colour (#rrggbb), bold, italic or strikethrough.
+    With `rule_id`, change that rule (what you leave out stays) or `remove` it. Rules apply in the order
+    made; a cell takes the first rule it meets. Returns the tab's rules and the cells they format."""
+    b, t = _open(store, caller.user, book, tab)
+    style = {k: v for k, v in {"fill": fill, "color": color, "bold": bold, "italic": italic, "strike": strike}.items()
+             if v is not None}
+    cond = None if condition is None else {"type": condition, **({"value": value} if value is not None else {})}
+    rng = None if range_ is None else sheets.parse_range(t, range_)
+    if rule_id is None:
+        if remove or rng is None or cond is None:
+            raise Invalid("A new rule needs a range and a condition (or give the rule_id of a rule to change).",
+                          "range" if rng is None else "condition")
+        sheets.add_rule(store, caller, b["id"], t["id"], rng, cond, style)
+    elif remove:
+        sheets.delete_rule(store, caller, b["id"], rule_id)
+    else:
+        sheets.update_rule(store, caller, b["id"], rule_id, rng, cond, style or None)
+    return {"tab": t["name"],
+            "rules": [{"id": r["id"], "range": r["range"], "condition": r["condition"], "style": r["style"]}
+                      for r in sheets.rules(store, t["id"])],
+            "formatted": sorted(F.ref_name(r - 1, c - 1) for r, c in sheets.styles(store, t["id"]))}
+
+
 BOOK = "The spreadsheet's id or title (see sheets.list)."
 TAB = "The tab's name (default: the first tab)."
 
@@ -314,6 +346,14 @@ TOOLS = [
                 "value": "The condition's value (a number for gt … neq).",
                 "view": "A filter view's name: work on that saved view instead of the tab's filter.",
                 "remove": "Remove the filter (or the view).", "tab": TAB}),
+    write(conditional_format, "sheets.conditional_format",
+          args={"book": BOOK, "range_": "The cells the rule formats, like D2:D8.",
+                "condition": "empty, not_empty, text_contains, text_not_contains, text_starts_with, text_ends_with, "
+                             "text_is, gt, gte, lt, lte, eq, neq, or custom (a formula).",
+                "value": "The condition's value: a number for gt … neq, text, or the custom formula (=$F2=\"x\").",
+                "fill": "Fill colour #rrggbb.", "color": "Text colour #rrggbb.", "bold": "Bold.", "italic": "Italic.",
+                "strike": "Strikethrough.", "rule_id": "A rule's id: change it instead of adding one.",
+                "remove": "Delete the rule `rule_id`.", "tab": TAB}),
     write(chart, "sheets.chart",
           args={"book": BOOK, "range_": "The data, header row first, like A1:D8.",
                 "type_": "column, bar, line or pie.", "title": "The chart's title (\"\" for none).",

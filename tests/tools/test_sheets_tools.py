@@ -60,3 +60,19 @@ def test_merge_through_the_format_tool(slot_of):
         refused(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A40", "merge": "all"}, "more than one cell")
         call(st, "sheets.format", {"book": DAMAGES, "tab": "Claims", "range": "A10", "merge": "none"})
         assert st.scalar("SELECT count(*) FROM sheets_merges") == 0
+
+
+def test_conditional_format_tool(slot_of):
+    with slot_of("meridian").store() as st:
+        got = call(st, "sheets.conditional_format", {"book": DAMAGES, "tab": "Claims", "range": "D2:D8",
+                                                      "condition": "gt", "value": "20000000", "fill": "#b7e1cd"})
+        assert got["formatted"] == ["D2", "D4", "D6"] and got["rules"][0]["style"] == {"fill": "#b7e1cd"}
+        rid = got["rules"][0]["id"]
+        got = call(st, "sheets.conditional_format", {"book": DAMAGES, "tab": "Claims", "rule_id": rid,
+                                                      "condition": "custom", "value": '=$F2="Withdrawn"'})
+        assert got["formatted"] == ["D8"]
+        refused(st, "sheets.conditional_format", {"book": DAMAGES, "tab": "Claims", "range": "D2:D8",
+                                                  "condition": "gt", "value": "x", "bold": True}, "is not a number")
+        refused(st, "sheets.conditional_format", {"book": DAMAGES, "tab": "Claims", "range": "D2:D8"}, "needs a range and a condition")
+        got = call(st, "sheets.conditional_format", {"book": DAMAGES, "tab": "Claims", "rule_id": rid, "remove": True})
+        assert got["rules"] == [] and got["formatted"] == []

@@ -37,6 +37,9 @@ from apps.sheets.service.charts import LEGENDS as CHART_LEGENDS, TYPES as CHART_
 from apps.sheets.service.charts import chart_data, charts, delete_chart, insert_chart, update_chart
 from apps.sheets.service.charts import one as get_chart
 from apps.sheets.service.merges import HOW as MERGE_HOW, merge, merged_at, merges, unmerge
+from apps.sheets.service.conditional import CONDITIONS as RULE_CONDITIONS
+from apps.sheets.service.conditional import add_rule, delete_rule, describe as describe_rule, rules, styles, update_rule
+from apps.sheets.service.conditional import one as get_rule
 from apps.sheets.service.spreadsheets import (XLSX_FORMATS, create, csv_bytes, grid_json, import_rows, input_text,
                                               open_file_in_sheets, xlsx_bytes)
 
@@ -51,4 +54,5 @@ __all__ = [
     "update_view", "views", "active_filter", "get_filter", "filter_sort_range",
     "CHART_LEGENDS", "CHART_TYPES", "chart_data", "charts", "delete_chart", "insert_chart", "update_chart", "get_chart",
     "MERGE_HOW", "merge", "merged_at", "merges", "unmerge",
+    "RULE_CONDITIONS", "add_rule", "delete_rule", "describe_rule", "rules", "styles", "update_rule", "get_rule",
 ]

@@ -303,22 +303,28 @@ def _criterion(rng_text: str, col: str, hidden, condition) -> tuple[str, dict]:
             raise Invalid(f"Hide at most {MAX_HIDDEN:,} values.", "hidden")
         out["hidden"] = sorted(set(hidden))
     if condition:
-        if not isinstance(condition, dict) or condition.get("type") not in CONDITIONS:
-            raise Invalid(f"Unknown condition {condition!r}: one of {', '.join(CONDITIONS)}.", "condition")
-        label, needs, numeric = CONDITIONS[condition["type"]]
-        cond = {"type": condition["type"]}
-        if needs:
-            value = condition.get("value")
-            if value is None or str(value).strip() == "":
-                raise Invalid(f"“{label}” needs a value.", "value")
-            if numeric:
-                try:
-                    _number(value)
-                except ValueError:
-                    raise Invalid(f"“{label}” compares numbers: “{value}” is not a number.", "value") from None
-            cond["value"] = str(value).strip()
-        out["condition"] = cond
+        out["condition"] = check_condition(condition)
     return F.col_letter(c - 1), out
+
+
+def check_condition(condition, kinds: dict = CONDITIONS) -> dict:
+    """A condition ({"type": one of ``kinds``, "value": ...}) checked: its value there when it needs one,
+    a number when it compares numbers."""
+    if not isinstance(condition, dict) or condition.get("type") not in kinds:
+        raise Invalid(f"Unknown condition {condition!r}: one of {', '.join(kinds)}.", "condition")
+    label, needs, numeric = kinds[condition["type"]]
+    cond = {"type": condition["type"]}
+    if needs:
+        value = condition.get("value")
+        if value is None or str(value).strip() == "":
+            raise Invalid(f"“{label}” needs a value.", "value")
+        if numeric:
+            try:
+                _number(value)
+            except ValueError:
+                raise Invalid(f"“{label}” compares numbers: “{value}” is not a number.", "value") from None
+        cond["value"] = str(value).strip()
+    return cond
 
 
 def set_criteria(store: Store, caller: Caller, book_id: int, filter_id: int, col: str,

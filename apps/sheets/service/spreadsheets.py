@@ -15,6 +15,7 @@ from apps.core.text import html_json
 from apps.drive import service as drive
 from apps.drive.service import RANK, Role
 from apps.sheets.service.charts import add_xlsx_charts
+from apps.sheets.service.conditional import add_xlsx_rules
 from apps.sheets.service.filters import shown_rows, tab_filter
 from apps.sheets.service.merges import merges
 from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, SHEETS, UNTITLED, cells, get, tab, workbook,
@@ -115,7 +116,7 @@ XLSX_FORMATS = {"number": "#,##0.00", "currency": '"$"#,##0.00', "percent": "0.0
 
 def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
     """The whole spreadsheet as .xlsx: formulas, cached values, number formats, bold / italic / strikethrough,
-    text and fill colours, alignment and wrapping, widths, merged cells, the filter (an autofilter) and charts."""
+    text and fill colours, alignment and wrapping, widths, merged cells, the filter (an autofilter), conditional formats and charts."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
     from openpyxl.writer.excel import ExcelWriter
@@ -166,6 +167,7 @@ def xlsx_bytes(store: Store, user: str, book_id: int) -> bytes:
         add_xlsx_charts(store, ws, t["id"])
         for m in merges(store, t["id"]):
             ws.merge_cells(m["range"])
+        add_xlsx_rules(store, ws, t["id"])
     wbk.properties.creator = book["item"].get("owner_name") or book["item"]["owner"]
     stamp = store.now().replace(tzinfo=None)                     # world time: byte-stable downloads
     wbk.properties.created = wbk.properties.modified = stamp

@@ -13,6 +13,7 @@ from apps.sheets.service.history import record, snapshot_book
 from apps.sheets.service.charts import drop_tab as _drop_charts, shift as _shift_charts
 from apps.sheets.service.filters import drop_tab as _drop_filters, shift as _shift_filters
 from apps.sheets.service.merges import drop_tab as _drop_merges, shift as _shift_merges
+from apps.sheets.service.conditional import drop_tab as _drop_rules, shift as _shift_rules
 
 
 # ---------------------------------------------------------------- structure
@@ -54,6 +55,7 @@ def insert_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         _shift_filters(store, caller.actor, t["id"], "row", at, n)
         _shift_charts(store, caller.actor, t["id"], "row", at, n)
         _shift_merges(store, caller.actor, t["id"], "row", at, n)
+        _shift_rules(store, caller.actor, t["id"], "row", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -76,6 +78,7 @@ def delete_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         _shift_filters(store, caller.actor, t["id"], "row", at, -n)
         _shift_charts(store, caller.actor, t["id"], "row", at, -n)
         _shift_merges(store, caller.actor, t["id"], "row", at, -n)
+        _shift_rules(store, caller.actor, t["id"], "row", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -98,6 +101,7 @@ def insert_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         _shift_filters(store, caller.actor, t["id"], "col", at, n)
         _shift_charts(store, caller.actor, t["id"], "col", at, n)
         _shift_merges(store, caller.actor, t["id"], "col", at, n)
+        _shift_rules(store, caller.actor, t["id"], "col", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -119,6 +123,7 @@ def delete_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         _shift_filters(store, caller.actor, t["id"], "col", at, -n)
         _shift_charts(store, caller.actor, t["id"], "col", at, -n)
         _shift_merges(store, caller.actor, t["id"], "col", at, -n)
+        _shift_rules(store, caller.actor, t["id"], "col", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -271,6 +276,7 @@ def delete_tab(store: Store, caller: Caller, book_id: int, tab_id: int) -> None:
         _drop_filters(store, caller.actor, t["id"])
         _drop_charts(store, caller.actor, t["id"])
         _drop_merges(store, caller.actor, t["id"])
+        _drop_rules(store, caller.actor, t["id"])
         store.delete("sheets_tabs", t["id"], caller.actor)
         for i, other in enumerate(x for x in ts if x["id"] != t["id"]):
             store.update("sheets_tabs", other["id"], caller.actor, seq=i + 1)
