@@ -24,12 +24,15 @@ from html.parser import HTMLParser
 
 import nh3
 
+import apps.docs.styles as ST
+
 BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
-              "h3": ("heading", 3), "h4": ("heading", 3), "li": (None, 0)}
-ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "b", "strong", "i", "em", "u", "a",
-                "span", "hr", "ins", "del", "table", "thead", "tbody", "tr", "td", "th"}
+              "h3": ("heading", 3), "h4": ("heading", 4), "h5": ("heading", 5), "h6": ("heading", 6), "li": (None, 0)}
+PARAGRAPH_STYLES = ("title", "subtitle")               # <p data-style="title">: block types of their own
+ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "b", "strong", "i", "em",
+                "u", "a", "span", "font", "hr", "ins", "del", "table", "thead", "tbody", "tr", "td", "th"}
 TABLE_PARTS = {"table", "thead", "tbody", "tr", "td", "th"}
-MARK_ORDER = ("link", "comment", "bold", "italic", "underline", "sdel")    # sdel: a suggested deletion (drawing only)
+MARK_ORDER = ("align", "link", "comment", "font", "size", "color", "highlight", "bold", "italic", "underline", "sdel")    # sdel: a suggested deletion (drawing only)
 MAX_HTML = 2_000_000
 
 
@@ -37,15 +40,22 @@ def sanitize(html: str) -> str:
     """Only the tags and attributes a document can hold; scripts, event
     handlers, styles and ``javascript:`` links are dropped (nh3 / ammonia)."""
     return nh3.clean(html[:MAX_HTML], tags=ALLOWED_TAGS,
-                     attributes={"a": {"href"}, "span": {"data-comment"}, "hr": {"data-break"},
-                                 "ins": {"data-suggestion", "data-author"}, "del": {"data-suggestion", "data-author"}},
-                     url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
+                     attributes={"a": {"href"}, "span": {"data-comment", "style"}, "hr": {"data-break"},
+                                 "ins": {"data-suggestion", "data-author"}, "del": {"data-suggestion", "data-author"},
+                                 "font": {"color", "face", "size", "style"}, "p": {"style", "align", "data-style"},
+                                 **{t: {"style", "align"} for t in ("div", "h1", "h2", "h3", "h4", "h5", "h6", "li")}},
+                     filter_style_properties=ST.STYLE_PROPERTIES,
+                     url_schemes={"http", "https", "mailto"}, link_rel=None,
+                     strip_comments=True).replace(' style=""', "")
 
 
 def _normalize_marks(marks: list, length: int) -> list:
-    """Clip, drop empty, merge touching ranges of the same kind and value, sort."""
-    out: list = []
-    for start, end, kind, value in sorted((int(s), int(e), k, v) for s, e, k, v in marks):
+    """Clip, drop empty, merge touching ranges of the same kind and value, sort. An alignment covers the
+    whole block (an empty one too); the last one given holds."""
+    align = [m[3] for m in marks if m[2] == "align"]
+    out: list = [[0, length, "align", align[-1]]] if align and align[-1] in ST.ALIGNS else []
+    for start, end, kind, value in sorted(((int(s), int(e), k, v) for s, e, k, v in marks if k != "align"),
+                                          key=lambda m: (m[0], m[1], m[2], str(m[3]))):
         start, end = max(0, start), min(length, end)
         if end <= start or (kind == "link" and not value):
             continue
@@ -94,6 +104,8 @@ class _Parser(HTMLParser):
                 self._end_ins()
                 self.ins = {"id": self.ins["id"], "start": 0, "text": ""}
             marks = [m for m in self.cur["marks"] if m[2] != "sdel"]
+            if self.cur.get("align"):
+                marks.append([0, len(stripped), "align", self.cur["align"]])
             self._suggestions(len(stripped), [m for m in self.cur["marks"] if m[2] == "sdel"])
             self.blocks.append(block(self.cur["type"], stripped, self.cur["level"], marks))
         self.cur = None
@@ -208,12 +220,16 @@ class _Parser(HTMLParser):
         if tag == "li":
             kind = "numbered" if self.lists and self.lists[-1] == "ol" else "bullet"
             self._start_block(kind, max(1, len(self.lists)))
+            self.cur["align"] = ST.block_align(attrs)
             return
         if tag in BLOCK_TAGS:
             type_, level = BLOCK_TAGS[tag]
             if self.lists and tag in ("p", "div") and self.cur is not None and not self.cur["text"]:
                 return                       # <li><p>…</p></li>: the list item is the block
+            if tag == "p" and attrs.get("data-style") in PARAGRAPH_STYLES:
+                type_ = attrs["data-style"]
             self._start_block(type_, level)
+            self.cur["align"] = ST.block_align(attrs)
             return
         if tag == "br":
             self._ensure_block()
@@ -230,19 +246,19 @@ class _Parser(HTMLParser):
                 self.ins = {"id": attrs["data-suggestion"], "start": len(self.cur["text"]), "text": ""}
             return
         kind = {"b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline"}.get(tag)
-        value: object = True
+        pairs: list[tuple[str, object]] = [(kind, True)] if kind else []
         if tag == "a":
-            kind, value = "link", attrs.get("href") or ""
-        elif tag == "span" and attrs.get("data-comment"):
-            kind, value = "comment", attrs.get("data-comment")
+            pairs = [("link", attrs.get("href") or "")]
         elif tag == "del" and attrs.get("data-suggestion"):
-            kind, value = "sdel", attrs.get("data-suggestion")
-        if kind is None:
-            self.active.append((tag, "", None))
+            pairs = [("sdel", attrs.get("data-suggestion"))]
+        elif tag in ("span", "font"):
+            pairs = ([("comment", attrs["data-comment"])] if attrs.get("data-comment") else []) + ST.inline_marks(tag, attrs)
+        if not pairs:
+            self.active.append((tag, []))
             return
         self._ensure_block()
-        self.active.append((tag, kind, value))
-        self.open_marks.append([len(self.cur["text"]), None, kind, value])
+        self.active.append((tag, pairs))
+        self.open_marks += [[len(self.cur["text"]), None, k, v] for k, v in pairs]
 
     def handle_endtag(self, tag):
         if self._table_tag(tag, False):
@@ -264,8 +280,8 @@ class _Parser(HTMLParser):
             return
         for i in range(len(self.active) - 1, -1, -1):
             if self.active[i][0] == tag:
-                _, kind, value = self.active.pop(i)
-                if kind:
+                _, pairs = self.active.pop(i)
+                for kind, value in pairs:
                     for j in range(len(self.open_marks) - 1, -1, -1):
                         m = self.open_marks[j]
                         if m[2] == kind and m[3] == value and m[1] is None:
@@ -342,7 +358,11 @@ def _inline_html(b: dict, suggestions: list[dict] | None = None) -> str:
         s = html_lib.escape(seg, quote=False).replace("\n", "<br>")
         for m in reversed(active):
             kind = m[2]
-            if kind == "link":
+            if kind == "align":
+                continue                     # the block's, drawn on its element
+            if kind in ST.INLINE:
+                s = ST.span(kind, m[3], s)
+            elif kind == "link":
                 s = f'<a href="{html_lib.escape(str(m[3]))}">{s}</a>'
             elif kind == "comment":
                 s = f'<span data-comment="{html_lib.escape(str(m[3]))}">{s}</span>'
@@ -408,7 +428,7 @@ def to_html(blocks: list[dict], suggestions: dict[int, list[dict]] | None = None
                 out.append(f"</{stack.pop()}>")
                 stack.append(tag)
                 out.append(f"<{tag}>")
-            out.append(f"<li>{_inline_html(b, sg)}</li>")
+            out.append(f"<li{ST.block_style_attr(b)}>{_inline_html(b, sg)}</li>")
             continue
         while stack:
             out.append(f"</{stack.pop()}>")
@@ -419,11 +439,11 @@ def to_html(blocks: list[dict], suggestions: dict[int, list[dict]] | None = None
         elif b["type"] == "page_break":
             out.append('<hr data-break="page">')
         elif b["type"] == "heading":
-            out.append(f"<h{b['level']}>{_inline_html(b, sg)}</h{b['level']}>")
-        elif b["type"] == "title":
-            out.append(f"<h1>{_inline_html(b, sg)}</h1>")
+            out.append(f"<h{b['level']}{ST.block_style_attr(b)}>{_inline_html(b, sg)}</h{b['level']}>")
+        elif b["type"] in PARAGRAPH_STYLES:
+            out.append(f'<p data-style="{b["type"]}"{ST.block_style_attr(b)}>{_inline_html(b, sg)}</p>')
         else:
-            out.append(f"<p>{_inline_html(b, sg)}</p>")
+            out.append(f"<p{ST.block_style_attr(b)}>{_inline_html(b, sg)}</p>")
     while stack:
         out.append(f"</{stack.pop()}>")
     return "".join(out)

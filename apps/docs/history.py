@@ -1,16 +1,13 @@
 """Automatic versions: after each change to a document's text or suggestions, the latest version is the
 document as it now is. A new version starts when someone else edits, after a pause of ``GAP`` minutes
 of world time, or after a named version; the first change also keeps the document as it was before
-(its original version). Named versions never change. ``apps.docs.versions`` lists, names and restores.
-
-The system keeps these records (actor ``system``, as Docs keeps its history): saving a document is the
-edit the person made, not a second one to vouch for; naming a version is the person's own write."""
+(its original version). Named versions never change. ``apps.docs.versions`` lists, names and restores."""
 from __future__ import annotations
 
 from datetime import timedelta
 
 import apps.docs.suggest as S
-from apps.core.store.db import SYSTEM, Caller, Store, parse_iso
+from apps.core.store.db import Caller, Store, parse_iso
 
 GAP = timedelta(minutes=30)
 
@@ -28,12 +25,12 @@ def record(store: Store, caller: Caller, doc: dict, before_html: str) -> None:
     versions = store.select("docs_versions", "doc=?", (doc_id,), order="id")
     if not versions:                                      # the document as it was before anyone changed it here
         item = doc["item"]
-        store.insert("docs_versions", SYSTEM, doc=doc_id, author=item.get("modified_by") or item.get("owner"),
+        store.insert("docs_versions", caller.actor, doc=doc_id, author=item.get("modified_by") or item.get("owner"),
                      created_at=item.get("modified_at") or item.get("created_at") or now, html=before_html)
     html = current_html(store, doc_id)
     last = versions[-1] if versions else None
     if last and not last["name"] and last["author"] == caller.user \
             and parse_iso(now) - parse_iso(last["created_at"]) <= GAP:
-        store.update("docs_versions", last["id"], SYSTEM, html=html, created_at=now)
+        store.update("docs_versions", last["id"], caller.actor, html=html, created_at=now)
     else:
-        store.insert("docs_versions", SYSTEM, doc=doc_id, author=caller.user, created_at=now, html=html)
+        store.insert("docs_versions", caller.actor, doc=doc_id, author=caller.user, created_at=now, html=html)

@@ -11,6 +11,7 @@ from apps.core.errors import Invalid, NotFound
 from apps.web.render import render, toast, toast_response
 from apps.docs import review, service, versions
 from apps.docs import suggest as S
+from apps.docs.styles import FONTS
 from apps.docs.blueprint import bp
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 
@@ -34,7 +35,8 @@ def editor(doc_id: int):
     service.DOCS.record_open(g.store, g.caller, doc_id)
     # New suggestions are named in the page until saved; the write log's length makes the names unique.
     tag_base = g.store.scalar("SELECT max(seq) FROM _writes") or 0
-    return render("docs/editor.html", **_editor_ctx(doc), tag_base=tag_base, **page_context(bp.name, service.DOCS))
+    return render("docs/editor.html", **_editor_ctx(doc), tag_base=tag_base, FONTS=FONTS,
+                  **page_context(bp.name, service.DOCS))
 
 
 @bp.post("/d/<int:doc_id>/save")

@@ -61,12 +61,13 @@ SUGGESTIONS = Table("docs_suggestions", (
 # Version history (File → Version history). Saves keep the latest version up to date, a new one when
 # someone else edits or after a pause (automatic versions); a person may name one. The write log records
 # which fields changed, not their values, so a version keeps the document as it was (its editor HTML,
-# suggestions included: not exported, read through ``apps.docs.versions``). Only the name is content:
-# saving is not an edit the collateral guard should see twice.
+# suggestions included: not exported, read through ``apps.docs.versions``). No field is content: a
+# version is the history of edits the blocks already show, not an edit of its own for the collateral
+# guard to vouch for (a check that wants a named version reads ``name``).
 VERSIONS = Table("docs_versions", (
     key(),
     derived("doc", Kind.INT, ref="docs_documents"),
-    content("name"),
+    derived("name"),
     derived("author"),
     derived("created_at", Kind.TIME),
     Field("html", Kind.TEXT, FieldClass.DERIVED, exported=False),

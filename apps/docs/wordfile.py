@@ -33,25 +33,45 @@ def _runs(p, b: dict, suggestions: list[dict], names: dict[str, str]) -> None:
     cuts = tuple(x for s in suggestions for x in (s["start"], s["end"]))
     pos = 0
 
-    def add(text: str, kinds: set, track: tuple[str, dict] | None) -> None:
+    def add(text: str, active: list, track: tuple[str, dict] | None) -> None:
         run = p.add_run(text)
+        kinds = {m[2]: m[3] for m in active}
         run.bold = "bold" in kinds or None
         run.italic = "italic" in kinds or None
         run.underline = "underline" in kinds or None
+        _style(run, kinds)
         if track:
             _track(run, track[0], track[1], track[1]["id"], names.get(track[1]["author"], track[1]["author"]))
 
     for seg, active in B._segments(b, cuts):
         for s in inserts:
             if s["start"] == pos:
-                add(s["text"], set(), ("insert", s))
-        kinds = {m[2] for m in active}
+                add(s["text"], [], ("insert", s))
         d = next((s for s in dels if s["start"] <= pos and pos + len(seg) <= s["end"]), None)
-        add(seg, kinds, ("delete", d) if d else None)
+        add(seg, active, ("delete", d) if d else None)
         pos += len(seg)
     for s in inserts:
         if s["start"] >= pos:
-            add(s["text"], set(), ("insert", s))
+            add(s["text"], [], ("insert", s))
+
+
+def _style(run, kinds: dict) -> None:
+    """Font, size, text colour and highlight (as shading, which takes any colour) on a run."""
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls
+    from docx.shared import Pt, RGBColor
+    if kinds.get("font"):
+        run.font.name = str(kinds["font"])
+    if isinstance(kinds.get("size"), int):
+        run.font.size = Pt(kinds["size"])
+    if kinds.get("color"):
+        run.font.color.rgb = RGBColor.from_string(str(kinds["color"])[1:].upper())
+    if kinds.get("highlight"):
+        fill = str(kinds["highlight"])[1:].upper()
+        run._r.get_or_add_rPr().append(parse_xml(f'<w:shd {nsdecls("w")} w:val="clear" w:color="auto" w:fill="{fill}"/>'))
+
+
+ALIGN = {"center": 1, "right": 2, "justify": 3}       # WD_ALIGN_PARAGRAPH: CENTER, RIGHT, JUSTIFY
 
 
 def docx_bytes(store: Store, doc: dict, suggestions: dict[int, list[dict]]) -> bytes:
@@ -79,7 +99,9 @@ def docx_bytes(store: Store, doc: dict, suggestions: dict[int, list[dict]]) -> b
                 last = r
                 _runs(table.cell(r, col).paragraphs[0], cell, sg, names)
             continue
-        if b["type"] in ("heading", "title"):
+        if b["type"] in ("title", "subtitle"):
+            p = out.add_paragraph(style=b["type"].capitalize())
+        elif b["type"] == "heading":
             p = out.add_heading(level=max(1, b["level"]))
         elif b["type"] == "bullet":
             p = out.add_paragraph(style="List Bullet" if b["level"] <= 1 else "List Bullet 2")
@@ -88,6 +110,9 @@ def docx_bytes(store: Store, doc: dict, suggestions: dict[int, list[dict]]) -> b
         else:
             p = out.add_paragraph()
         _runs(p, b, suggestions.get(i, []), names)
+        align = next((m[3] for m in b["marks"] if m[2] == "align"), None)
+        if align in ALIGN:
+            p.alignment = ALIGN[align]
     props = out.core_properties
     props.title = doc["title"]
     props.author = props.last_modified_by = doc["item"].get("owner", "") or ""

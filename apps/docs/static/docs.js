@@ -70,7 +70,8 @@
       $$(`.doc-toolbar [data-cmd="${cmd}"]`).forEach((b) => b.setAttribute("aria-pressed", on ? "true" : "false"));
     }
     const b = blockOf(sel.anchorNode);
-    const name = { H1: "Heading 1", H2: "Heading 2", H3: "Heading 3" }[b && b.tagName] || "Normal text";
+    const name = (b && { title: "Title", subtitle: "Subtitle" }[b.getAttribute("data-style")]) ||
+      { H1: "Heading 1", H2: "Heading 2", H3: "Heading 3", H4: "Heading 4", H5: "Heading 5", H6: "Heading 6" }[b && b.tagName] || "Normal text";
     const label = $("[data-style-label]");
     if (label && label.textContent !== name) {
       label.textContent = name;
@@ -116,7 +117,12 @@
   function setBlock(tag) {
     if (!editable || suggesting("block")) return;
     restoreSelection();
-    document.execCommand("formatBlock", false, tag);
+    // Title and Subtitle are paragraphs with a style of their own (<p data-style>), as in Docs.
+    const para = tag === "title" || tag === "subtitle";
+    document.execCommand("formatBlock", false, para ? "p" : tag);
+    const sel = getSelection();
+    const b = sel.rangeCount && blockOf(sel.anchorNode);
+    if (b && b.tagName !== "LI") { if (para) b.setAttribute("data-style", tag); else b.removeAttribute("data-style"); }
     reflect();
     schedule();
   }
@@ -403,5 +409,5 @@
     $$(".comment-card.active").forEach((c) => c.classList.remove("active"));
     if (anchor) { const card = document.getElementById("comment-" + anchor.dataset.comment); if (card) { card.classList.add("active"); card.scrollIntoView({ block: "nearest" }); } }
   });
-  window.DocsEditor = { app, ed, schedule, flush, flash, blockOf, restoreSelection, closeMenus, reflect, review: () => {} };
+  window.DocsEditor = { app, ed, schedule, flush, flash, blockOf, restoreSelection, closeMenus, reflect, setBlock, review: () => {} };
 })();
