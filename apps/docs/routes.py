@@ -90,8 +90,12 @@ def review_all(doc_id: int, verb: str):
 def replace(doc_id: int):
     find = request.form.get("find", "")
     try:
+        occurrence = request.form.get("occurrence") or None
+        if occurrence is not None and not occurrence.isdigit():
+            raise Invalid("Which match to replace is a number.", "occurrence")
         n = service.replace_text(g.store, g.caller, doc_id, find, request.form.get("replace", ""),
-                                 every=request.form.get("all") == "1", match_case=request.form.get("match_case") == "1")
+                                 every=request.form.get("all") == "1", match_case=request.form.get("match_case") == "1",
+                                 occurrence=int(occurrence) if occurrence else None)
     except Invalid as e:
         return toast_response(e.message, 422)
     doc = service.get(g.store, g.caller.user, doc_id)

@@ -188,9 +188,10 @@ def insert_table(store: Store, caller: Caller, doc_id: int, after: int, rows: li
 
 
 def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replacement: str, *,
-                 every: bool = True, match_case: bool = False) -> int:
-    """Edit → Find and replace: the first match in the document, or every match. Formatting
-    and comment anchors stay with the text around the replacement. Returns how many were replaced."""
+                 every: bool = True, match_case: bool = False, occurrence: int | None = None) -> int:
+    """Edit → Find and replace: one match (the first, or the ``occurrence``-th in document order, 1-based:
+    the one the dialog shows) or every match. Formatting and comment anchors stay with the text around
+    the replacement. Returns how many were replaced."""
     if not find:
         raise Invalid("Enter the text to find.", "find")
     if any(c in find or c in (replacement or "") for c in "\n\t"):
@@ -198,6 +199,11 @@ def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replaceme
     doc = get(store, caller.user, doc_id)
     _require(doc, Role.EDITOR)
     pattern = re.compile(re.escape(find), 0 if match_case else re.IGNORECASE)
+    if occurrence is not None and not every:
+        total = sum(len(pattern.findall(b["text"])) for b in doc["blocks"])
+        if not 1 <= occurrence <= max(total, 1):
+            raise Invalid(f"There is no match {occurrence} of “{find}” (there are {total}).", "occurrence")
+    want, seen = occurrence or 1, 0
     count = 0
     out = []
     grouped = S.by_index(store, doc_id)
@@ -205,7 +211,8 @@ def replace_text(store: Store, caller: Caller, doc_id: int, find: str, replaceme
     for i, blk in enumerate(doc["blocks"]):
         matches = [] if (count and not every) else list(pattern.finditer(blk["text"]))
         if not every:
-            matches = matches[:1]
+            before, seen = seen, seen + len(matches)
+            matches = [matches[want - before - 1]] if before < want <= seen else []
         if not matches:
             out.append(blk)
             continue

@@ -210,7 +210,15 @@
     const nodes = [], starts = [];
     let full = "";
     const walk = document.createTreeWalker(ed, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) { nodes.push(n); starts.push(full.length); full += n.data; }
+    let block = null;
+    // The document's own text, as the server finds in it: suggested insertions are not in it yet, and a
+    // match never runs from one paragraph (or table cell) into the next.
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.parentElement.closest("ins[data-suggestion]")) continue;
+      const b = blockOf(n);
+      if (b !== block) { if (block) full += "\u0000"; block = b; }
+      nodes.push(n); starts.push(full.length); full += n.data;
+    }
     const hay = matchCase ? full : full.toLowerCase(), needle = matchCase ? q : q.toLowerCase();
     const locate = (pos) => {           // (text node, offset) of a position in the joined text
       let i = starts.length - 1;
@@ -296,9 +304,11 @@
     const sel = getSelection();
     const seed = sel && ed.contains(sel.anchorNode) && !sel.isCollapsed ? sel.toString().split("\n")[0] : "";
     const d = document.createElement("dialog");
-    d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "fr-title");
+    d.className = "modal find-replace"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "fr-title");
     d.innerHTML = '<form><h2 id="fr-title">Find and replace</h2>' +
-      '<label class="input-label" for="fr-find">Find</label><input class="input" id="fr-find" name="find" autocomplete="off">' +
+      '<label class="input-label" for="fr-find">Find</label><div class="fr-row"><input class="input" id="fr-find" name="find" autocomplete="off">' +
+      '<button type="button" class="icon-btn sm" data-step="-1" aria-label="Previous match" title="Previous">↑</button>' +
+      '<button type="button" class="icon-btn sm" data-step="1" aria-label="Next match" title="Next">↓</button></div>' +
       '<label class="input-label" for="fr-replace">Replace with</label><input class="input" id="fr-replace" name="replace" autocomplete="off">' +
       '<label class="radio-row"><input type="checkbox" name="match_case" value="1"> Match case</label>' +
       '<p class="sub" id="fr-count" role="status"></p>' +
@@ -307,34 +317,43 @@
       '<button type="button" class="btn btn-primary" data-replace="all">Replace all</button></div></form>';
     document.getElementById("modal").appendChild(d);
     d.showModal();
-    const find = $("#fr-find", d);
+    const find = $("#fr-find", d), cs = $("[name=match_case]", d), countEl = $("#fr-count", d);
     find.value = seed; find.focus(); find.select();
-    const count = () => {
-      const q = find.value; const el = $("#fr-count", d);
-      if (!q) { el.textContent = ""; return; }
-      const cs = $("[name=match_case]", d).checked;
-      const hay = cs ? ed.innerText : ed.innerText.toLowerCase();
-      const needle = cs ? q : q.toLowerCase();
-      let n = 0, i = hay.indexOf(needle);
-      while (i >= 0) { n++; i = hay.indexOf(needle, i + needle.length); }
-      el.textContent = n === 1 ? "1 match" : `${n} matches`;
+    // Every match highlighted, the current one ("2 of 5") brighter; the arrows step through them and
+    // Replace replaces the current one (the server is told which, by its place in the document).
+    let ranges = [], cur = 0;
+    const show = () => {
+      if (!find.value) { countEl.textContent = ""; clearHighlights(); return; }
+      cur = ranges.length ? Math.min(cur, ranges.length - 1) : 0;
+      countEl.textContent = ranges.length ? `${cur + 1} of ${ranges.length}` : "No results";
+      highlight(ranges, ranges[cur]);
+      const r = ranges[cur];
+      if (r) {
+        const rect = r.getBoundingClientRect(), canvas = ed.closest(".doc-canvas");
+        if (canvas && (rect.top < 120 || rect.bottom > innerHeight - 40)) canvas.scrollBy({ top: rect.top - innerHeight / 3 });
+      }
     };
-    const mark = () => highlight(rangesOf(find.value, $("[name=match_case]", d).checked), null);
-    find.addEventListener("input", mark); $("[name=match_case]", d).addEventListener("change", mark); mark();
-    d.addEventListener("close", clearHighlights);
-    find.addEventListener("input", count); $("[name=match_case]", d).addEventListener("change", count); count();
+    const refresh = (keep) => { ranges = rangesOf(find.value, cs.checked); if (!keep) cur = 0; show(); };
+    find.addEventListener("input", () => refresh(false)); cs.addEventListener("change", () => refresh(false)); refresh(false);
+    d.addEventListener("close", () => { clearHighlights(); d.remove(); });
+    find.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); step(e.shiftKey ? -1 : 1); } });
+    function step(n) { if (!ranges.length) return; cur = (cur + n + ranges.length) % ranges.length; show(); }
     d.addEventListener("click", (e) => {
+      const st = e.target.closest("[data-step]");
+      if (st) { e.preventDefault(); step(+st.dataset.step); return; }
       const b = e.target.closest("[data-replace]");
       if (!b) return;
       e.preventDefault();
-      if (!find.value) { $("#fr-count", d).textContent = "Enter the text to find."; return; }
-      const values = { find: find.value, replace: $("#fr-replace", d).value, all: b.dataset.replace === "all" ? "1" : "0",
-                       match_case: $("[name=match_case]", d).checked ? "1" : "0" };
-      const go = () => htmx.ajax("POST", app.dataset.replaceUrl, { values, target: "#save-status", swap: "outerHTML" }).then(count);
-      if (timer) { clearTimeout(timer); timer = null; htmx.ajax("POST", app.dataset.saveUrl, { values: { html: ed.innerHTML }, target: "#save-status", swap: "outerHTML" }).then(go); }
-      else go();
+      if (!find.value) { countEl.textContent = "Enter the text to find."; return; }
+      const one = b.dataset.replace === "one";
+      if (one && !ranges.length) { countEl.textContent = "No results"; return; }
+      const values = { find: find.value, replace: $("#fr-replace", d).value, all: one ? "0" : "1",
+                       match_case: cs.checked ? "1" : "0" };
+      if (one) values.occurrence = String(cur + 1);
+      flush().then(() => htmx.ajax("POST", app.dataset.replaceUrl, { values, target: "#save-status", swap: "outerHTML" }))
+        .then(() => refresh(true));
     });
-    $("form", d).addEventListener("submit", (e) => { e.preventDefault(); d.querySelector("[data-replace=one]").click(); });
+    $("form", d).addEventListener("submit", (e) => { e.preventDefault(); step(1); });
   }
 
   /* ---------------------------------------------------------------- links */

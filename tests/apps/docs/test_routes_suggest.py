@@ -97,3 +97,22 @@ def test_commenter_suggests_through_the_editor_but_cannot_accept(app, slot):
 def export_of(slot):
     with slot.store() as st:
         return export(st)
+
+
+def test_replace_the_nth_match_and_bad_occurrences(hx, slot):
+    did = doc_id(slot)
+    with slot.store() as st:
+        text = docs.text(st, did)
+    n = text.lower().count("halcyon")
+    assert n >= 2
+    r = hx.post(f"/docs/d/{did}/replace", data={"find": "Halcyon", "replace": "HALCYON-2", "all": "0", "occurrence": "2"})
+    assert r.status_code == 200
+    with slot.store() as st:
+        after = docs.text(st, did)
+    i = after.index("HALCYON-2")
+    assert after[:i].lower().count("halcyon") == 1                    # the second one, not the first
+    before = export_of(slot)
+    for bad in ("0", "x", str(n + 5)):
+        r = hx.post(f"/docs/d/{did}/replace", data={"find": "Halcyon", "replace": "y", "all": "0", "occurrence": bad})
+        assert r.status_code == 422, bad
+    assert content_changes(diff(before, export_of(slot))) == []
