@@ -51,6 +51,9 @@ def _restore(store: Store, actor: str, deck_id: int, snap: dict) -> dict:
         keep = {r["id"] for r in snap[table]}
         for r in now[table]:
             if r["id"] not in keep:
+                if table == "slides_slides":          # its comments go with it (comments are no step)
+                    for c in store.select("slides_comments", "slide=?", (r["id"],), order="id DESC"):
+                        store.delete("slides_comments", c["id"], actor)
                 store.delete(table, r["id"], actor)
     for table in PARTS:
         there = {r["id"] for r in now[table]}

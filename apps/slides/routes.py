@@ -19,7 +19,7 @@ from apps.drive.editor_routes import add_file_routes, add_list_routes, page_cont
 from apps.slides import service
 from apps.slides.blueprint import bp
 from apps.slides import render as draw
-from apps.slides import history, shapes
+from apps.slides import comments, history, shapes
 from apps.slides.service import LAYOUT_NAMES
 
 _view = draw.view
@@ -33,7 +33,10 @@ def _current(slides: list[dict], slide_id: int | None) -> dict:
 def _editor_ctx(d: dict, slide_id: int | None) -> dict:
     slides = [_view(s, d["id"], d["theme"]) for s in d["slides"]]
     cur = _current(slides, slide_id)
+    threads = comments.threads(g.store, g.caller.user, d["id"], cur["id"])
     return {"deck": d, "slides": slides, "cur": cur, "layouts": LAYOUT_NAMES, "themes": shapes.THEMES,
+            "threads": threads, "can_comment": d["role"] in ("owner", "editor", "commenter"),
+            "comments_open": request.values.get("comments") == "1",
             "can_edit": d["role"] in ("owner", "editor"), "shape_names": shapes.SHAPES, "line_names": shapes.LINES,
             "palette": shapes.PALETTE}
 

@@ -9,7 +9,7 @@ from markupsafe import Markup
 from apps.core.errors import Invalid
 from apps.core.files import blob_bytes
 from apps.core.ids import parse_int
-from apps.slides import history, looks, objects, service, shapes
+from apps.slides import comments, history, looks, objects, service, shapes
 from apps.slides.blueprint import bp
 from apps.slides.routes import _step, _view, _workspace
 from apps.web.render import is_htmx
@@ -165,3 +165,36 @@ def _history(deck_id: int, fn, nothing: str):
     if slide_id is not None and not g.store.get("slides_slides", slide_id):
         slide_id = None
     return _workspace(deck_id, slide_id, None if done else nothing)
+
+
+# ---------------------------------------------------------------- comments (answer with the workspace, comments open)
+@bp.post("/p/<int:deck_id>/s/<int:slide_id>/comments")
+def add_comment(deck_id: int, slide_id: int):
+    comments.add(g.store, g.caller, slide_id, request.form.get("text", ""), deck_id)
+    return _workspace(deck_id, slide_id, "Comment added.")
+
+
+@bp.post("/p/<int:deck_id>/c/<int:comment_id>/reply")
+def reply_comment(deck_id: int, comment_id: int):
+    slide_id = _slide_arg()
+    _comment_in(deck_id, comment_id)
+    comments.reply(g.store, g.caller, comment_id, request.form.get("text", ""))
+    return _workspace(deck_id, slide_id)
+
+
+@bp.post("/p/<int:deck_id>/c/<int:comment_id>/resolve")
+def resolve_comment(deck_id: int, comment_id: int):
+    slide_id = _slide_arg()
+    flag = request.form.get("resolved", "1")
+    if flag not in ("0", "1"):
+        raise Invalid("Say whether to resolve (1) or reopen (0) the comment.", "resolved")
+    _comment_in(deck_id, comment_id)
+    comments.resolve(g.store, g.caller, comment_id, flag == "1")
+    return _workspace(deck_id, slide_id, "Comment resolved." if flag == "1" else "Comment reopened.")
+
+
+def _comment_in(deck_id: int, comment_id: int) -> None:
+    row = g.store.get("slides_comments", comment_id)
+    slide = g.store.get("slides_slides", row["slide"]) if row else None
+    if slide is None or slide["deck"] != deck_id:
+        abort(404)

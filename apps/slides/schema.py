@@ -79,4 +79,17 @@ HISTORY = Table("slides_history", (
     ephemeral("before", Kind.JSON),
 ), indexes=("deck, stack, seq",), exported=False)
 
-TABLES = (DECKS, SLIDES, BOXES, OBJECTS, LOOKS, HISTORY)
+# Comments on a slide, as in Google Slides' comment threads: a comment (no parent) and its replies
+# (parent: the comment). A thread is resolved or reopened as a whole (its first comment's flag).
+COMMENTS = Table("slides_comments", (
+    key(),
+    content("slide", Kind.INT, ref="slides_slides", link="part"),
+    content("parent", Kind.INT, ref="slides_comments", link="part"),   # NULL: a new thread
+    content("author"),
+    content("text"),
+    content("resolved", Kind.BOOL, default=False),
+    derived("resolved_by"),
+    derived("created_at", Kind.TIME),
+), indexes=("slide",))
+
+TABLES = (DECKS, SLIDES, BOXES, OBJECTS, LOOKS, HISTORY, COMMENTS)

@@ -132,8 +132,9 @@ def copy_all(store: Store, actor: str, from_slide: int, to_slide: int) -> None:
 def delete_all(store: Store, actor: str, slide_id: int) -> None:
     for r in store.select("slides_objects", "slide=?", (slide_id,)):
         store.delete("slides_objects", r["id"], actor)
-    for r in store.select("slides_looks", "slide=?", (slide_id,)):
-        store.delete("slides_looks", r["id"], actor)
+    for table in ("slides_looks", "slides_comments"):
+        for r in store.select(table, "slide=?", (slide_id,), order="id DESC"):
+            store.delete(table, r["id"], actor)
 
 
 def relayout(store: Store, actor: str, slide_id: int, roles: dict[str, str]) -> None:

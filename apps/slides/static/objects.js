@@ -12,6 +12,7 @@
   const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
   const W = 720, H = 405;
   let sel = null;                                        // the selected object's ref: an id or a layout role
+  let selSlide = null;                                   // the slide it is on
 
   function slideEl() { return $("#canvas .canvas-frame .slide"); }
   function elOf(ref) { return ref == null ? null : $(`#canvas [data-obj="${CSS.escape(String(ref))}"]:not(.obj-text)`); }
@@ -78,7 +79,8 @@
   E.onInit(() => {                                       // after every new workspace
     const w = E.ws();
     $$('.slides-app [data-ocmd="theme"]').forEach((b) => b.setAttribute("aria-checked", b.dataset.value === w.dataset.theme ? "true" : "false"));
-    const want = w.dataset.sel || sel;
+    const want = w.dataset.sel || (w.dataset.slide === selSlide ? sel : null);   // another slide: nothing selected
+    selSlide = w.dataset.slide;
     sel = null;
     if (want && elOf(want)) {
       select(want);
@@ -135,6 +137,7 @@
         return E.swap("POST", `${E.base}/s/${E.current()}/background`, { color: opts.value || "" });
       case "theme":
         return E.swap("POST", `${E.base}/theme`, { theme: opts.value, slide: E.current() });
+      case "comment": return openComments(true);
       case "delete": {
         if (!el) { E.say("Select an object first."); return; }
         if (el.dataset.kind === "placeholder") { E.say("A layout box can't be deleted: clear its text instead."); return; }
@@ -163,6 +166,28 @@
       if (dlg) dlg.remove();
       E.swap("POST", `${E.base}/s/${pick.dataset.slide}/objects`, { kind: "image", item: pick.dataset.insertImage });
     }
+  });
+
+  /* ---------------------------------------------------------------- comments panel */
+  function openComments(focus) {
+    const w = E.ws();
+    w.classList.add("show-comments");
+    const t = $("#comments textarea", w);
+    if (focus && t) t.focus();
+  }
+  document.addEventListener("click", (e) => {
+    const c = e.target.closest("[data-comments]");
+    if (!c) return;
+    e.preventDefault();
+    $$(".slides-app details.menu-wrap[open]").forEach((d) => d.removeAttribute("open"));
+    if (c.dataset.comments === "close") E.ws().classList.remove("show-comments"); else openComments(true);
+  });
+  document.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.altKey && e.key.toLowerCase() === "m") { e.preventDefault(); openComments(true); }
+  });
+  // A comment form keeps the panel open in the workspace that comes back.
+  document.body.addEventListener("htmx:configRequest", (e) => {
+    if (e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("#comments")) e.detail.parameters.comments = "1";
   });
 
   /* ---------------------------------------------------------------- mouse: select, move, resize */
