@@ -234,11 +234,17 @@ def _range(data: dict, book_id: int, tab_id: int) -> tuple[int, int, int, int]:
     return service.parse_range(t, str(data.get("range", "")))
 
 
+def _ranges(data: dict, book_id: int, tab_id: int) -> list[tuple[int, int, int, int]]:
+    """A selection of one or more ranges: "B2:C4,E7" (Ctrl+click adds ranges, as in Sheets)."""
+    t = service.tab(g.store, book_id, tab_id)
+    return [service.parse_range(t, part) for part in str(data.get("range", "")).split(",")]
+
+
 @bp.post("/s/<int:book_id>/clear")
 def clear(book_id: int):
     data = _body()
     tab_id = _int(data, "tab")
-    return _answer(book_id, service.clear(g.store, g.caller, book_id, tab_id, _range(data, book_id, tab_id)))
+    return _answer(book_id, service.clear_ranges(g.store, g.caller, book_id, tab_id, _ranges(data, book_id, tab_id)))
 
 
 @bp.post("/s/<int:book_id>/format")
@@ -265,7 +271,7 @@ def set_format(book_id: int):
         change["decimals_step"] = step
     if not change:
         raise Invalid("Choose a format.", "type")
-    cells = service.set_format(g.store, g.caller, book_id, tab_id, _range(data, book_id, tab_id), **change)
+    cells = service.format_ranges(g.store, g.caller, book_id, tab_id, _ranges(data, book_id, tab_id), **change)
     return _answer(book_id, cells)
 
 

@@ -40,6 +40,7 @@ from apps.sheets.service.merges import HOW as MERGE_HOW, merge, merged_at, merge
 from apps.sheets.service.conditional import CONDITIONS as RULE_CONDITIONS
 from apps.sheets.service.conditional import add_rule, delete_rule, describe as describe_rule, rules, styles, update_rule
 from apps.sheets.service.conditional import one as get_rule
+from apps.sheets.service.selection import clear_ranges, format_ranges
 from apps.sheets.service.spreadsheets import (XLSX_FORMATS, create, csv_bytes, grid_json, import_rows, input_text,
                                               open_file_in_sheets, xlsx_bytes)
 
@@ -54,5 +55,5 @@ __all__ = [
     "update_view", "views", "active_filter", "get_filter", "filter_sort_range",
     "CHART_LEGENDS", "CHART_TYPES", "chart_data", "charts", "delete_chart", "insert_chart", "update_chart", "get_chart",
     "MERGE_HOW", "merge", "merged_at", "merges", "unmerge",
-    "RULE_CONDITIONS", "add_rule", "delete_rule", "describe_rule", "rules", "styles", "update_rule", "get_rule",
+    "clear_ranges", "format_ranges", "RULE_CONDITIONS", "add_rule", "delete_rule", "describe_rule", "rules", "styles", "update_rule", "get_rule",
 ]

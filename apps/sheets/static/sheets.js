@@ -15,6 +15,7 @@
 
   let grid, tbody, data, rows, cols, tabId, ed;
   let act = { r: 1, c: 1 }, ext = { r: 1, c: 1 };
+  let more = [];                 // ranges added to the selection with Ctrl+click, before the active one
   let editing = null;            // {mode: "enter"|"edit", from: "cell"|"bar", original}
   let clip = null;               // {tab, range, cut, text}
   let busy = Promise.resolve();
@@ -32,6 +33,8 @@
     return { top: Math.min(act.r, ext.r), left: Math.min(act.c, ext.c), bottom: Math.max(act.r, ext.r), right: Math.max(act.c, ext.c) };
   }
   function rangeText(g) { g = g || range(); const a = a1(g.top, g.left), b = a1(g.bottom, g.right); return a === b ? a : a + ":" + b; }
+  // Every range of the selection ("B2:C4,E7"): what formats and Delete apply to.
+  function allRanges() { return more.map((g) => rangeText(g)).concat([rangeText()]).join(","); }
 
   /* ---------------------------------------------------------------- grid setup */
   function init() {
@@ -73,6 +76,13 @@
     const single = g.top === g.bottom && g.left === g.right;
     const selR = $(".sel-range", grid);
     if (single) selR.hidden = true; else place(selR, g);
+    $$(".sel-more", grid).forEach((b) => b.remove());
+    for (const m of more) {
+      const box = document.createElement("div");
+      box.className = "sel-range sel-more";
+      grid.appendChild(box);
+      place(box, m);
+    }
     place($(".sel-active", grid), mergeOf(act) || { top: act.r, left: act.c, bottom: act.r, right: act.c });
     const cell = td(act.r, act.c);
     if (!editing) {
@@ -144,6 +154,7 @@
     return null;
   }
   function select(r, c, extend, byMouse) {
+    more = [];
     const from = extend ? ext : act;
     let p = clampCell({ r, c }, r < from.r ? -1 : 1);
     const m = !extend && mergeOf(p);
@@ -427,7 +438,13 @@
           return;
         }
         e.preventDefault();
-        const go = () => { if (e.shiftKey) select(p.r, p.c, true); else select(p.r, p.c, false, true); dragging = true; };
+        const add = (e.ctrlKey || e.metaKey) && !e.shiftKey && !editing;      // Ctrl+click: another range
+        const keep = add ? more.concat([range()]) : [];
+        const go = () => {
+          if (e.shiftKey) select(p.r, p.c, true); else select(p.r, p.c, false, true);
+          if (add) { more = keep; paint(); }
+          dragging = true;
+        };
         if (editing) commit().then(() => {}); 
         go();
         return;
@@ -656,7 +673,7 @@
     }
     const m = parts.length === 1 && a.r <= rows && a.c <= cols && mergeOf(a);     // a cell of a merged block: the block
     if (m) { a = { r: m.top, c: m.left }; b = a; }
-    act = a; ext = b; scrollTo(b.r, b.c); scrollTo(a.r, a.c);
+    act = a; ext = b; more = []; scrollTo(b.r, b.c); scrollTo(a.r, a.c);
     paint();
     nameBox.value = rangeText();
     focusGrid();
@@ -667,11 +684,11 @@
     opts = opts || {};
     if (editing) commit();
     const g = range();
-    const rt = rangeText(g);
+    const rt = rangeText(g), all = allRanges();
     switch (name) {
       case "undo": return post("/undo", {}).then(apply);
       case "redo": return post("/redo", {}).then(apply);
-      case "clear": return post("/clear", { range: rt }).then(apply);
+      case "clear": return post("/clear", { range: all }).then(apply);
       case "copy": return copy(false, null);
       case "cut": return copy(true, null);
       case "paste": return navigator.clipboard && navigator.clipboard.readText
@@ -691,15 +708,15 @@
       }
       case "bold": case "italic": case "strike": case "wrap": {
         const f = (data[a1(act.r, act.c)] || {}).f || {};
-        const body = { range: rt }; body[name] = !f[name];
+        const body = { range: all }; body[name] = !f[name];
         return post("/format", body).then(apply);
       }
-      case "color": { const body = { range: rt }; body[opts.key] = opts.value; return post("/format", body).then(apply); }
-      case "clear_colors": return post("/format", { range: rt, color: null, fill: null }).then(apply);
-      case "borders": return post("/format", { range: rt, borders: opts.preset }).then(apply);
-      case "format": return post("/format", { range: rt, type: opts.type }).then(apply);
-      case "decimals": return post("/format", { range: rt, decimals_step: +opts.step }).then(apply);
-      case "align": return post("/format", { range: rt, align: opts.align }).then(apply);
+      case "color": { const body = { range: all }; body[opts.key] = opts.value; return post("/format", body).then(apply); }
+      case "clear_colors": return post("/format", { range: all, color: null, fill: null }).then(apply);
+      case "borders": return post("/format", { range: all, borders: opts.preset }).then(apply);
+      case "format": return post("/format", { range: all, type: opts.type }).then(apply);
+      case "decimals": return post("/format", { range: all, decimals_step: +opts.step }).then(apply);
+      case "align": return post("/format", { range: all, align: opts.align }).then(apply);
       case "insert_rows": {
         const n = g.bottom - g.top + 1;
         return post("/structure", { op: "insert_rows", at: opts.where === "below" ? g.bottom + 1 : g.top, n }).then(apply);
