@@ -13,6 +13,20 @@ from apps.slides.shapes import PLACEHOLDER, SLIDE_H, SLIDE_W
 PLACEHOLDERS = {"title": "Click to add title", "subtitle": "Click to add subtitle"}
 
 
+# The font size a box shows when none is set, in points (the stylesheets' em sizes × 7.5 pt).
+_ROLE_PT = {"title": 27, "subtitle": 16.5, "body": 15, "left": 15, "right": 15}
+_LAYOUT_PT = {("title", "title"): 39, ("section", "title"): 33, ("section", "subtitle"): 15,
+              ("one_column", "title"): 22.5, ("main_point", "title"): 48, ("section_description", "title"): 30,
+              ("section_description", "subtitle"): 13.5, ("caption", "body"): 13.5, ("big_number", "title"): 120,
+              ("big_number", "body"): 16.5}
+KIND_PT = {"text": 18, "shape": 14}
+
+
+def default_size(layout: str, role: str) -> str:
+    v = _LAYOUT_PT.get((layout, role), _ROLE_PT.get(role, 13.5))
+    return f"{v:g}"
+
+
 def box_html(rich: bool, text: str) -> Markup:
     """A text box's content as HTML: rich boxes get paragraphs and bullet lists."""
     if not rich:
@@ -113,7 +127,7 @@ def _object(o: dict, n: int) -> dict:
     kind = o["kind"]
     name = (shapes.SHAPES.get(o["shape"]) if kind == "shape" else shapes.LINES.get(o["shape"]) if kind == "line"
             else shapes.KIND_NAMES[kind])
-    v = {**o, "label": name, "rich": True, "style": place(*shapes.bounds(o)), "tstyle": text_style(o),
+    v = {**o, "label": name, "rich": True, "default_size": KIND_PT.get(kind, ""), "style": place(*shapes.bounds(o)), "tstyle": text_style(o),
          "html": box_html(True, o["text"]) if kind in ("text", "shape") else ""}
     if kind == "shape":
         v["svg"] = shape_svg(o)
@@ -146,7 +160,8 @@ def view(s: dict, deck_id: int | None = None, theme: str = "") -> dict:
         boxes.append({"role": role, "ref": role, "label": ROLE_NAMES[role], "text": text,
                       "html": box_html(role in BULLET_ROLES, text), "rich": role in BULLET_ROLES,
                       "placeholder": PLACEHOLDERS.get(role, "Click to add text"), "style": style,
-                      "geom": f"{x},{y},{w},{h}", **{k: (o or {}).get(k) for k in ("bold", "italic", "underline",
+                      "geom": f"{x},{y},{w},{h}", "default_size": default_size(s["layout"], role),
+                      **{k: (o or {}).get(k) for k in ("bold", "italic", "underline",
                                                                                     "size", "color", "align")}})
     objs = [_object(o, i) for i, o in enumerate(s.get("objects", [])) if o["kind"] != PLACEHOLDER]
     title = " ".join((s["boxes"].get("title") or "").split())

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal
 
 from apps.core.store.db import Caller, Store
-from apps.slides import looks, objects
+from apps.slides import comments, looks, objects
 from apps.slides import service as slides
 from apps.slides.shapes import PALETTE, THEMES
 from harness.tools.drive import app_ref
@@ -26,12 +26,15 @@ def read_deck(store: Store, caller: Caller, deck: str | int) -> dict:
     layout, the text of every box of the layout (title, subtitle, body, left, right; `- ` lines are
     bullets), speaker notes, its own background colour and its objects (text boxes, shapes, lines,
     images, and layout boxes that were moved or formatted: kind, position and size in points of the
-    720 × 405 pt slide, text and formatting); and the deck's theme. Opening puts it in Recent."""
+    720 × 405 pt slide, text and formatting) and comment threads; and the deck's theme. Opening puts
+    it in Recent."""
     deck_id = app_ref(store, caller.user, "deck", deck)
     d = slides.get(store, caller.user, deck_id)
     slides.DECKS.record_open(store, caller, deck_id)
+    threads = comments.threads(store, caller.user, deck_id)
+    out = [s | {"comments": [t for t in threads if t["slide"] == s["id"]]} for s in d["slides"]]
     return {"id": deck_id, "title": d["title"], "role": d["role"], "item_id": d["item"]["id"], "theme": d["theme"],
-            "slides": d["slides"]}
+            "slides": out}
 
 
 def add_slide(store: Store, caller: Caller, deck: str | int, layout: Layout = "title_body",
@@ -88,6 +91,37 @@ def edit_object(store: Store, caller: Caller, slide_id: int, ref: Ref, x: int | 
     return objects.get(store, caller.user, slide_id, ref)
 
 
+def set_look(store: Store, caller: Caller, deck: str | int, theme: str | None = None, slide_id: int | None = None,
+             background: str | None = None) -> dict:
+    """Apply a theme to the whole presentation, and/or give one slide its own background colour. Returns
+    what changed: {theme, background}."""
+    from apps.core.errors import Invalid
+    deck_id = app_ref(store, caller.user, "deck", deck)
+    if theme is None and background is None:
+        raise Invalid("Give a theme, or a slide and its background colour.", "theme")
+    if (slide_id is None) != (background is None):
+        raise Invalid("A background needs its slide (slide_id) and its colour (background).", "background")
+    out = {"theme": looks.set_theme(store, caller, deck_id, theme) if theme is not None else False}
+    out["background"] = looks.set_background(store, caller, slide_id, background, deck_id) if slide_id else False
+    return out
+
+
+def comment(store: Store, caller: Caller, text: str | None = None, slide_id: int | None = None,
+            reply_to: int | None = None, resolve: bool | None = None) -> int | bool:
+    """Comment on a slide (a new thread), reply to a comment, or resolve / reopen a thread (you need comment
+    access). Returns the new comment's id, or whether the thread's state changed."""
+    from apps.core.errors import Invalid
+    if reply_to is not None and resolve is not None and text is None:
+        return comments.resolve(store, caller, reply_to, resolve)
+    if text is None:
+        raise Invalid("Write the comment (text).", "text")
+    if reply_to is not None:
+        return comments.reply(store, caller, reply_to, text)
+    if slide_id is None:
+        raise Invalid("Name the slide to comment on (slide_id), or the comment to reply to (reply_to).", "slide_id")
+    return comments.add(store, caller, slide_id, text)
+
+
 DECK = "The presentation's id or title (see slides.list)."
 REF = "The object's id (see slides.read: each slide's `objects`), or a layout box's role (title, body, …)."
 SLIDE = "The slide's id (see slides.read)."
@@ -142,14 +176,15 @@ TOOLS = [
     write(objects.delete, "slides.delete_object", "Delete an inserted object (layout boxes stay: clear their text).",
           args={"slide_id": SLIDE, "ref": "The object's id.", "deck_id": "Optional: the presentation id."},
           types={"ref": int}),
-    write(looks.set_theme, "slides.set_theme", "Apply a theme to the whole presentation. Returns whether it changed.",
-          args={"deck_id": "The presentation's id.",
-                "theme": ", ".join(f"{k} ({v['name']})" for k, v in THEMES.items()) + "."},
-          types={"theme": Literal[tuple(THEMES)]}),
-    write(looks.set_background, "slides.set_background", "Give one slide its own background colour (\"\" goes "
-          "back to the theme's). Returns whether it changed.",
-          args={"slide_id": SLIDE, "color": "#rrggbb, e.g. #e0f2f1; \"\" resets.",
-                "deck_id": "Optional: the presentation id."}),
+    write(set_look, "slides.set_look",
+          args={"deck": DECK, "theme": "The whole deck's theme: " + ", ".join(f"{k} ({v['name']})" for k, v in THEMES.items())
+                + ".", "slide_id": "A slide to give its own background (with `background`).",
+                "background": "That slide's background colour, #rrggbb (\"\" goes back to the theme's)."},
+          types={"theme": Literal[tuple(THEMES)] | None}),
+    write(comment, "slides.comment",
+          args={"slide_id": "The slide to comment on (a new thread).", "text": "The comment or reply.",
+                "reply_to": "A comment's id (see slides.read: each slide's `comments`) to reply to instead.",
+                "resolve": "With reply_to alone: true resolves the thread, false reopens it."}),
     write(slides.move_slide, "slides.move_slide",
           "Move a slide to a position in its presentation (1 = first); the others keep their order. "
           "Returns whether it moved.",

@@ -56,14 +56,23 @@ def test_bad_object_calls_are_refused_and_write_nothing(slot_of):
         refused(st, "slides.insert", {"slide_id": sid, "kind": "text"}, "only view", user="henry.adeyemi")
 
 
-def test_theme_and_background_tools(slot_of):
+def test_look_and_comment_tools(slot_of):
     with slot_of("meridian").store() as st:
         deck = call(st, "slides.read", {"deck": CLIENT})
         sid = deck["slides"][2]["id"]
-        assert call(st, "slides.set_theme", {"deck_id": deck["id"], "theme": "plum"}) is True
-        assert call(st, "slides.set_background", {"slide_id": sid, "color": "#E0F2F1"}) is True
-        assert call(st, "slides.set_background", {"slide_id": sid, "color": "#e0f2f1"}) is False
+        assert call(st, "slides.set_look", {"deck": CLIENT, "theme": "plum"}) == {"theme": True, "background": False}
+        assert call(st, "slides.set_look", {"deck": deck["id"], "slide_id": sid, "background": "#E0F2F1"}) == {
+            "theme": False, "background": True}
         deck = call(st, "slides.read", {"deck": CLIENT})
-        assert [s["background"] for s in deck["slides"][1:4]] == ["", "#e0f2f1", ""]
-        refused(st, "slides.set_theme", {"deck_id": deck["id"], "theme": "neon"}, "theme")
-        refused(st, "slides.set_background", {"slide_id": sid, "color": "greenish"}, "isn't a colour")
+        assert deck["theme"] == "plum" and [s["background"] for s in deck["slides"][1:4]] == ["", "#e0f2f1", ""]
+        refused(st, "slides.set_look", {"deck": CLIENT, "theme": "neon"}, "theme")
+        refused(st, "slides.set_look", {"deck": CLIENT, "slide_id": sid, "background": "greenish"}, "isn't a colour")
+        refused(st, "slides.set_look", {"deck": CLIENT, "background": "#ffffff"}, "needs its slide")
+        cid = call(st, "slides.comment", {"slide_id": sid, "text": "Check the rate"})
+        call(st, "slides.comment", {"reply_to": cid, "text": "Checked: 2025 notice"})
+        assert call(st, "slides.comment", {"reply_to": cid, "resolve": True}) is True
+        [t] = call(st, "slides.read", {"deck": CLIENT})["slides"][2]["comments"]
+        assert (t["text"], t["resolved"], [r["text"] for r in t["replies"]]) == (
+            "Check the rate", True, ["Checked: 2025 notice"])
+        refused(st, "slides.comment", {"text": "x"}, "Name the slide")
+        refused(st, "slides.comment", {"slide_id": sid, "text": "x"}, "only view", user="henry.adeyemi")

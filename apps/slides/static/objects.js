@@ -74,7 +74,7 @@
       if (b) b.setAttribute("aria-pressed", el && el.dataset[k] === "1" ? "true" : "false");
     });
     const size = $("#font-size", bar);
-    if (size && document.activeElement !== size) size.value = el && el.dataset.size ? el.dataset.size : "";
+    if (size && document.activeElement !== size) size.value = el ? (el.dataset.size || el.dataset.sizeDefault || "") : "";
   }
   E.onInit(() => {                                       // after every new workspace
     const w = E.ws();

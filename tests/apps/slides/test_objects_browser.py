@@ -135,6 +135,7 @@ def test_text_box_typing_and_formatting_from_keyboard_and_toolbar(desk, live_slo
     page.keyboard.press("Control+i")
     expect(obj(page, oid)).to_have_attribute("data-italic", "1")
     size = page.get_by_role("spinbutton", name="Font size")
+    expect(size).to_have_value("18")                     # a text box's default
     size.fill("28")
     size.press("Enter")
     expect(obj(page, oid)).to_have_attribute("data-size", "28")
