@@ -1,7 +1,10 @@
 """Docs from world files: ``<Title>.gdoc.md`` in the Drive tree (see worlds/README.md).
 
 Markdown becomes blocks; front-matter comments are anchored to the first
-occurrence of their ``anchor`` text.
+occurrence of their ``anchor`` text; front-matter suggestions (a colleague's
+pending suggested edits) replace the first occurrence of ``find`` with
+``replace`` — only what differs becomes the suggestion, a deletion and/or an
+insertion, as typing over the text in Suggesting mode does.
 """
 from __future__ import annotations
 
@@ -32,9 +35,35 @@ class CommentSpec(BaseModel):
     resolved: bool = False
 
 
+class SuggestionSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    author: str
+    date: str
+    find: str                  # text within one paragraph, as it stands
+    replace: str               # what the suggestion would make it ("" suggests deleting it)
+
+
 class FrontMatter(BaseModel):
     model_config = ConfigDict(extra="forbid")
     comments: list[CommentSpec] = []
+    suggestions: list[SuggestionSpec] = []
+
+
+def _difference(find: str, replace: str) -> tuple[int, int, str]:
+    """The part of ``find`` a suggestion changes (start, end within it) and what it becomes."""
+    p = 0
+    while p < min(len(find), len(replace)) and find[p] == replace[p]:
+        p += 1
+    q = 0
+    while q < min(len(find), len(replace)) - p and find[-1 - q] == replace[-1 - q]:
+        q += 1
+    # whole words, as a person selects a figure and types over it ("$2,750" → "$2,600", not "75" → "60")
+    if p < len(find) - q and p < len(replace) - q:          # a replacement, not a bare insertion or deletion
+        while p > 0 and not find[p - 1].isspace():
+            p -= 1
+        while q > 0 and not find[len(find) - q].isspace():
+            q -= 1
+    return p, len(find) - q, replace[p:len(replace) - q]
 
 
 def split_front_matter(text: str, path: Path) -> tuple[dict, str]:
@@ -79,7 +108,25 @@ def import_file(store: Store, world: World, path: Path, item_id: int) -> int:
         for j, r in enumerate(c.replies):
             store.insert("docs_replies", SYSTEM, comment=cid, author=r.author, text=r.text.strip(),
                          created_at=utc_iso(world.local_time(r.date, f"{where}.replies.{j}.date")))
-    for i, b in enumerate(blocks):
-        store.insert("docs_blocks", SYSTEM, doc=doc_id, seq=i + 1, type=b["type"], level=b["level"],
-                     text=b["text"], marks=b["marks"])
+    rows = [store.insert("docs_blocks", SYSTEM, doc=doc_id, seq=i + 1, type=b["type"], level=b["level"],
+                         text=b["text"], marks=b["marks"]) for i, b in enumerate(blocks)]
+    for i, sg in enumerate(fm.suggestions):
+        where = f"{path}: suggestions.{i}"
+        if sg.author not in world.people:
+            raise WorldError(f"{where}: unknown person {sg.author!r}")
+        at = next(((n, b["text"].find(sg.find)) for n, b in enumerate(blocks) if sg.find and sg.find in b["text"]), None)
+        if at is None:
+            raise WorldError(f"{where}.find: {sg.find!r} is not in one paragraph of the document")
+        start, end, text = _difference(sg.find, sg.replace)
+        if start == end and not text:
+            raise WorldError(f"{where}.replace: the same as find, so nothing is suggested")
+        n, offset = at
+        base = {"doc": doc_id, "block": rows[n], "author": sg.author, "status": "pending",
+                "created_at": utc_iso(world.local_time(sg.date, f"{where}.date"))}
+        if end > start:
+            store.insert("docs_suggestions", SYSTEM, kind="delete", start=offset + start, end=offset + end,
+                         text=sg.find[start:end], **base)
+        if text:
+            store.insert("docs_suggestions", SYSTEM, kind="insert", start=offset + end, end=offset + end, text=text,
+                         **base)
     return doc_id

@@ -156,6 +156,14 @@ def insert_markdown(store: Store, caller: Caller, doc_id: int, after: int, markd
                                                                    after + 1, len(new)))
 
 
+def outline(store: Store, user: str, doc_id: int) -> list[dict]:
+    """View → Show outline: the document's title and headings in order: block position (``index``),
+    ``level`` (0 for the Title, 1–6 for headings) and text."""
+    return [{"index": i, "level": b["level"] if b["type"] == "heading" else 0, "text": b["text"]}
+            for i, b in enumerate(get(store, user, doc_id)["blocks"])
+            if b["type"] in ("title", "heading") and b["text"].strip()]
+
+
 def tables(store: Store, user: str, doc_id: int) -> list[dict]:
     """The document's tables: each one's block position (``index``, 0-based) and its cells row by row."""
     return [{"index": i, "rows": B.table_rows(b)} for i, b in enumerate(get(store, user, doc_id)["blocks"])

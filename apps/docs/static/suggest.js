@@ -17,14 +17,14 @@
     const names = { editing: "Editing", suggesting: "Suggesting", viewing: "Viewing" };
     const label = app.querySelector("[data-mode-label]");
     if (label) { label.textContent = names[mode]; label.closest("summary").setAttribute("aria-label", "Mode: " + names[mode]); }
-    app.querySelectorAll(".mode-menu button[data-mode]").forEach((b) => b.setAttribute("aria-checked", b.dataset.mode === mode ? "true" : "false"));
+    app.querySelectorAll("button[data-mode]").forEach((b) => b.setAttribute("aria-checked", b.dataset.mode === mode ? "true" : "false"));
     if (app.dataset.editable === "1") ed.setAttribute("contenteditable", mode === "viewing" ? "false" : "true");
   }
   document.addEventListener("click", (e) => {
-    const b = e.target.closest(".mode-menu button[data-mode]");
+    const b = e.target.closest(".doc-app button[data-mode]");
     if (!b) return;
     e.preventDefault();
-    b.closest("details").removeAttribute("open");
+    D.closeMenus();
     setMode(b.dataset.mode);
     ed.focus();
   });

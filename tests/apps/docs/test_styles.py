@@ -59,3 +59,10 @@ def test_docx_carries_styles(store):
     assert str(runs["red big"].font.color.rgb) == "D93025" and runs["red big"].font.size.pt == 14
     assert runs["geo"].font.name == "Georgia"
     assert 'w:fill="FFFF00"' in runs["hi"]._r.xml
+
+
+def test_outline_is_the_title_and_headings(store):
+    did = docs.create(store, Caller(user="alex.chen"), None, "S", B.from_html(B.sanitize(HTML)))
+    assert docs.outline(store, "alex.chen", did) == [
+        {"index": 0, "level": 0, "text": "Memo"}, {"index": 2, "level": 4, "text": "Four"},
+        {"index": 3, "level": 5, "text": "Five"}, {"index": 4, "level": 6, "text": "Six"}]
