@@ -225,3 +225,90 @@ def grounding_slide(ctx):
     if problems:
         return False, "; ".join(problems) + f" — text: {D._norm(text)[:120]!r}", []
     return True, f"slide 2: the image and {when}, {miles} nm east", A.slide_vouches(ctx, s)
+
+
+# ---------------------------------------------------------------------------- Priya's suggested edits
+OUTLINE = "Hearing Outline – Fund Adequacy Hearing (April 22)"
+B = world_module(Path(__file__).parent, "checks")
+
+
+def _edits(export: dict, doc) -> dict[tuple, dict[str, dict]]:
+    """The document's pending suggestions grouped into edits (a deletion and the insertion typed over it):
+    (block, author, time) -> {key: record}."""
+    out: dict[tuple, dict[str, dict]] = {}
+    for k, r in A.records(export, "docs_suggestions").items():
+        if str(r["doc"]) == str(doc) and r.get("status") == "pending":
+            out.setdefault((str(r["block"]), r["author"], r.get("created_at")), {})[k] = r
+    return out
+
+
+def _applied(block: dict, recs: dict[str, dict], accept: set[str]) -> str:
+    suggestions = [{**r, "id": int(k)} for k, r in recs.items()]
+    return apply_suggestions({"type": block.get("type", "paragraph"), "text": block["text"] or "",
+                              "level": block.get("level", 0), "marks": []},
+                             suggestions, {int(k) for k in accept})[0]["text"]
+
+
+def _minutes(text: str) -> int:
+    m = re.search(r":\s*(\d+)\s*minutes?\b", text)
+    return int(m.group(1)) if m else 0
+
+
+def _edit_is_right(ctx, blocks: dict[str, dict], key: str, text: str) -> tuple[bool, str]:
+    """Whether a suggested edit, applied on its own (``text``: its paragraph after it), keeps the outline
+    true: the rate on the incident date is Notice No. 2025-02's, and the time plan fits the minutes the
+    judge allots each side."""
+    rate = re.search(r"the rate was \$([\d,]+)", text)
+    if rate and B._money(rate.group(1)) != B.rate_2025(ctx):
+        return False, f"the rate becomes ${rate.group(1)}, not ${B.rate_2025(ctx):,} (Notice No. 2025-02)"
+    order = sorted(blocks, key=lambda k: blocks[k]["seq"])
+    allot = next((int(m.group(1)) for k in order if (m := re.search(r"(\d+) minutes per side", blocks[k]["text"] or ""))),
+                 None)
+    plan = [k for k in order if blocks[k]["type"] in ("bullet", "bulleted") and _minutes(blocks[k]["text"] or "")
+            and re.search(r"minutes?\b", blocks[k]["text"] or "")]
+    if key in plan and allot is not None:
+        total = sum(_minutes(text if k == key else blocks[k]["text"] or "") for k in plan)
+        if total > allot:
+            return False, f"the plan comes to {total} minutes, over the {allot} allotted"
+    return True, "keeps the outline true"
+
+
+def outline_suggestions_reviewed(ctx):
+    """Every suggested edit Priya left in Eleanor's hearing outline decided, none left pending: the right
+    ones accepted (the tonnage's source, "per gross ton") and the wrong ones rejected (the superseded rate as
+    the rate on the incident date; a reply allowance that takes the plan over the judge's 30 minutes); the
+    outline's text exactly the start text with the right edits in, and nothing else changed."""
+    doc0, doc = D._doc(ctx, OUTLINE, ctx.initial), D._doc(ctx, OUTLINE)
+    start_blocks = {k: b for k, b in A.blocks(ctx.initial, doc0)}
+    final_recs = A.records(ctx.final, "docs_suggestions")
+    edits = _edits(ctx.initial, doc0)
+    if not edits:
+        return False, "the outline has no suggested edits to review", []
+    problems, vouch, blocks_touched = [], [], []
+    by_block: dict[str, tuple[dict, set[str]]] = {}
+    for (bk, author, when), recs in edits.items():
+        after = _applied(start_blocks[bk], recs, set(recs))
+        right, why = _edit_is_right(ctx, start_blocks, bk, after)
+        want = "accepted" if right else "rejected"
+        got = {(final_recs.get(k) or {}).get("status") for k in recs}
+        if got != {want}:
+            shown = " / ".join(f"{r['kind']} {r['text']!r}" for r in recs.values())
+            problems.append(f"{shown}: {sorted(map(str, got))}, want {want} ({why})")
+        allrecs, acc = by_block.setdefault(bk, ({}, set()))
+        allrecs.update(recs)
+        if right:
+            acc.update(recs)
+        vouch += [Vouch.of("docs_suggestions", k) for k in recs]
+    finals = {k: b for k, b in A.blocks(ctx.final, doc)}
+    for bk, (recs, acc) in by_block.items():
+        want_text = _applied(start_blocks[bk], recs, acc)
+        got_text = (finals.get(bk) or {}).get("text")
+        if D._norm(got_text) != D._norm(want_text):
+            problems.append(f"a paragraph reads {D._norm(got_text)[:80]!r}, want {D._norm(want_text)[:80]!r}")
+        blocks_touched.append(bk)
+    pending = [r for r in final_recs.values() if str(r["doc"]) == str(doc) and r.get("status") == "pending"]
+    if pending:
+        problems.append(f"{len(pending)} suggestion(s) still pending")
+    if problems:
+        return False, "; ".join(problems), []
+    return True, f"{len(edits)} suggested edits decided", vouch + A.block_vouches(ctx, blocks_touched)
