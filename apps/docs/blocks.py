@@ -2,7 +2,8 @@
 
 A block is ``{"type", "level", "text", "marks"}``: ``type`` is ``title``,
 ``heading`` (level 1–3), ``paragraph``, ``bullet`` or ``numbered`` (level =
-list depth, 1-based), ``rule`` (a horizontal line) or ``page_break`` (both with no text), or ``table`` (its text is the
+list depth, 1-based), ``rule`` (a horizontal line), ``page_break`` or ``image`` (a Drive image: mark ``image``, value the
+Drive item's id; all three with no text), or ``table`` (its text is the
 cells, tab between cells and a line break between rows — ``table_rows`` splits it — so marks,
 comments and suggestions in cells are ranges like anywhere else); ``marks`` are ``[start, end, kind, value]`` ranges over
 ``text`` with ``kind`` in ``bold``, ``italic``, ``underline``, ``link`` (value:
@@ -25,14 +26,15 @@ from html.parser import HTMLParser
 import nh3
 
 import apps.docs.styles as ST
+from apps.docs.tableparse import TableParsing
 
 BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
               "h3": ("heading", 3), "h4": ("heading", 4), "h5": ("heading", 5), "h6": ("heading", 6), "li": (None, 0)}
 PARAGRAPH_STYLES = ("title", "subtitle")               # <p data-style="title">: block types of their own
 ALLOWED_TAGS = {"p", "div", "br", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "b", "strong", "i", "em",
-                "u", "a", "span", "font", "hr", "ins", "del", "table", "thead", "tbody", "tr", "td", "th"}
-TABLE_PARTS = {"table", "thead", "tbody", "tr", "td", "th"}
-MARK_ORDER = ("align", "link", "comment", "font", "size", "color", "highlight", "bold", "italic", "underline", "sdel")    # sdel: a suggested deletion (drawing only)
+                "u", "a", "span", "font", "hr", "ins", "del", "img", "table", "thead", "tbody", "tr", "td", "th"}
+IMAGE_SRC = "/drive/file/{}/raw"                      # Drive's own address for an image file's bytes
+MARK_ORDER = ("image", "align", "link", "comment", "font", "size", "color", "highlight", "bold", "italic", "underline", "sdel")    # sdel: a suggested deletion (drawing only)
 MAX_HTML = 2_000_000
 
 
@@ -42,7 +44,7 @@ def sanitize(html: str) -> str:
     return nh3.clean(html[:MAX_HTML], tags=ALLOWED_TAGS,
                      attributes={"a": {"href"}, "span": {"data-comment", "style"}, "hr": {"data-break"},
                                  "ins": {"data-suggestion", "data-author"}, "del": {"data-suggestion", "data-author"},
-                                 "font": {"color", "face", "size", "style"}, "p": {"style", "align", "data-style"},
+                                 "font": {"color", "face", "size", "style"}, "img": {"data-drive", "alt", "src"}, "p": {"style", "align", "data-style"},
                                  **{t: {"style", "align"} for t in ("div", "h1", "h2", "h3", "h4", "h5", "h6", "li")}},
                      filter_style_properties=ST.STYLE_PROPERTIES,
                      url_schemes={"http", "https", "mailto"}, link_rel=None,
@@ -53,8 +55,10 @@ def _normalize_marks(marks: list, length: int) -> list:
     """Clip, drop empty, merge touching ranges of the same kind and value, sort. An alignment covers the
     whole block (an empty one too); the last one given holds."""
     align = [m[3] for m in marks if m[2] == "align"]
-    out: list = [[0, length, "align", align[-1]]] if align and align[-1] in ST.ALIGNS else []
-    for start, end, kind, value in sorted(((int(s), int(e), k, v) for s, e, k, v in marks if k != "align"),
+    image = [m[3] for m in marks if m[2] == "image" and str(m[3]).isdigit()]
+    out: list = [[0, length, "image", int(image[-1])]] if image else []
+    out += [[0, length, "align", align[-1]]] if align and align[-1] in ST.ALIGNS else []
+    for start, end, kind, value in sorted(((int(s), int(e), k, v) for s, e, k, v in marks if k not in ("align", "image")),
                                           key=lambda m: (m[0], m[1], m[2], str(m[3]))):
         start, end = max(0, start), min(length, end)
         if end <= start or (kind == "link" and not value):
@@ -73,7 +77,7 @@ def block(type_: str, text: str = "", level: int = 0, marks: list | None = None)
     return {"type": type_, "level": level, "text": text, "marks": _normalize_marks(marks or [], len(text))}
 
 
-class _Parser(HTMLParser):
+class _Parser(TableParsing, HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.blocks: list[dict] = []
@@ -147,67 +151,14 @@ class _Parser(HTMLParser):
             else:
                 self.cur = {"type": "paragraph", "level": 0, "text": "", "marks": []}
 
-    def _square(self) -> str:
-        """A table's text with every row as wide as the widest (cells added at row ends; offsets move)."""
-        rows = self.cur["text"].split("\n")
-        width = max(r.count("\t") for r in rows)
-        if all(r.count("\t") == width for r in rows):
-            return self.cur["text"]
-        starts, out, pos = [], [], 0
-        for r in rows:
-            starts.append((pos, sum(len(x) + 1 for x in out)))
-            out.append(r + "\t" * (width - r.count("\t")))
-            pos += len(r) + 1
-
-        def move(p: int) -> int:
-            old, new = next(st for st in reversed(starts) if st[0] <= p)
-            return new + p - old
-        for m in self.cur["marks"] + self.open_marks:
-            m[0] = move(m[0])
-            if m[1] is not None:
-                m[1] = move(m[1])
-        for ins in self.cur.get("ins", []):
-            ins["start"] = move(ins["start"])
-        self.cur["text"] = "\n".join(out)
-        return self.cur["text"]
-
-    def _table_tag(self, tag: str, start: bool) -> bool:
-        """Tables: a ``table`` block; rows and cells add line breaks and tabs; a cell holds one line of
-        text (paragraphs, lists and line breaks inside it are not kept). True when the tag was used."""
-        t = self.table
-        if start and tag == "table" and t is None:
-            self._end_block()
-            self.cur = {"type": "table", "level": 0, "text": "", "marks": []}
-            self.table = {"rows": 0, "cells": 0, "in": False}
-            return True
-        if t is None:
-            return False
-        if tag == "table" and not start:
-            self._end_block()
-            self.table = None
-        elif tag == "tr" and start:
-            if t["rows"]:
-                self.cur["text"] += "\n"
-            t["rows"] += 1
-            t["cells"] = 0
-        elif tag in ("td", "th"):
-            if start:
-                if not t["rows"]:
-                    t["rows"] = 1
-                if t["cells"]:
-                    self.cur["text"] += "\t"
-                t["cells"] += 1
-                self.cur["seen"] = True
-            t["in"] = start
-        elif tag in TABLE_PARTS or tag in BLOCK_TAGS or tag in ("ul", "ol", "li", "hr", "br"):
-            pass
-        else:
-            return False
-        return True
-
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if self._table_tag(tag, True):
+            return
+        if tag == "img":                     # an image from Drive: a block of its own (not in a table cell)
+            if self.table is None and str(attrs.get("data-drive") or "").isdigit():
+                self._end_block()
+                self.blocks.append(block("image", "", 0, [[0, 0, "image", int(attrs["data-drive"])]]))
             return
         if tag == "hr":                      # a horizontal line, or a page break (<hr data-break="page">)
             self._end_block()
@@ -434,6 +385,9 @@ def to_html(blocks: list[dict], suggestions: dict[int, list[dict]] | None = None
             out.append(f"</{stack.pop()}>")
         if b["type"] == "table":
             out.append(_table_html(b, sg))
+        elif b["type"] == "image":
+            iid = next((m[3] for m in b["marks"] if m[2] == "image"), 0)
+            out.append(f'<p{ST.block_style_attr(b)}><img data-drive="{iid}" src="{IMAGE_SRC.format(iid)}" alt=""></p>')
         elif b["type"] == "rule":
             out.append("<hr>")
         elif b["type"] == "page_break":
@@ -537,6 +491,10 @@ def to_markdown(blocks: list[dict]) -> str:
                 rows[r].append(_md_text(cell).replace("|", "\\|"))
             lines = [f"| {' | '.join(row)} |" for row in rows]
             out.append("\n".join(lines[:1] + ["|" + " --- |" * len(rows[0])] + lines[1:]))
+            counters.clear()
+        elif b["type"] == "image":
+            iid = next((m[3] for m in b["marks"] if m[2] == "image"), 0)
+            out.append(f"![image]({IMAGE_SRC.format(iid)})")
             counters.clear()
         elif b["type"] == "rule":
             out.append("---")

@@ -9,7 +9,7 @@ from flask import g, redirect, render_template, request, url_for
 import apps.docs.blocks as B
 from apps.core.errors import Invalid, NotFound
 from apps.web.render import render, toast, toast_response
-from apps.docs import review, service, versions
+from apps.docs import images, review, service, versions
 from apps.docs import suggest as S
 from apps.docs.styles import FONTS
 from apps.docs.blueprint import bp
@@ -149,6 +149,14 @@ def resolve(comment_id: int):
 def reopen(comment_id: int):
     service.resolve(g.store, g.caller, comment_id, False)
     return _after_comment_change(comment_id, "Comment reopened.")
+
+
+# ---------------------------------------------------------------- Insert → Image → Drive
+@bp.get("/d/<int:doc_id>/images")
+def image_picker(doc_id: int):
+    doc = service.get(g.store, g.caller.user, doc_id)
+    q = request.args.get("q", "")[:200]
+    return render("docs/_images.html", partial=True, doc=doc, q=q, images=images.drive_images(g.store, g.caller.user, q))
 
 
 # ---------------------------------------------------------------- File → Version history

@@ -9,7 +9,6 @@ saving a document unchanged writes nothing.
 from __future__ import annotations
 
 import difflib
-import io
 import json
 import re
 from html import escape
@@ -17,8 +16,8 @@ from html import escape
 import apps.docs.blocks as B
 import apps.docs.history as H
 import apps.docs.suggest as S
+from apps.docs import images
 from apps.core.errors import Forbidden, Invalid, NotFound
-from apps.core.files import stamped_zip
 from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
 from apps.drive.editors import Editor
@@ -109,6 +108,11 @@ def save_editor(store: Store, caller: Caller, doc_id: int, html: str) -> tuple[b
     doc = get(store, caller.user, doc_id)
     _require(doc, Role.COMMENTER)
     new, parsed = B.parse(B.sanitize(html))
+    if any(b["type"] == "image" for b in new):   # only Drive images the user can open
+        keep = [i for i, b in enumerate(new) if b["type"] != "image" or images.allowed(store, caller.user, b)]
+        where = {old: n for n, old in enumerate(keep)}
+        new = [new[i] for i in keep] or [B.block("paragraph")]
+        parsed = [{**p, "index": where[p["index"]]} for p in parsed if p["index"] in where]
     known = {str(c["id"]) for c in store.select("docs_comments", "doc=?", (doc_id,))}
     for b in new:                               # comment anchors must be this document's comments
         b["marks"] = [m for m in b["marks"] if m[2] != "comment" or str(m[3]) in known]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import apps.docs.blocks as B
-from apps.core.files import stamped_zip
+from apps.core.files import blob_bytes, stamped_zip
 from apps.core.store.db import Store
 
 
@@ -74,8 +74,24 @@ def _style(run, kinds: dict) -> None:
 ALIGN = {"center": 1, "right": 2, "justify": 3}       # WD_ALIGN_PARAGRAPH: CENTER, RIGHT, JUSTIFY
 
 
+def _image_bytes(store: Store, doc: dict, b: dict) -> bytes | None:
+    """A picture Word can read (PNG, JPEG, GIF, BMP), else None (the image is left out)."""
+    from PIL import Image
+    iid = next((m[3] for m in b["marks"] if m[2] == "image"), None)
+    row = store.get("drive_items", int(iid)) if iid is not None else None
+    if row is None or not row.get("blob"):
+        return None
+    data = blob_bytes(store, row["blob"])
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            return data if im.format in ("PNG", "JPEG", "GIF", "BMP") else None
+    except Exception:                                  # not an image after all: nothing to draw
+        return None
+
+
 def docx_bytes(store: Store, doc: dict, suggestions: dict[int, list[dict]]) -> bytes:
     from docx import Document
+    from docx.shared import Inches
     from docx.enum.text import WD_BREAK
     from docx.oxml import parse_xml
     from docx.oxml.ns import nsdecls
@@ -88,6 +104,11 @@ def docx_bytes(store: Store, doc: dict, suggestions: dict[int, list[dict]]) -> b
         if b["type"] == "rule":                 # a paragraph with a bottom border, as Word draws a line
             bdr = parse_xml(f'<w:pBdr {nsdecls("w")}><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr>')
             out.add_paragraph()._p.get_or_add_pPr().append(bdr)
+            continue
+        if b["type"] == "image":                # the Drive image's own bytes, at most the text's width
+            data = _image_bytes(store, doc, b)
+            if data:
+                out.add_paragraph().add_run().add_picture(io.BytesIO(data), width=Inches(6))
             continue
         if b["type"] == "table":                # a real Word table, cell by cell
             rows = B.table_rows(b)

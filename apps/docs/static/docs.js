@@ -90,6 +90,7 @@
     if (suggesting(cmd)) return;
     if (cmd === "reviewSuggestions") return window.DocsEditor.review();
     if (cmd === "nameVersion" || cmd === "versionHistory") return window.DocsEditor[cmd]();
+    if (cmd === "imageFromDrive") return openImages();
     if (cmd === "link") return openLinkDialog();
     if (cmd === "comment") return startComment();
     if (cmd === "findReplace") return openFindReplace();
@@ -355,6 +356,24 @@
     });
     $("form", d).addEventListener("submit", (e) => { e.preventDefault(); step(1); });
   }
+
+  /* ---------------------------------------------------------------- Insert → Image → Drive */
+  function openImages() {
+    if (!editable) return;
+    keepSelection();
+    htmx.ajax("GET", app.dataset.imagesUrl, { target: "#modal", swap: "beforeend" });
+  }
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-insert-image]");
+    if (!b) return;
+    e.preventDefault();
+    const d = b.closest("dialog");
+    if (d) d.close();
+    restoreSelection();
+    const id = b.dataset.insertImage.replace(/\D/g, "");
+    document.execCommand("insertHTML", false, `<p><img data-drive="${id}" src="/drive/file/${id}/raw" alt=""></p><p><br></p>`);
+    schedule();
+  });
 
   /* ---------------------------------------------------------------- links */
   function openLinkDialog() {
