@@ -110,3 +110,28 @@ def test_reject_a_suggestion_and_reject_all(desk, live_slot):
         assert sorted(s["status"] for s in st.select("docs_suggestions", "doc=?", (did,))) == ["rejected"] * 3
     expect(body).to_have_text("Limit is fixed.")
     page.screenshot(path="/tmp/sugg.png")
+
+
+def test_enter_in_suggesting_mode_suggests_a_line_break_and_backspace_takes_back_my_own_text(desk, live_slot):
+    """A suggested new line is a line break inside the suggestion (accepted, a line break in the paragraph);
+    Backspace over text I suggested removes it rather than striking it through."""
+    page = desk
+    did, body = blank_doc(page)
+    page.keyboard.type("First line.")
+    saved(page)
+    wait_store(page, live_slot, did, lambda st: service.text(st, did) == "First line.", "typed")
+    suggesting(page)
+    body.click()
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    page.keyboard.type("Second lineXX")
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    page.keyboard.type(".")
+    expect(body.locator("ins[data-suggestion]")).to_have_text("Second line.")
+    expect(body.locator("del[data-suggestion]")).to_have_count(0)
+    wait_store(page, live_slot, did, lambda st: service.text_if_accepted(st, did) == "First line.\nSecond line.", "suggested")
+    (s,) = pending(live_slot, did)
+    assert (s["kind"], s["text"]) == ("insert", "\nSecond line.")
+    page.get_by_role("article", name="Suggestion by Alex Chen").get_by_role("button", name="Accept suggestion").click()
+    wait_store(page, live_slot, did, lambda st: service.text(st, did) == "First line.\nSecond line.", "accepted")
