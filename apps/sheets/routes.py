@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 import apps.sheets.formula as F
 from apps.core.errors import Invalid
 from apps.web.render import flash_toast, go, is_htmx, render, toast_response
+from apps.core.ids import as_id
 from apps.web.render import id_arg
 from apps.drive.editor_routes import add_file_routes, add_list_routes, page_context
 from apps.sheets import service
@@ -308,7 +309,7 @@ def fill(book_id: int):
 def _regrid(book_id: int, tab_id: int | None, message: str):
     book = service.get(g.store, g.caller.user, book_id)
     view = _body().get("view") if request.method == "POST" else None
-    view_id = int(view) if isinstance(view, (int, str)) and str(view).isdigit() else None
+    view_id = as_id(view) if isinstance(view, (int, str)) else None
     html = render_template("sheets/_grid.html", **_grid_ctx(book, tab_id, view_id))
     return jsonify(html=html, message=message, revision=book["revision"],
                    can_undo=_has(book_id, "undo"), can_redo=_has(book_id, "redo"))

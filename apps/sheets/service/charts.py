@@ -11,6 +11,7 @@ first). The grid draws it as SVG (``apps.sheets.chart_svg``) and the .xlsx expor
 from __future__ import annotations
 
 import apps.sheets.formula as F
+from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import SHEETS, Range, cells, check_range, editable, get, tab
@@ -72,6 +73,8 @@ def charts(store: Store, tab_id: int) -> list[dict]:
 
 def one(store: Store, user: str, book_id: int, chart_id: int) -> dict:
     get(store, user, book_id)
+    if as_id(chart_id) is None:
+        raise NotFound("That chart doesn't exist in this spreadsheet.")
     ch = store.get("sheets_charts", chart_id)
     tabs = {t["id"] for t in store.select("sheets_tabs", "book=?", (book_id,))}
     if ch is None or ch["tab"] not in tabs:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import apps.sheets.formula as F
+from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.formula.probe import evaluate
@@ -34,6 +35,8 @@ def rules(store: Store, tab_id: int) -> list[dict]:
 
 def one(store: Store, user: str, book_id: int, rule_id: int) -> dict:
     get(store, user, book_id)
+    if as_id(rule_id) is None:
+        raise NotFound("That conditional format rule doesn't exist in this spreadsheet.")
     rule = store.get("sheets_conditional", rule_id)
     if rule is None or rule["tab"] not in {t["id"] for t in store.select("sheets_tabs", "book=?", (book_id,))}:
         raise NotFound("That conditional format rule doesn't exist in this spreadsheet.")

@@ -14,6 +14,7 @@ for verifiers); both come down to ``passes``.
 from __future__ import annotations
 
 import apps.sheets.formula as F
+from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import SHEETS, Range, cells, editable, get, tab
@@ -151,6 +152,8 @@ def get_tabs(store: Store, book_id: int) -> list[dict]:
 def one(store: Store, user: str, book_id: int, filter_id: int) -> dict:
     """A filter or view of a book the user can open (NotFound otherwise)."""
     get(store, user, book_id)
+    if as_id(filter_id) is None:
+        raise NotFound("That filter or filter view doesn't exist in this spreadsheet.")
     f = store.get("sheets_filters", filter_id)
     if f is None or f["tab"] not in {t["id"] for t in get_tabs(store, book_id)}:
         raise NotFound("That filter or filter view doesn't exist in this spreadsheet.")
