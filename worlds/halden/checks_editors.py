@@ -64,3 +64,69 @@ def on_time_filter_view(ctx):
                                 + ([f"it hides {missing}"] if missing else [])), []
     return True, f"“{view['name']}” shows the {len(want)} on-time bidders", [Vouch.of("sheets_filters", key)]
 
+
+
+# ---------------------------------------------------------------- the ranking table in the IOI summary
+IOI_SUMMARY = "IOI Summary for VA – DRAFT"
+RANKING_HEADING = "Like-for-like ranking"
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _ev_cell_problem(text: str, want: float) -> str | None:
+    """An EV cell in $m: one figure, right to one decimal — within half a unit of the last decimal written
+    when it is written to more ("424.49" is 424.49, "424.5" and "$424.5m" and "US$424,490,000" read the
+    same)."""
+    nums = NUMBER.findall(text)
+    if len(nums) != 1:
+        return f"{text!r} is not one figure"
+    raw = nums[0].replace(",", "")
+    x = float(raw)
+    places = len(raw.split(".")[1]) if "." in raw else 0
+    if x > 100_000:                          # written in dollars
+        x, places = x / 1_000_000, 1
+    if abs(x - want) > 0.5 * 10 ** -max(places, 1) + 1e-9:
+        return f"{text!r}, not {want:.1f}"
+    return None
+
+
+def ioi_ranking_table(ctx):
+    """Under the IOI summary's “Like-for-like ranking” heading, one table: a header row Rank | Bidder | EV ($m),
+    then the eight Round 1 bids highest first on Victoria's like-for-like basis (Rheinwerk at FX!B2 not its
+    own 1.1100, Alder Creek's equity plus the reference net debt, Marlow less the debt-like items, Kestrel and
+    Corliss at their midpoints, Corliss in $m), each to one decimal, ranked 1 to 8 — and nothing else added."""
+    doc = A.app_key(ctx.final, IOI_SUMMARY, "doc")
+    blocks = [b for _, b in A.blocks(ctx.final, doc)]
+    tables = [i for i, b in enumerate(blocks) if b["type"] == "table"]
+    if len(tables) != 1:
+        return False, f"{len(tables)} tables in the summary", []
+    at = tables[0]
+    heading = next((i for i in range(at - 1, -1, -1) if blocks[i]["type"] == "heading"), None)
+    if heading is None or _name(blocks[heading]["text"]) != _name(RANKING_HEADING):
+        return False, "the table is not under “Like-for-like ranking”", []
+    rows = [[re.sub(r"\s+", " ", c).strip() for c in r.split("\t")] for r in (blocks[at]["text"] or "").split("\n")]
+    rows = [r for r in rows if any(r)]
+    head = [c.lower() for c in rows[0]] if rows else []
+    if len(head) < 3 or head[0] != "rank" or head[1] != "bidder" or not re.match(r"ev\b", head[2]) or any(head[3:]):
+        return False, f"the header row is {rows[:1]}, not Rank | Bidder | EV ($m)", []
+    order = C.ranking(ctx)
+    if len(rows) - 1 != len(order):
+        return False, f"{len(rows) - 1} rows under the header, not {len(order)}", []
+    problems = []
+    for n, (bidder, row) in enumerate(zip(order, rows[1:]), start=1):
+        cells = row + [""] * (3 - len(row))
+        if any(cells[3:]):
+            problems.append(f"row {n} has more than three cells: {row}")
+            continue
+        if not re.fullmatch(rf"{n}\.?", cells[0]):
+            problems.append(f"row {n} is ranked {cells[0]!r}")
+        if bidder.lower() not in cells[1].lower() and C.FULL_NAMES[bidder].lower() not in cells[1].lower():
+            problems.append(f"row {n} is {cells[1]!r}, not {bidder}")
+        elif (why := _ev_cell_problem(cells[2], C.like_for_like(ctx, bidder))):
+            problems.append(f"{bidder}'s EV is {why}")
+    if problems:
+        return False, "; ".join(problems[:4]), []
+    key = next(k for k, b in A.blocks(ctx.final, doc) if b["type"] == "table")
+    added = ctx.added("docs_blocks")
+    empty = [k for k, b in A.blocks(ctx.final, doc) if str(k) in added and not (b["text"] or "").strip()]
+    return True, f"the eight bids ranked, {order[0]} first", A.block_vouches(ctx, [key, *empty])   # the empty
+    # paragraph a table leaves after it (or the caret's) is nothing
