@@ -135,3 +135,31 @@ def test_enter_in_suggesting_mode_suggests_a_line_break_and_backspace_takes_back
     assert (s["kind"], s["text"]) == ("insert", "\nSecond line.")
     page.get_by_role("article", name="Suggestion by Alex Chen").get_by_role("button", name="Accept suggestion").click()
     wait_store(page, live_slot, did, lambda st: service.text(st, did) == "First line.\nSecond line.", "accepted")
+
+
+def test_a_commenter_suggests_and_cannot_accept(page, live_server, live_slot):
+    """Laura may comment on the settlement draft: the page opens in Suggesting mode (no Editing), what she
+    types is her suggestion, the document's text is unchanged, and her card has Reject but no Accept."""
+    from tests.conftest import signed_in
+    from tests.apps.docs.test_service import SETTLEMENT
+    signed_in(page, live_server, "laura.whitfield")
+    with live_slot.store() as st:
+        did = st.scalar("SELECT ref FROM drive_items WHERE name=? AND kind='doc'", (SETTLEMENT,))
+        before = service.text(st, did)
+        mine = st.scalar("SELECT count(*) FROM docs_suggestions WHERE author='laura.whitfield'")
+    page.goto(f"/docs/d/{did}")
+    expect(page.get_by_role("button", name="Mode: Suggesting")).to_be_visible()
+    body = page.get_by_role("textbox", name="Document content")
+    body.locator("h1").first.click()
+    page.keyboard.press("End")
+    page.keyboard.type(" (client draft)")
+    expect(body.locator('ins[data-author="laura.whitfield"]')).to_have_text(" (client draft)")
+    wait_store(page, live_slot, did, lambda st: st.scalar(
+        "SELECT count(*) FROM docs_suggestions WHERE author='laura.whitfield' AND status='pending'") == mine + 1, "suggested")
+    with live_slot.store() as st:
+        assert service.text(st, did) == before
+        assert " (client draft)" in service.text_if_accepted(st, did)
+    card = page.get_by_role("article", name="Suggestion by Laura Whitfield")
+    expect(card.get_by_role("button", name="Reject suggestion")).to_be_visible()
+    expect(card.get_by_role("button", name="Accept suggestion")).to_have_count(0)
+    assert not page.errors
