@@ -107,7 +107,7 @@ def line_svg(o: dict) -> tuple[str, Markup]:
     left, top, w, h = shapes.bounds(o)
     x1, y1, x2, y2 = o["x"], o["y"], o["x"] + o["w"], o["y"] + o["h"]
     sw = o.get("weight") if o.get("weight") is not None else 2
-    color = o.get("stroke") or shapes.DEFAULT_STROKE
+    color = o.get("stroke") or "currentColor"               # the theme's text colour (black on Simple Light)
     vb = f"{left - PAD} {top - PAD} {w + 2 * PAD} {h + 2 * PAD}"
     parts = [f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{escape(color)}" stroke-width="{sw}"/>']
     if o["shape"] == "arrow":
