@@ -48,8 +48,10 @@ SUGGESTIONS = Table("docs_suggestions", (
     content("doc", Kind.INT, ref="docs_documents", link="part"),
     content("block", Kind.INT, ref="docs_blocks"),
     content("kind"),                                   # insert | delete
-    content("start", Kind.INT, default=0),
-    content("end", Kind.INT, default=0),               # = start for an insertion
+    # Where in the block: positions that move as the text around them is edited (as a block's seq moves
+    # when one is inserted before it), so they are derived — an edit elsewhere is not an edit of this.
+    derived("start", Kind.INT, default=0),
+    derived("end", Kind.INT, default=0),               # = start for an insertion
     content("text", default=""),                       # the text inserted, or the text deleted
     content("author"),
     content("status", default="pending"),             # pending | accepted | rejected
