@@ -186,6 +186,23 @@ def insert(store: Store, caller: Caller, slide_id: int, kind: str, shape: str = 
     return oid
 
 
+def duplicate(store: Store, caller: Caller, slide_id: int, ref: object, deck_id: int | None = None) -> int:
+    """A copy of an inserted object, 10 pt down and right of it, in front of everything; returns its id."""
+    d, slide = _edit(store, caller, slide_id, deck_id)
+    row = find(store, slide, ref)
+    if row["kind"] == PLACEHOLDER:
+        raise Invalid("A layout box can't be duplicated: copy its text into a text box instead.", "ref")
+    if store.scalar("SELECT COUNT(*) FROM slides_objects WHERE slide=?", (slide_id,)) >= shapes.MAX_OBJECTS:
+        raise Invalid(f"A slide can hold at most {shapes.MAX_OBJECTS} objects.", "ref")
+    top = store.scalar("SELECT MAX(z) FROM slides_objects WHERE slide=?", (slide_id,)) or 0
+    values = {k: v for k, v in row.items() if k not in ("id", "x", "y", "w", "h", "z")}
+    g = shapes.geometry(row["kind"], row["x"] + shapes.BIG_NUDGE, row["y"] + shapes.BIG_NUDGE, row["w"], row["h"])
+    with store.transaction():
+        oid = store.insert("slides_objects", caller.actor, **values, **g, z=top + 1)
+        service.DECKS.bump(store, caller, d)
+    return oid
+
+
 def delete(store: Store, caller: Caller, slide_id: int, ref: object, deck_id: int | None = None) -> None:
     """Delete an object (a layout box can't be deleted: clear its text instead)."""
     d, slide = _edit(store, caller, slide_id, deck_id)

@@ -81,6 +81,13 @@ def bullets_object(deck_id: int, slide_id: int, ref: str):
     return _workspace(deck_id, slide_id, sel=ref)
 
 
+@bp.post(BASE + "/duplicate")
+def duplicate_object(deck_id: int, slide_id: int, ref: str):
+    with _step(deck_id, "Duplicate", slide_id):
+        oid = objects.duplicate(g.store, g.caller, slide_id, ref, deck_id)
+    return _workspace(deck_id, slide_id, sel=oid)
+
+
 @bp.post(BASE + "/delete")
 def delete_object(deck_id: int, slide_id: int, ref: str):
     with _step(deck_id, "Delete", slide_id):

@@ -463,6 +463,8 @@ def pptx_bytes(store: Store, user: str, deck_id: int) -> bytes:
             if o["kind"] == shapes.PLACEHOLDER:
                 continue
             blob = store.scalar("SELECT blob FROM slides_objects WHERE id=?", (o["id"],)) if o["kind"] == "image" else None
+            if look and o["kind"] == "text" and not o["color"]:
+                o = {**o, "color": look["text"]}
             px.add_object(sl, o, bullet_lines(o["text"]), blob_bytes(store, blob) if blob else None)
         if s["notes"]:
             sl.notes_slide.notes_text_frame.text = s["notes"]

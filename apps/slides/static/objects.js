@@ -138,6 +138,10 @@
       case "theme":
         return E.swap("POST", `${E.base}/theme`, { theme: opts.value, slide: E.current() });
       case "comment": return openComments(true);
+      case "duplicate": {
+        if (!el || el.dataset.kind === "placeholder") { E.say("Select a text box, shape, line or image first."); return; }
+        return post(el.dataset.obj, "duplicate");
+      }
       case "delete": {
         if (!el) { E.say("Select an object first."); return; }
         if (el.dataset.kind === "placeholder") { E.say("A layout box can't be deleted: clear its text instead."); return; }
@@ -272,6 +276,16 @@
   });
 
   /* ---------------------------------------------------------------- keyboard */
+  // Ctrl+D with an inserted object selected duplicates the object, not the slide (caught before slides.js).
+  document.addEventListener("keydown", (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== "d") return;
+    if (e.target.closest && e.target.closest("#filmstrip, input, textarea, [contenteditable]")) return;
+    const el = sel != null ? elOf(sel) : null;
+    if (!el || el.dataset.kind === "placeholder") return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (E.editable) post(sel, "duplicate");
+  }, true);
   document.addEventListener("keydown", (e) => {
     if (document.querySelector("dialog[open]")) return;
     const mod = e.ctrlKey || e.metaKey;

@@ -149,3 +149,17 @@ def test_theme_and_background_routes(hx, slot, app):
     assert henry.post(f"/slides/p/{did}/s/{sid}/background", data={"color": "#000000"}, headers=h).status_code == 403
     body = henry.get(f"/slides/p/{did}/present").data
     assert b"--bg:#fbbc04" in body and b"slides.css" in body
+
+
+def test_duplicate_route(hx, slot, app):
+    did, sid = ids(slot)
+    hx.post(f"/slides/p/{did}/s/{sid}/objects", data={"kind": "shape", "shape": "star"})
+    oid = objs(slot, did)[0]["id"]
+    r = hx.post(f"/slides/p/{did}/s/{sid}/o/{oid}/duplicate")
+    new = objs(slot, did)[1]["id"]
+    assert r.status_code == 200 and f'data-sel="{new}"'.encode() in r.data
+    assert hx.post(f"/slides/p/{did}/s/{sid}/o/title/duplicate").status_code == 422
+    assert hx.post(f"/slides/p/{did}/s/{sid}/o/999999/duplicate").status_code == 404
+    henry = make_client(app, "henry.adeyemi")
+    assert henry.post(f"/slides/p/{did}/s/{sid}/o/{oid}/duplicate", headers={"HX-Request": "true"}).status_code == 403
+    assert len(objs(slot, did)) == 2

@@ -309,3 +309,18 @@ def test_theme_and_background_minimal_writes_duplicate_and_pptx(store, alex):
     assert str(run.font.color.rgb) == "FFFFFF"
     assert looks.set_background(store, alex, s2["id"], "") is True
     assert S.read_slides(store, did)[1]["background"] == ""
+
+
+def test_duplicate_an_object(store, alex):
+    did = deck_id(store)
+    sid = first(store, did)["id"]
+    a = O.insert(store, alex, sid, "shape", "star", x=100, y=100, w=50, h=50, text="Hi")
+    O.set_format(store, alex, sid, a, fill="#34a853", bold=True)
+    b = O.insert(store, alex, sid, "line")
+    c = O.duplicate(store, alex, sid, a)
+    got = {o["id"]: o for o in objs(store, did)}
+    assert [o["id"] for o in objs(store, did)] == [a, b, c] and got[c]["z"] == 3
+    assert {k: got[c][k] for k in ("kind", "shape", "x", "y", "w", "h", "text", "fill", "bold")} == {
+        "kind": "shape", "shape": "star", "x": 110, "y": 110, "w": 50, "h": 50, "text": "Hi", "fill": "#34a853", "bold": True}
+    with pytest.raises(Invalid):
+        O.duplicate(store, alex, sid, "title")

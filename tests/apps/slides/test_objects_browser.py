@@ -275,3 +275,17 @@ def test_undo_and_redo_with_the_keyboard_and_the_toolbar(desk, live_slot):
     page.get_by_role("button", name="Undo").click()
     geom(page, oid, (260, 128, 200, 150))
     assert objects_of(live_slot, did)[0]["x"] == 260
+
+
+def test_ctrl_d_duplicates_the_selected_object_not_the_slide(desk, live_slot):
+    page = desk
+    did, sid = open_slide(page, live_slot)
+    page.get_by_role("button", name="Shape", exact=True).click()
+    page.get_by_role("menuitem", name="Star", exact=True).click()
+    oid = inserted(page)
+    page.keyboard.press("Control+d")
+    copy = inserted(page, oid)
+    geom(page, copy, (270, 138, 200, 150))
+    with live_slot.store() as st:
+        assert len(S.read_slides(st, did)) == 8                    # no new slide
+    assert [(o["shape"], o["x"]) for o in objects_of(live_slot, did)] == [("star", 260), ("star", 270)]
