@@ -14,6 +14,7 @@ import apps.sheets.formula as F
 from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
+from apps.sheets.service.history import record_extras
 from apps.sheets.service.base import SHEETS, Range, cells, check_range, editable, get, tab
 from apps.sheets.service.filters import data_region
 
@@ -146,6 +147,7 @@ def insert_chart(store: Store, caller: Caller, book_id: int, tab_id: int, rng: R
     if title is None:
         fields["title"] = default_title(plot_data(cells(store, t["id"]), fields["range"]), fields["type"])
     with store.transaction():
+        record_extras(store, caller, book_id, "Insert chart")
         cid = store.insert("sheets_charts", caller.actor, tab=t["id"], width=600, height=371, **fields)
         SHEETS.bump(store, caller, book)
     return cid
@@ -162,6 +164,7 @@ def update_chart(store: Store, caller: Caller, book_id: int, chart_id: int, **fi
         raise Invalid("Say what to change: type, range, title, legend, anchor, width or height.", "type")
     change = _checked(store.get("sheets_tabs", ch["tab"]), fields, store)
     with store.transaction():
+        record_extras(store, caller, book_id, "Change chart")
         store.update("sheets_charts", ch["id"], caller.actor, **change)
         SHEETS.bump(store, caller, book)
     return store.get("sheets_charts", ch["id"])
@@ -171,6 +174,7 @@ def delete_chart(store: Store, caller: Caller, book_id: int, chart_id: int) -> N
     book = editable(store, caller, book_id)
     ch = one(store, caller.user, book_id, chart_id)
     with store.transaction():
+        record_extras(store, caller, book_id, "Delete chart")
         store.delete("sheets_charts", ch["id"], caller.actor)
         SHEETS.bump(store, caller, book)
 

@@ -15,6 +15,7 @@ from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.formula.probe import evaluate
+from apps.sheets.service.history import record_extras
 from apps.sheets.service.base import SHEETS, Range, cells, check_range, editable, get, tab, workbook
 from apps.sheets.service.filters import CONDITIONS as FILTER_CONDITIONS, check_condition, condition_holds
 
@@ -49,25 +50,30 @@ def _truthy(v) -> bool:
 
 def styles(store: Store, tab_id: int) -> dict[tuple[int, int], dict]:
     """The cells a tab's rules format, by (row, col), with the style each takes (the first rule it meets)."""
-    out: dict[tuple[int, int], dict] = {}
     rs = rules(store, tab_id)
     if not rs:
-        return out
-    grid = cells(store, tab_id)
-    wb = name = None
+        return {}
+    t = store.get("sheets_tabs", tab_id)
+    return formatted(rs, cells(store, tab_id), lambda: workbook(store, t["book"])[0], t["name"])
+
+
+def formatted(rs: list[dict], grid: dict, book, tab_name: str) -> dict[tuple[int, int], dict]:
+    """``styles`` over given rules and cells (by 1-based (row, col), each with its value and display), for the
+    store and for an exported state alike; ``book()`` gives the tab's workbook, built only if a custom formula
+    needs it."""
+    out: dict[tuple[int, int], dict] = {}
+    wb = None
     for rule in rs:
         top, left, bottom, right = _bounds(rule["range"])
         cond = rule["condition"]
         if cond["type"] == "custom" and wb is None:
-            t = store.get("sheets_tabs", tab_id)
-            wb, _ = workbook(store, t["book"])
-            name = t["name"]
+            wb = book()
         for r in range(top, bottom + 1):
             for c in range(left, right + 1):
                 if (r, c) in out:
                     continue
                 if cond["type"] == "custom":
-                    holds = _truthy(evaluate(wb, name, wb.adjust_formula(cond["value"], r - top, c - left)))
+                    holds = _truthy(evaluate(wb, tab_name, wb.adjust_formula(cond["value"], r - top, c - left)))
                 else:
                     cl = grid.get((r, c)) or {}
                     holds = condition_holds(cond, cl.get("value"), cl.get("display") or "")
@@ -124,6 +130,7 @@ def add_rule(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range
     if fields["condition"]["type"] == "custom" and (bottom - top + 1) * (right - left + 1) > MAX_CUSTOM_CELLS:
         raise Invalid(f"A custom formula rule covers at most {MAX_CUSTOM_CELLS:,} cells.", "range")
     with store.transaction():
+        record_extras(store, caller, book_id, "Add conditional format")
         rid = store.insert("sheets_conditional", caller.actor, tab=t["id"], **fields)
         SHEETS.bump(store, caller, book)
     return rid
@@ -137,6 +144,7 @@ def update_rule(store: Store, caller: Caller, book_id: int, rule_id: int, rng: R
     if not fields:
         raise Invalid("Say what to change: the range, the condition or the style.", "range")
     with store.transaction():
+        record_extras(store, caller, book_id, "Change conditional format")
         store.update("sheets_conditional", rule["id"], caller.actor, **fields)
         SHEETS.bump(store, caller, book)
     return store.get("sheets_conditional", rule["id"])
@@ -146,6 +154,7 @@ def delete_rule(store: Store, caller: Caller, book_id: int, rule_id: int) -> Non
     book = editable(store, caller, book_id)
     rule = one(store, caller.user, book_id, rule_id)
     with store.transaction():
+        record_extras(store, caller, book_id, "Delete conditional format")
         store.delete("sheets_conditional", rule["id"], caller.actor)
         SHEETS.bump(store, caller, book)
 

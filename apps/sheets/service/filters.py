@@ -17,6 +17,7 @@ import apps.sheets.formula as F
 from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
+from apps.sheets.service.history import record_extras
 from apps.sheets.service.base import SHEETS, Range, cells, editable, get, tab
 
 # Filter by condition, as Sheets lists them: type -> (label, needs a value, compares numbers)
@@ -195,6 +196,7 @@ def create_filter(store: Store, caller: Caller, book_id: int, tab_id: int, rng: 
         raise Invalid(f"The sheet “{t['name']}” already has a filter. Remove it first (Data → Remove filter).", "range")
     text = _range_text(t, rng, store)
     with store.transaction():
+        record_extras(store, caller, book_id, "Create a filter")
         fid = store.insert("sheets_filters", caller.actor, tab=t["id"], kind="filter", name=None, range=text, criteria={})
         SHEETS.bump(store, caller, book)
     return fid
@@ -208,6 +210,7 @@ def remove_filter(store: Store, caller: Caller, book_id: int, tab_id: int) -> No
     if f is None:
         raise Invalid(f"The sheet “{t['name']}” has no filter to remove.", "tab")
     with store.transaction():
+        record_extras(store, caller, book_id, "Remove filter")
         store.delete("sheets_filters", f["id"], caller.actor)
         SHEETS.bump(store, caller, book)
 
@@ -243,6 +246,7 @@ def create_view(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Ra
         if value:
             clean[key] = value
     with store.transaction():
+        record_extras(store, caller, book_id, "Create filter view")
         vid = store.insert("sheets_filters", caller.actor, tab=t["id"], kind="view", name=name, range=text,
                            criteria=clean)
         SHEETS.bump(store, caller, book)
@@ -268,6 +272,7 @@ def update_view(store: Store, caller: Caller, book_id: int, view_id: int, name: 
     if not change:
         raise Invalid("Say what to change: the name or the range.", "name")
     with store.transaction():
+        record_extras(store, caller, book_id, "Change filter view")
         store.update("sheets_filters", v["id"], caller.actor, **change)
         SHEETS.bump(store, caller, book)
 
@@ -278,6 +283,7 @@ def delete_view(store: Store, caller: Caller, book_id: int, view_id: int) -> Non
     if v["kind"] != "view":
         raise Invalid("That is the sheet's filter, not a filter view: remove it with Data → Remove filter.", "view")
     with store.transaction():
+        record_extras(store, caller, book_id, "Delete filter view")
         store.delete("sheets_filters", v["id"], caller.actor)
         SHEETS.bump(store, caller, book)
 
@@ -344,6 +350,7 @@ def set_criteria(store: Store, caller: Caller, book_id: int, filter_id: int, col
     else:
         criteria.pop(letter, None)
     with store.transaction():
+        record_extras(store, caller, book_id, "Filter")
         store.update("sheets_filters", f["id"], caller.actor, criteria=criteria)
         SHEETS.bump(store, caller, book)
     return store.get("sheets_filters", f["id"])

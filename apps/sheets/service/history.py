@@ -42,27 +42,53 @@ def record(store: Store, caller: Caller, book_id: int, label: str, before: dict)
         store.delete("sheets_history", r["id"], caller.actor)
 
 
-def snapshot_merges(store: Store, tab_id: int) -> dict:
-    """A tab's merged blocks now, for ``record`` (a merge undoes with the cells it cleared)."""
-    return {"tab": tab_id, "ranges": [m["range"] for m in store.select("sheets_merges", "tab=?", (tab_id,), order="id")]}
+EXTRAS = ("sheets_filters", "sheets_charts", "sheets_merges", "sheets_conditional")
+_EXTRA_FIELDS = {"sheets_filters": ("tab", "kind", "name", "range", "criteria"),
+                 "sheets_charts": ("tab", "type", "range", "title", "legend", "anchor", "width", "height"),
+                 "sheets_merges": ("tab", "range"),
+                 "sheets_conditional": ("tab", "range", "condition", "style")}
 
 
-def _restore_merges(store: Store, caller: Caller, snap: dict) -> dict:
-    now = snapshot_merges(store, snap["tab"])
-    for m in store.select("sheets_merges", "tab=?", (snap["tab"],)):
-        store.delete("sheets_merges", m["id"], caller.actor)
-    for rng in snap["ranges"]:
-        store.insert("sheets_merges", caller.actor, tab=snap["tab"], range=rng)
+def _extras_of(store: Store, book_id: int, table: str) -> list[dict]:
+    return [store.decode(table, r) for r in store.all(
+        f"SELECT x.* FROM {table} x JOIN sheets_tabs t ON t.id=x.tab WHERE t.book=? ORDER BY x.id", (book_id,))]
+
+
+def snapshot_extras(store: Store, book_id: int) -> dict:
+    """How a book's filters, charts, merged blocks and conditional format rules are now (with their keys),
+    for ``record``: a change to them, or one that moves them, undoes with them."""
+    return {table: [{k: r[k] for k in ("id",) + _EXTRA_FIELDS[table]} for r in _extras_of(store, book_id, table)]
+            for table in EXTRAS}
+
+
+def _restore_extras(store: Store, caller: Caller, book_id: int, snap: dict) -> dict:
+    now = snapshot_extras(store, book_id)
+    for table, records in snap.items():
+        want = {r["id"]: r for r in records}
+        for r in _extras_of(store, book_id, table):
+            if r["id"] not in want:
+                store.delete(table, r["id"], caller.actor)
+        for rid, r in want.items():
+            fields = {k: r[k] for k in _EXTRA_FIELDS[table]}
+            if store.get(table, rid):
+                store.update(table, rid, caller.actor, **fields)
+            else:
+                store.reinsert(table, rid, caller.actor, **fields)
     return now
+
+
+def record_extras(store: Store, caller: Caller, book_id: int, label: str) -> None:
+    """Remember the book's filters, charts, merges and rules before a change to them (one undo step)."""
+    record(store, caller, book_id, label, {"cells": [], "extras": snapshot_extras(store, book_id)})
 
 
 def _restore(store: Store, caller: Caller, book_id: int, before: dict) -> dict:
     """Put cells (and tabs, and a tab's merged blocks) back as recorded; returns the matching record of
     how they are now."""
-    if "merges" in before:
-        merged = _restore_merges(store, caller, before["merges"])
-        rest = _restore(store, caller, book_id, {k: v for k, v in before.items() if k != "merges"})
-        return {**rest, "merges": merged}
+    if "extras" in before:
+        extras = _restore_extras(store, caller, book_id, before["extras"])
+        rest = _restore(store, caller, book_id, {k: v for k, v in before.items() if k != "extras"})
+        return {**rest, "extras": extras}
     if "book" in before:
         now = snapshot_book(store, book_id)
         snap = before["book"]

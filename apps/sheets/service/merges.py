@@ -12,7 +12,7 @@ import apps.sheets.formula as F
 from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import SHEETS, Range, check_range, editable, put, tab, workbook, write_values
-from apps.sheets.service.history import record, snapshot_cells, snapshot_merges
+from apps.sheets.service.history import record, record_extras, snapshot_cells, snapshot_extras
 
 HOW = ("all", "horizontal", "vertical")
 
@@ -64,7 +64,7 @@ def merge(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range, h
                  if (r, c) != (b[0], b[1])]
     with store.transaction():
         record(store, caller, book_id, "Merge cells", {"cells": snapshot_cells(store, t["id"], positions),
-                                                      "merges": snapshot_merges(store, t["id"])})
+                                                      "extras": snapshot_extras(store, book_id)})
         for m in merges(store, t["id"]):
             if _overlaps(_bounds(m["range"]), (top, left, bottom, right)):
                 store.delete("sheets_merges", m["id"], caller.actor)
@@ -87,7 +87,7 @@ def unmerge(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range)
     if not gone:
         raise Invalid("There are no merged cells there to unmerge.", "range")
     with store.transaction():
-        record(store, caller, book_id, "Unmerge cells", {"cells": [], "merges": snapshot_merges(store, t["id"])})
+        record_extras(store, caller, book_id, "Unmerge cells")
         for m in gone:
             store.delete("sheets_merges", m["id"], caller.actor)
         SHEETS.bump(store, caller, book)

@@ -9,7 +9,7 @@ from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, MAX_COLS, MAX_ROWS, SHEETS, Range, cells,
                                       check_range, editable, put, tab, tabs, workbook, write_values)
-from apps.sheets.service.history import record, snapshot_book
+from apps.sheets.service.history import record, snapshot_book, snapshot_extras
 from apps.sheets.service.charts import drop_tab as _drop_charts, shift as _shift_charts
 from apps.sheets.service.filters import drop_tab as _drop_filters, shift as _shift_filters
 from apps.sheets.service.merges import drop_tab as _drop_merges, shift as _shift_merges
@@ -20,7 +20,7 @@ from apps.sheets.service.conditional import drop_tab as _drop_rules, shift as _s
 def _structural(store: Store, caller: Caller, book_id: int, label: str):
     """Context for a change that moves cells: snapshot the book for undo, then resync values."""
     book = editable(store, caller, book_id)
-    record(store, caller, book_id, label, {"book": snapshot_book(store, book_id)})
+    record(store, caller, book_id, label, {"book": snapshot_book(store, book_id), "extras": snapshot_extras(store, book_id)})
     return book
 
 

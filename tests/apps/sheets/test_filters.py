@@ -118,3 +118,29 @@ def test_xlsx_has_the_autofilter_and_hidden_rows(store, alex, claims):
     ws = load_workbook(io.BytesIO(S.xlsx_bytes(store, alex.user, b)))["Claims"]
     assert ws.auto_filter.ref == "A1:F8"
     assert ws.row_dimensions[8].hidden and not ws.row_dimensions[7].hidden
+
+
+def test_undo_and_redo_filters_charts_and_rules_and_what_structure_moved(store, alex, claims):
+    b, t = claims
+    fid = S.create_filter(store, alex, b, t["id"], (1, 1, 8, 6))
+    S.set_criteria(store, alex, b, fid, "F", hidden=["Withdrawn"])
+    assert S.undo(store, alex, b) == "Filter"
+    assert store.get("sheets_filters", fid)["criteria"] == {}
+    assert S.undo(store, alex, b) == "Create a filter" and S.filters(store, t["id"]) == []
+    assert S.redo(store, alex, b) == "Create a filter" and store.get("sheets_filters", fid)["range"] == "A1:F8"
+    cid = S.insert_chart(store, alex, b, t["id"], (1, 1, 8, 4))
+    S.add_rule(store, alex, b, t["id"], (2, 4, 8, 4), {"type": "gt", "value": "1"}, {"bold": True})
+    S.insert_rows(store, alex, b, t["id"], 2, 3)
+    assert store.get("sheets_filters", fid)["range"] == "A1:F11" and store.get("sheets_charts", cid)["range"] == "A1:D11"
+    assert S.undo(store, alex, b) == "Insert rows"                 # the ranges the rows moved come back too
+    assert store.get("sheets_filters", fid)["range"] == "A1:F8" and store.get("sheets_charts", cid)["range"] == "A1:D8"
+    assert S.rules(store, t["id"])[0]["range"] == "D2:D8"
+    assert S.undo(store, alex, b) == "Add conditional format" and S.rules(store, t["id"]) == []
+    assert S.undo(store, alex, b) == "Insert chart" and S.charts(store, t["id"]) == []
+    S.redo(store, alex, b)
+    assert S.chart_data(store, cid)["title"] == "Amount (USD)"
+    # a deleted tab's filters and charts come back with it
+    S.delete_tab(store, alex, b, t["id"])
+    assert store.get("sheets_filters", fid) is None and store.get("sheets_charts", cid) is None
+    S.undo(store, alex, b)
+    assert store.get("sheets_filters", fid)["tab"] == t["id"] and store.get("sheets_charts", cid)["tab"] == t["id"]
