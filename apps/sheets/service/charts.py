@@ -16,7 +16,7 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.history import record_extras
 from apps.sheets.service.base import SHEETS, Range, cells, check_range, editable, get, tab
-from apps.sheets.service.filters import data_region
+from apps.sheets.service.filters import data_region, hidden_rows
 
 TYPES = ("column", "bar", "line", "pie")
 LEGENDS = ("right", "bottom", "top", "left", "none")
@@ -32,16 +32,17 @@ def _number(v) -> float | None:
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
-def plot_data(grid: dict, rng_text: str) -> dict:
+def plot_data(grid: dict, rng_text: str, hidden: set[int] | frozenset = frozenset()) -> dict:
     """What a chart over ``rng_text`` plots, from a tab's cells by (row, col): categories and series
-    (name and values; a cell that isn't a number is None)."""
+    (name and values; a cell that isn't a number is None). Rows in ``hidden`` (the tab's filter hides
+    them) are left out, as Sheets leaves out hidden and filtered data."""
     top, left, bottom, right = _bounds(rng_text)
     value = lambda r, c: (grid.get((r, c)) or {}).get("value")           # noqa: E731
     shown = lambda r, c: (grid.get((r, c)) or {}).get("display") or ""   # noqa: E731
     series_cols = list(range(left + 1, right + 1)) if right > left else [left]
     header = bottom > top and any(isinstance(value(top, c), str) and value(top, c) != "" for c in series_cols)
     first = top + 1 if header else top
-    rows = list(range(first, bottom + 1))
+    rows = [r for r in range(first, bottom + 1) if r not in hidden]
     if right > left:
         cats = [shown(r, left) for r in rows]
     else:
@@ -56,11 +57,11 @@ def plot_data(grid: dict, rng_text: str) -> dict:
 
 def chart_data(store: Store, chart_id: int) -> dict:
     """What a chart shows, for checks: its type, title, legend and range, and the categories and series
-    (name, values) it plots — a pie only its first series."""
+    (name, values) it plots — a pie only its first series; rows the tab's filter hides left out."""
     ch = store.get("sheets_charts", chart_id)
     if ch is None:
         raise NotFound("That chart doesn't exist.")
-    data = plot_data(cells(store, ch["tab"]), ch["range"])
+    data = plot_data(cells(store, ch["tab"]), ch["range"], hidden_rows(store, ch["tab"]))
     if ch["type"] == "pie":
         data["series"] = data["series"][:1]
     return {"id": ch["id"], "type": ch["type"], "title": ch["title"], "legend": ch["legend"], "range": ch["range"],

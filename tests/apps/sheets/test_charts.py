@@ -119,3 +119,12 @@ def test_xlsx_has_a_real_chart(store, alex, claims):
     assert bar.series[0].val.numRef.f == "'Claims'!$D$2:$D$8"
     assert bar.series[0].cat.numRef.f == "'Claims'!$A$2:$A$8" or bar.series[0].cat.strRef.f == "'Claims'!$A$2:$A$8"
     assert bar.anchor._from.col == 7 and bar.anchor._from.row == 1          # H2, zero-based
+
+
+def test_rows_the_filter_hides_are_left_out_of_charts(store, alex, claims):
+    b, t = claims
+    cid = S.insert_chart(store, alex, b, t["id"], (1, 1, 8, 4))
+    fid = S.create_filter(store, alex, b, t["id"], (1, 1, 8, 6))
+    S.set_criteria(store, alex, b, fid, "F", hidden=["Withdrawn", "Corvane own"])
+    d = S.chart_data(store, cid)
+    assert d["categories"] == ["CL-001", "CL-002", "CL-003", "CL-004", "CL-005"] and d["series"][0]["values"] == AMOUNTS[:5]
