@@ -186,17 +186,24 @@ def insert(store: Store, caller: Caller, slide_id: int, kind: str, shape: str = 
     return oid
 
 
-def duplicate(store: Store, caller: Caller, slide_id: int, ref: object, deck_id: int | None = None) -> int:
-    """A copy of an inserted object, 10 pt down and right of it, in front of everything; returns its id."""
+def duplicate(store: Store, caller: Caller, slide_id: int, ref: object, deck_id: int | None = None,
+              to_slide: int | None = None) -> int:
+    """A copy of an inserted object in front of everything, 10 pt down and right of it (``to_slide``: on
+    that slide of the same deck, where it was; a paste); returns its id."""
     d, slide = _edit(store, caller, slide_id, deck_id)
     row = find(store, slide, ref)
+    shift = shapes.BIG_NUDGE
+    if to_slide is not None and to_slide != slide_id:
+        service._slide_row(store, to_slide, slide["deck"])
+        slide_id, shift = to_slide, 0
     if row["kind"] == PLACEHOLDER:
         raise Invalid("A layout box can't be duplicated: copy its text into a text box instead.", "ref")
     if store.scalar("SELECT COUNT(*) FROM slides_objects WHERE slide=?", (slide_id,)) >= shapes.MAX_OBJECTS:
         raise Invalid(f"A slide can hold at most {shapes.MAX_OBJECTS} objects.", "ref")
     top = store.scalar("SELECT MAX(z) FROM slides_objects WHERE slide=?", (slide_id,)) or 0
     values = {k: v for k, v in row.items() if k not in ("id", "x", "y", "w", "h", "z")}
-    g = shapes.geometry(row["kind"], row["x"] + shapes.BIG_NUDGE, row["y"] + shapes.BIG_NUDGE, row["w"], row["h"])
+    values["slide"] = slide_id
+    g = shapes.geometry(row["kind"], row["x"] + shift, row["y"] + shift, row["w"], row["h"])
     with store.transaction():
         oid = store.insert("slides_objects", caller.actor, **values, **g, z=top + 1)
         service.DECKS.bump(store, caller, d)

@@ -88,6 +88,17 @@ def duplicate_object(deck_id: int, slide_id: int, ref: str):
     return _workspace(deck_id, slide_id, sel=oid)
 
 
+@bp.post("/p/<int:deck_id>/s/<int:slide_id>/paste")
+def paste_object(deck_id: int, slide_id: int):
+    """Paste an object copied in the editor (Ctrl+C): its slide and ref come from the page's clipboard."""
+    src = _opt("from_slide")
+    if src is None or _opt("ref") is None:
+        raise Invalid("Nothing to paste: copy an object first.", "ref")
+    with _step(deck_id, "Paste", slide_id):
+        oid = objects.duplicate(g.store, g.caller, parse_int(src, "from_slide"), request.form["ref"], deck_id, slide_id)
+    return _workspace(deck_id, slide_id, sel=oid)
+
+
 @bp.post(BASE + "/delete")
 def delete_object(deck_id: int, slide_id: int, ref: str):
     with _step(deck_id, "Delete", slide_id):

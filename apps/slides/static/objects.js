@@ -276,6 +276,26 @@
   });
 
   /* ---------------------------------------------------------------- keyboard */
+  // Ctrl+C / Ctrl+V outside text: copy an object and paste it on this or another slide of the presentation
+  // (a copy is taken when pasted: the object as it is then).
+  let clip = null;
+  document.addEventListener("keydown", (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (k !== "c" && k !== "v") return;
+    if (e.target.closest && e.target.closest("input, textarea, [contenteditable]")) return;
+    if (document.querySelector("dialog[open]")) return;
+    const el = sel != null ? elOf(sel) : null;
+    if (k === "v") {
+      if (!clip) return;
+      e.preventDefault();
+      if (E.editable) E.swap("POST", `${E.base}/s/${E.current()}/paste`, clip);
+      return;
+    }
+    if (!el || el.dataset.kind === "placeholder") return;
+    e.preventDefault();
+    clip = { from_slide: String(E.current()), ref: el.dataset.obj };
+  }, true);
   // Ctrl+D with an inserted object selected duplicates the object, not the slide (caught before slides.js).
   document.addEventListener("keydown", (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== "d") return;

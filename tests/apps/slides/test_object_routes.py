@@ -163,3 +163,20 @@ def test_duplicate_route(hx, slot, app):
     henry = make_client(app, "henry.adeyemi")
     assert henry.post(f"/slides/p/{did}/s/{sid}/o/{oid}/duplicate", headers={"HX-Request": "true"}).status_code == 403
     assert len(objs(slot, did)) == 2
+
+
+def test_paste_route(hx, slot):
+    did, sid = ids(slot)
+    hx.post(f"/slides/p/{did}/s/{sid}/objects", data={"kind": "text", "text": "Copy me", "x": "5", "y": "6"})
+    oid = objs(slot, did)[0]["id"]
+    with slot.store() as st:
+        other = S.slide_at(st, did, 3)["id"]
+    assert hx.post(f"/slides/p/{did}/s/{other}/paste", data={"from_slide": str(sid), "ref": str(oid)}).status_code == 200
+    with slot.store() as st:
+        [o] = S.slide_at(st, did, 3)["objects"]
+    assert (o["text"], o["x"], o["y"]) == ("Copy me", 5, 6)
+    for data in ({}, {"from_slide": str(sid)}, {"from_slide": "x", "ref": str(oid)}, {"from_slide": str(sid), "ref": "title"}):
+        assert hx.post(f"/slides/p/{did}/s/{other}/paste", data=data).status_code == 422, data
+    with slot.store() as st:
+        elsewhere = st.scalar("SELECT s.id FROM slides_slides s WHERE s.deck != ? LIMIT 1", (did,))
+    assert hx.post(f"/slides/p/{did}/s/{elsewhere}/paste", data={"from_slide": str(sid), "ref": str(oid)}).status_code == 404

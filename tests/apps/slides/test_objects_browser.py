@@ -289,3 +289,20 @@ def test_ctrl_d_duplicates_the_selected_object_not_the_slide(desk, live_slot):
     with live_slot.store() as st:
         assert len(S.read_slides(st, did)) == 8                    # no new slide
     assert [(o["shape"], o["x"]) for o in objects_of(live_slot, did)] == [("star", 260), ("star", 270)]
+
+
+def test_copy_an_object_and_paste_it_on_another_slide(desk, live_slot):
+    page = desk
+    did, sid = open_slide(page, live_slot)
+    menu(page, "Insert", "Shape: Oval")
+    oid = inserted(page)
+    page.keyboard.press("Shift+ArrowUp")
+    geom(page, oid, (260, 118, 200, 150))
+    page.keyboard.press("Control+c")
+    page.get_by_role("listbox", name="Slides").get_by_role("option", name=re.compile("^Slide 3")).click()
+    expect(page.locator("#workspace")).not_to_have_attribute("data-slide", str(sid))
+    page.keyboard.press("Control+v")
+    new = inserted(page)
+    geom(page, new, (260, 118, 200, 150))                         # where it was on its slide
+    assert [(o["shape"], o["x"], o["y"]) for o in objects_of(live_slot, did, 3)] == [("ellipse", 260, 118)]
+    assert len(objects_of(live_slot, did, 2)) == 1
