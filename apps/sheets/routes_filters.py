@@ -66,12 +66,20 @@ def filter_sort(book_id: int):
 
 @bp.post("/s/<int:book_id>/views")
 def create_view(book_id: int):
-    """Data → Filter views → Create new filter view over the selection; the page opens it."""
+    """Data → Filter views → Create new filter view over the selection (or Save as filter view: the sheet's
+    filter, ``from_filter``); the page opens it."""
     data = _body()
     tab_id = _int(data, "tab")
     name = data.get("name")
-    vid = service.create_view(g.store, g.caller, book_id, tab_id, _range(data, book_id, tab_id),
-                              None if name in (None, "") else str(name))
+    rng, criteria = None, None
+    if data.get("from_filter"):            # Save as filter view: the sheet's filter, its range and criteria
+        f = service.get_filter(g.store, g.caller.user, book_id, _int(data, "from_filter"))
+        if f["kind"] != "filter" or f["tab"] != tab_id:
+            raise Invalid("Save as filter view saves this sheet's filter.", "from_filter")
+        rng = service.parse_range(service.tab(g.store, book_id, tab_id), f["range"])
+        criteria = f["criteria"]
+    vid = service.create_view(g.store, g.caller, book_id, tab_id, rng or _range(data, book_id, tab_id),
+                              None if name in (None, "") else str(name), criteria)
     v = g.store.get("sheets_filters", vid)
     return jsonify(id=vid, name=v["name"], range=v["range"], message=f"Filter view “{v['name']}” created",
                    url=url_for("sheets.editor", book_id=book_id, tab=tab_id, view=vid))

@@ -1,4 +1,5 @@
-/* Sheets filters and filter views: Data → Create a filter / Remove filter / Create new filter view,
+/* Sheets filters and filter views: Data → Create a filter / Remove filter / Create new filter view /
+   Save as filter view,
    the filter buttons on the filter's header row, a column's filter menu (sort, filter by condition,
    filter by values), and the open filter view's bar (name, range, delete, close). Loaded after
    sheets.js, whose server calls and grid it uses (window.sheetApp). */
@@ -24,7 +25,7 @@
     const layer = grid && $(".filter-layer", grid);
     const flt = grid && grid.dataset.filter;
     $$("[data-filter-act=create]").forEach((b) => { b.hidden = grid.dataset.filterKind === "filter"; });
-    $$("[data-filter-act=remove]").forEach((b) => { b.hidden = grid.dataset.filterKind !== "filter"; });
+    $$("[data-filter-act=remove], [data-filter-act=save]").forEach((b) => { b.hidden = grid.dataset.filterKind !== "filter"; });
     if (!layer || !flt) return;
     const g = parseRange(grid.dataset.filterRange);
     for (const b of $$(".filter-btn", layer)) {
@@ -53,8 +54,9 @@
     const act = b.dataset.filterAct;
     if (act === "create") app.post("/filter", { range: app.selection() }).then(app.apply);
     else if (act === "remove") app.post("/filter/remove", {}).then(app.apply);
-    else if (act === "view") {
-      app.post("/views", { range: app.selection() }).then((j) => { if (j && j.url) location.assign(j.url); });
+    else if (act === "view" || act === "save") {
+      const body = act === "save" ? { from_filter: +app.grid().dataset.filter } : { range: app.selection() };
+      app.post("/views", body).then((j) => { if (j && j.url) location.assign(j.url); });
     }
   });
 

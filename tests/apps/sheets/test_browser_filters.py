@@ -119,3 +119,21 @@ def test_a_named_filter_view_is_saved_and_applies_only_when_opened(desk, live_sl
     expect(page.get_by_role("region", name="Filter view")).to_be_visible()
     expect(grid(page).get_by_role("gridcell", name="CL-006")).to_be_hidden()
     expect(grid(page).get_by_role("gridcell", name="CL-005")).to_be_visible()
+
+
+def test_save_the_sheets_filter_as_a_filter_view(desk, live_slot):
+    from apps.core.store.db import Caller
+    page = desk
+    b = book(live_slot, DAMAGES)
+    with live_slot.store() as st:
+        t = S.tab(st, b, name="Claims")["id"]
+        fid = S.create_filter(st, Caller(user="alex.chen"), b, t, (1, 1, 8, 6))
+        S.set_criteria(st, Caller(user="alex.chen"), b, fid, "F", hidden=["Withdrawn"])
+    page.goto(f"/sheets/s/{b}")
+    expect(grid(page).get_by_role("gridcell", name="CL-007")).to_be_hidden()
+    data_menu(page, "Save as filter view")
+    bar = page.get_by_role("region", name="Filter view")
+    expect(bar.get_by_role("textbox", name="Filter view name")).to_have_value("Filter 1")
+    expect(grid(page).get_by_role("gridcell", name="CL-007")).to_be_hidden()
+    views = [f for f in tab_filters(live_slot, b) if f["kind"] == "view"]
+    assert [(v["range"], v["criteria"]) for v in views] == [("A1:F8", {"F": {"hidden": ["Withdrawn"]}})]

@@ -114,3 +114,17 @@ def test_a_viewer_cannot_create_filters(app, slot):
     b, t = ids(slot)
     r = make_client(app, "henry.adeyemi").post(f"/sheets/s/{b}/filter", json={"tab": t, "range": "A1:F8"})
     assert r.status_code == 403 and filters(slot, t) == []
+
+
+def test_save_the_filter_as_a_filter_view(client, slot):
+    b, t = ids(slot)
+    client.post(f"/sheets/s/{b}/filter", json={"tab": t, "range": "A1:F8"})
+    fid = filters(slot, t)[0]["id"]
+    client.post(f"/sheets/s/{b}/filter/criteria", json={"tab": t, "filter": fid, "col": "F", "hidden": ["Withdrawn"]})
+    r = client.post(f"/sheets/s/{b}/views", json={"tab": t, "from_filter": fid, "name": "No withdrawn"})
+    assert r.status_code == 200
+    view = filters(slot, t)[1]
+    assert (view["kind"], view["name"], view["range"], view["criteria"]) == \
+        ("view", "No withdrawn", "A1:F8", {"F": {"hidden": ["Withdrawn"]}})
+    r = client.post(f"/sheets/s/{b}/views", json={"tab": t, "from_filter": view["id"]})
+    assert r.status_code == 422 and r.get_json()["field"] == "from_filter" and len(filters(slot, t)) == 2
