@@ -138,6 +138,16 @@
       case "theme":
         return E.swap("POST", `${E.base}/theme`, { theme: opts.value, slide: E.current() });
       case "comment": return openComments(true);
+      case "geometry": {
+        if (!el) { E.say("Select an object first."); return; }
+        const dlg = $("#geometry-dialog");
+        const g = geom(el);
+        dlg.dataset.ref = el.dataset.obj;
+        ["x", "y", "w", "h"].forEach((f) => { dlg.querySelector(`[name=${f}]`).value = g[f]; });
+        dlg.showModal();
+        dlg.querySelector("[name=x]").select();
+        return;
+      }
       case "duplicate": {
         if (!el || el.dataset.kind === "placeholder") { E.say("Select a text box, shape, line or image first."); return; }
         return post(el.dataset.obj, "duplicate");
@@ -170,6 +180,21 @@
       if (dlg) dlg.remove();
       E.swap("POST", `${E.base}/s/${pick.dataset.slide}/objects`, { kind: "image", item: pick.dataset.insertImage });
     }
+  });
+
+  /* ---------------------------------------------------------------- size and position dialog */
+  document.addEventListener("submit", (e) => {
+    const form = e.target.closest("#geometry-dialog form");
+    if (!form) return;
+    e.preventDefault();
+    const dlg = form.closest("dialog");
+    const v = Object.fromEntries(["x", "y", "w", "h"].map((f) => [f, form.elements[f].value]));
+    dlg.close();
+    sel = dlg.dataset.ref;
+    post(dlg.dataset.ref, "move", v);
+  });
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("#geometry-dialog [data-geo=cancel]")) $("#geometry-dialog").close();
   });
 
   /* ---------------------------------------------------------------- comments panel */

@@ -306,3 +306,18 @@ def test_copy_an_object_and_paste_it_on_another_slide(desk, live_slot):
     geom(page, new, (260, 118, 200, 150))                         # where it was on its slide
     assert [(o["shape"], o["x"], o["y"]) for o in objects_of(live_slot, did, 3)] == [("ellipse", 260, 118)]
     assert len(objects_of(live_slot, did, 2)) == 1
+
+
+def test_size_and_position_dialog(desk, live_slot):
+    page = desk
+    did, sid = open_slide(page, live_slot)
+    page.get_by_role("textbox", name="Title").click()
+    menu(page, "Arrange", "Size and position…")
+    dialog = page.get_by_role("dialog", name="Size and position")
+    expect(dialog.get_by_role("spinbutton", name="X")).to_have_value("33")
+    dialog.get_by_role("spinbutton", name="Y").fill("300")
+    dialog.get_by_role("spinbutton", name="Width").fill("400")
+    dialog.get_by_role("spinbutton", name="Height").press("Enter")
+    geom(page, "title", (33, 300, 400, 56))
+    t = stored(live_slot, sid, "title")
+    assert (t["x"], t["y"], t["w"], t["h"], t["text"]) == (33, 300, 400, 56, "Where things stand")
