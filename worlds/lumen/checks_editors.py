@@ -4,8 +4,13 @@ a check does not vouch for.
 """
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
+
 from apps.sheets.service.filters import shown_rows_in_export
 from harness.verify import artifacts as A
+from harness.verify.answer import states, states_by_label
+from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
 
 FORECAST = "Q2 FY26 Forecast"
@@ -62,3 +67,34 @@ def miguel_late_stage_filter(ctx):
                                  if extra else []) + ([f"it hides {missing[:3]} ({len(missing)})"] if missing else [])), []
     return True, f"the filter shows Miguel's {len(want)} deals in Negotiation or Proposal", \
         [Vouch.of("sheets_filters", key)]
+
+
+# ---------------------------------------------------------------- a comment for the deck's owner
+def renewal_figures_comment(ctx):
+    """A new comment thread by the user on the exec review's “The FY27 renewal” slide that gives
+    Harrowgate's current ARR and the renewal's close date from the CRM (each stated, not hedged), and the
+    deck itself unchanged (the guard: no box, object or slide written)."""
+    O = world_module(Path(__file__).parent, "checks_office")
+    acct = next(a for a in O._recs(ctx.initial, "crm_accounts").values() if a["slug"] == "harrowgate")
+    opp = next(o for o in O._opps(ctx.initial) if o["slug"] == "harrowgate-fy27-renewal")
+    slide = O._titled(O._slides(ctx.initial, O.EXEC_REVIEW), "The FY27 renewal")
+    threads = {k: c for k, c in _new(ctx, "slides_comments").items() if not c.get("parent")}
+    on_slide = {k: c for k, c in threads.items() if str(c["slide"]) == str(slide["key"])}
+    if not on_slide:
+        elsewhere = len(threads)
+        return False, "no new comment on the FY27 renewal slide" + (f" ({elsewhere} on other slides)" if elsewhere else ""), []
+    if len(on_slide) > 1 or len(threads) > 1:
+        return False, f"{len(threads)} new comment threads, not one", []
+    key, c = next(iter(on_slide.items()))
+    text = c.get("text") or ""
+    problems = []
+    close = date.fromisoformat(str(opp["close_date"]))
+    if not O._stated(text, int(acct["arr"])) or \
+            not states_by_label(text, {"ARR": (r"\bARR\b", int(acct["arr"]))}, tolerance=O.TOLERANCE)[0]:
+        problems.append(f"the ARR is not stated as {int(acct['arr']):,}")
+    if not states(text, "date", close)[0] or \
+            not states_by_label(text, {"close": (r"\b(?:clos\w*|renew\w*)\b", close)}, kind="date")[0]:
+        problems.append(f"the renewal date is not stated as {opp['close_date']}")
+    if problems:
+        return False, "; ".join(problems) + f": {text[:120]!r}", []
+    return True, "the comment gives the ARR and the renewal date", [Vouch.of("slides_comments", key)]
