@@ -80,6 +80,12 @@ def add_object(sl, o: dict, lines: list[tuple[bool, str]], image: bytes | None) 
         box.name = f"Text box {o['id']}"
         box.text_frame.word_wrap = True
         fill_text(box.text_frame, lines, o, placeholder=False)
+        if o.get("fill") and o["fill"] != "none":
+            box.fill.solid()
+            box.fill.fore_color.rgb = rgb(o["fill"])
+        if o.get("stroke") and o["stroke"] != "none":
+            box.line.color.rgb = rgb(o["stroke"])
+            box.line.width = Pt(o["weight"] if o.get("weight") is not None else 1)
     elif kind == "shape":
         sh = sl.shapes.add_shape(MSO[o["shape"]], emu(o["x"]), emu(o["y"]), emu(o["w"]), emu(o["h"]))
         sh.name = f"{o['shape']} {o['id']}"

@@ -129,6 +129,11 @@ def _object(o: dict, n: int) -> dict:
             else shapes.KIND_NAMES[kind])
     v = {**o, "label": name, "rich": True, "default_size": KIND_PT.get(kind, ""), "style": place(*shapes.bounds(o)), "tstyle": text_style(o),
          "html": box_html(True, o["text"]) if kind in ("text", "shape") else ""}
+    if kind == "text":                                   # a text box is clear unless given a fill or a border
+        if o.get("fill") and o["fill"] != "none":
+            v["style"] += f";background:{o['fill']}"
+        if o.get("stroke") and o["stroke"] != "none":
+            v["style"] += f";border:calc(var(--pt) * {o['weight'] if o.get('weight') is not None else 1}) solid {o['stroke']}"
     if kind == "shape":
         v["svg"] = shape_svg(o)
     elif kind == "line":

@@ -194,7 +194,8 @@ def test_pptx_carries_objects_positions_sizes_and_formatting(store, alex):
     O.nudge(store, alex, sid, "title", 10, 5)
     O.set_format(store, alex, sid, "title", bold=True, color="#0b5394", size=30)
     t = O.insert(store, alex, sid, "text", text="- One\nTwo", x=100, y=50, w=200, h=80)
-    O.set_format(store, alex, sid, t, italic=True, size=20, align="center", underline=True)
+    O.set_format(store, alex, sid, t, italic=True, size=20, align="center", underline=True, fill="#fbbc04",
+                 stroke="#000000", weight=2)
     O.insert(store, alex, sid, "shape", "ellipse", x=400, y=200, w=150, h=100, text="Risk")
     r = O.insert(store, alex, sid, "shape", "right_arrow", x=10, y=300, w=90, h=40)
     O.set_format(store, alex, sid, r, fill="none", stroke="#ea4335", weight=3)
@@ -223,6 +224,7 @@ def test_pptx_carries_objects_positions_sizes_and_formatting(store, alex):
     assert p1._p.pPr is None or p1._p.pPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}buChar") is None
     f = p0.runs[0].font
     assert f.italic and f.underline and f.size == Pt(20)
+    assert str(box.fill.fore_color.rgb) == "FBBC04" and box.line.width == Pt(2)
     assert oval.auto_shape_type == MSO_SHAPE.OVAL and oval.text == "Risk" and str(oval.fill.fore_color.rgb) == "4285F4"
     assert (oval.left, oval.width) == (400 * pt, 150 * pt)
     assert arrow.auto_shape_type == MSO_SHAPE.RIGHT_ARROW and str(arrow.line.color.rgb) == "EA4335"

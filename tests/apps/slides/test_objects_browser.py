@@ -321,3 +321,27 @@ def test_size_and_position_dialog(desk, live_slot):
     geom(page, "title", (33, 300, 400, 56))
     t = stored(live_slot, sid, "title")
     assert (t["x"], t["y"], t["w"], t["h"], t["text"]) == (33, 300, 400, 56, "Where things stand")
+
+
+def test_fill_border_colour_and_weight_from_the_toolbar(desk, live_slot):
+    page = desk
+    did, sid = open_slide(page, live_slot)
+    menu(page, "Insert", "Shape: Rounded rectangle")
+    oid = inserted(page)
+    for button, name in (("Fill color", "green"), ("Border color", "dark blue")):
+        page.get_by_role("button", name=button).click()
+        page.get_by_role("menu", name=button).get_by_role("menuitem", name=name, exact=True).click()
+        expect(page.locator("#workspace")).to_have_attribute("data-sel", oid)
+    page.get_by_role("button", name="Border weight").click()
+    page.get_by_role("menuitem", name="4 pt").click()
+    expect(obj(page, oid).locator("svg")).to_have_attribute("stroke-width", "4")
+    o = stored(live_slot, sid, oid)
+    assert (o["fill"], o["stroke"], o["weight"]) == ("#34a853", "#0b5394", 4)
+    # a line's colour and weight
+    page.get_by_role("button", name="Line", exact=True).click()
+    page.get_by_role("menuitem", name="Line", exact=True).click()
+    lid = inserted(page, oid)
+    page.get_by_role("button", name="Border color").click()
+    page.get_by_role("menu", name="Border color").get_by_role("menuitem", name="red", exact=True).click()
+    expect(obj(page, lid).locator("line")).to_have_attribute("stroke", "#ea4335")
+    assert stored(live_slot, sid, lid)["stroke"] == "#ea4335"
