@@ -7,7 +7,7 @@ import io
 
 from pptx.dml.color import RGBColor
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
-from pptx.enum.text import PP_ALIGN
+from pptx.enum.text import MSO_AUTO_SIZE, PP_ALIGN
 from pptx.oxml.ns import qn
 from pptx.util import Emu, Pt
 
@@ -79,6 +79,7 @@ def add_object(sl, o: dict, lines: list[tuple[bool, str]], image: bytes | None) 
         box = sl.shapes.add_textbox(emu(o["x"]), emu(o["y"]), emu(o["w"]), emu(o["h"]))
         box.name = f"Text box {o['id']}"
         box.text_frame.word_wrap = True
+        box.text_frame.auto_size = MSO_AUTO_SIZE.SHAPE_TO_FIT_TEXT
         fill_text(box.text_frame, lines, o, placeholder=False)
         if o.get("fill") and o["fill"] != "none":
             box.fill.solid()

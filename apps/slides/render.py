@@ -129,7 +129,8 @@ def _object(o: dict, n: int) -> dict:
             else shapes.KIND_NAMES[kind])
     v = {**o, "label": name, "rich": True, "default_size": KIND_PT.get(kind, ""), "style": place(*shapes.bounds(o)), "tstyle": text_style(o),
          "html": box_html(True, o["text"]) if kind in ("text", "shape") else ""}
-    if kind == "text":                                   # a text box is clear unless given a fill or a border
+    if kind == "text":                                   # grows with its text, as in Slides; clear unless given a fill or a border
+        v["style"] = v["style"].replace("height:", "min-height:")
         if o.get("fill") and o["fill"] != "none":
             v["style"] += f";background:{o['fill']}"
         if o.get("stroke") and o["stroke"] != "none":

@@ -46,6 +46,7 @@
     g = g || geom(el);
     const line = el.dataset.kind === "line";
     const b = bounds(g);
+    if (el.dataset.kind === "text") b.h = Math.max(b.h, el.offsetHeight / scale());   // grown with its text
     f.hidden = false;
     f.classList.toggle("is-line", line);
     f.classList.toggle("is-editing", el.matches(":focus") || !!el.querySelector("[contenteditable]:focus"));
@@ -270,7 +271,8 @@
       if (drag.handle === "move") el.style.transform = `translate(${(g.x - g0.x) * s}px, ${(g.y - g0.y) * s}px)`;
       return;
     }
-    Object.assign(el.style, { left: pct(g.x, W), top: pct(g.y, H), width: pct(g.w, W), height: pct(g.h, H) });
+    Object.assign(el.style, { left: pct(g.x, W), top: pct(g.y, H), width: pct(g.w, W) });
+    el.style[el.dataset.kind === "text" ? "minHeight" : "height"] = pct(g.h, H);
   }
   document.addEventListener("mouseup", () => {
     if (!drag) return;

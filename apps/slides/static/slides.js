@@ -10,7 +10,7 @@
   /* ---------------------------------------------------------------- text fitting (shared) */
   // Google Slides shrinks text that overflows its box; so do we, in 5 % steps down to half size.
   function fit(root) {
-    $$(".slide .box", root || document).forEach((box) => {
+    $$(".slide .box:not(.o-text)", root || document).forEach((box) => {   // text boxes grow instead
       box.style.removeProperty("--fit");
       let k = 1;
       while (box.scrollHeight > box.clientHeight + 1 && k > 0.5) {

@@ -139,6 +139,10 @@ def test_text_box_typing_and_formatting_from_keyboard_and_toolbar(desk, live_slo
     size.fill("28")
     size.press("Enter")
     expect(obj(page, oid)).to_have_attribute("data-size", "28")
+    k = scale(page)                                      # the box grows with its text; the text keeps its size
+    px = page.evaluate(f"parseFloat(getComputedStyle(document.querySelector('[data-obj=\"{oid}\"]')).fontSize)")
+    assert abs(px - 28 * k) < 0.5
+    assert obj(page, oid).bounding_box()["height"] > 60 * k
     page.get_by_role("button", name="Text color").click()
     page.get_by_role("menuitem", name="red", exact=True).click()
     expect(obj(page, oid)).to_have_attribute("data-color", "#ea4335")
