@@ -38,6 +38,32 @@ def suggestions(store: Store, user: str, doc_id: int, status: str | None = Statu
     return sorted(out, key=lambda s: (s["index"] is None, s["index"] or 0, s["start"], s["id"]))
 
 
+def cards(suggestions: list[dict]) -> list[dict]:
+    """The margin's cards, as Docs shows them: a deletion and an insertion by the same person at the same
+    place are one "Replace" card (accepted or rejected together); others are one card each. A card:
+    ``ids``, ``kind`` (insert | delete | replace), ``old`` / ``new`` text, ``author``, ``created_at``."""
+    out, used = [], set()
+    for s in suggestions:
+        if s["id"] in used:
+            continue
+        def fits(d: dict, i: dict) -> bool:
+            return d["kind"] == "delete" and i["kind"] == "insert" and d["author"] == i["author"] \
+                and d["index"] == i["index"] and i["start"] in (d["start"], d["end"]) and d["status"] == i["status"]
+        pair = next((o for o in suggestions if o["id"] not in used and o["id"] != s["id"]
+                     and (fits(s, o) or fits(o, s))), None)
+        used.add(s["id"])
+        if pair:
+            used.add(pair["id"])
+            d, i = (s, pair) if s["kind"] == "delete" else (pair, s)
+            out.append({"ids": [d["id"], i["id"]], "kind": "replace", "old": d["text"], "new": i["text"],
+                        "author": s["author"], "created_at": s["created_at"]})
+        else:
+            out.append({"ids": [s["id"]], "kind": s["kind"], "old": s["text"] if s["kind"] == "delete" else "",
+                        "new": s["text"] if s["kind"] == "insert" else "", "author": s["author"],
+                        "created_at": s["created_at"]})
+    return out
+
+
 def suggest(store: Store, caller: Caller, doc_id: int, index: int, start: int, end: int, text: str = "") -> list[int]:
     """Suggest replacing ``start``–``end`` of block ``index`` (0-based) with ``text``, as typing over a
     selection in Suggesting mode does: a deletion when the range is not empty, an insertion when

@@ -24,7 +24,7 @@ def _editor_ctx(doc: dict) -> dict:
     cs = service.comments(g.store, g.caller.user, doc["id"])
     return {"doc": doc, "html": S.editor_html(g.store, doc["id"], doc["blocks"]), "comments": cs,
             "open_comments": [c for c in cs if not c["resolved"]],
-            "suggestions": review.suggestions(g.store, g.caller.user, doc["id"]),
+            "suggestions": review.cards(review.suggestions(g.store, g.caller.user, doc["id"])),
             "can_edit": doc["role"] in ("owner", "editor"),
             "can_comment": doc["role"] in ("owner", "editor", "commenter")}
 
@@ -61,9 +61,19 @@ def _after_review(doc_id: int, message: str):
 
 
 def _one(suggestion_id: int, accept: bool):
+    """One suggestion, or a Replace card's two (``with``: the other one's id)."""
     s = g.store.get("docs_suggestions", suggestion_id)
+    if s is None:
+        raise NotFound("That suggestion doesn't exist.")
+    ids = [suggestion_id]
+    other = request.form.get("with", "")
+    if other:
+        o = g.store.get("docs_suggestions", int(other)) if other.isdigit() else None
+        if o is None or o["doc"] != s["doc"]:
+            return toast_response("The suggestion to decide with it isn't in this document.", 422)
+        ids.append(o["id"])
     try:
-        (review.accept if accept else review.reject)(g.store, g.caller, suggestion_id)
+        review.decide(g.store, g.caller, s["doc"], ids, accept)
     except Invalid as e:
         return toast_response(e.message, 422)
     return _after_review(s["doc"], "Suggestion accepted." if accept else "Suggestion rejected.")

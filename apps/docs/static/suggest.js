@@ -253,12 +253,14 @@
     const url = b.dataset.review;
     const dlg = b.closest("dialog");
     if (dlg) dlg.close();
-    D.flush().then(() => htmx.ajax("POST", url, { target: "#suggestions-panel", swap: "outerHTML" }));
+    const values = b.dataset.with ? { with: b.dataset.with } : {};
+    D.flush().then(() => htmx.ajax("POST", url, { values, target: "#suggestions-panel", swap: "outerHTML" }));
   });
   ed.addEventListener("click", (e) => {
     const s = e.target.closest("[data-suggestion]");
     document.querySelectorAll(".suggestion-card.active").forEach((c) => c.classList.remove("active"));
-    if (s) { const card = document.getElementById("suggestion-" + s.dataset.suggestion); if (card) { card.classList.add("active"); card.scrollIntoView({ block: "nearest" }); } }
+    const card = s && document.querySelector(`.suggestion-card[data-suggestion-ids~="${CSS.escape(s.dataset.suggestion)}"]`);
+    if (card) { card.classList.add("active"); card.scrollIntoView({ block: "nearest" }); }
   });
   // Tools → Review suggested edits: how many there are, accept all or reject all.
   D.review = function () {

@@ -48,25 +48,28 @@ def test_typing_in_suggesting_mode_makes_suggestions_then_accept_one_and_all(des
     for _ in range(5):
         page.keyboard.press("Backspace")                  # "large" struck through, not removed
     page.keyboard.type("small")
+    page.keyboard.press("Home")
+    page.keyboard.type("Now ")
     expect(body.locator("del[data-suggestion]")).to_have_text("large")
-    expect(body.locator("ins[data-suggestion]")).to_have_text("small")
-    wait_store(page, live_slot, did, lambda st: len(pending(live_slot, did)) == 2
-               and service.text_if_accepted(st, did) == "The fund is small.", "suggested")
+    expect(body.locator("ins[data-suggestion]")).to_have_text(["Now ", "small"])
+    wait_store(page, live_slot, did, lambda st: len(pending(live_slot, did)) == 3
+               and service.text_if_accepted(st, did) == "Now The fund is small.", "suggested")
     with live_slot.store() as st:
         assert service.text(st, did) == "The fund is large."          # the accepted text is unchanged
     got = {(s["kind"], s["text"], s["author"]) for s in pending(live_slot, did)}
-    assert got == {("delete", "large", "alex.chen"), ("insert", "small", "alex.chen")}
+    assert got == {("delete", "large", "alex.chen"), ("insert", "small", "alex.chen"), ("insert", "Now ", "alex.chen")}
     assert len({s["block"] for s in pending(live_slot, did)}) == 1
     cards = page.get_by_role("article", name="Suggestion by Alex Chen")
-    expect(cards).to_have_count(2)
-    # accept the deletion from its card
-    card = cards.filter(has_text="Delete")
+    expect(cards).to_have_count(2)                            # "Replace “large” with “small”" is one card, as in Docs
+    card = cards.filter(has_text="Replace")
+    expect(card).to_contain_text("Replace: “large” with “small”")
     card.get_by_role("button", name="Accept suggestion").click()
     expect(cards).to_have_count(1)
     expect(body.locator("del[data-suggestion]")).to_have_count(0)
     with live_slot.store() as st:
-        assert service.text(st, did) == "The fund is ."
-        assert st.scalar("SELECT status FROM docs_suggestions WHERE doc=? AND kind='delete'", (did,)) == "accepted"
+        assert service.text(st, did) == "The fund is small."
+        assert {(s["text"], s["status"]) for s in st.select("docs_suggestions", "doc=?", (did,))} == {
+            ("large", "accepted"), ("small", "accepted"), ("Now ", "pending")}
     # Tools → Review suggested edits → Accept all
     page.get_by_role("button", name="Tools", exact=True).click()
     page.get_by_role("menuitem", name="Review suggested edits").click()
@@ -76,9 +79,9 @@ def test_typing_in_suggesting_mode_makes_suggestions_then_accept_one_and_all(des
     expect(page.get_by_role("status").filter(has_text="1 suggestion accepted")).to_be_visible()
     expect(cards).to_have_count(0)
     with live_slot.store() as st:
-        assert service.text(st, did) == "The fund is small."
-        assert [s["status"] for s in st.select("docs_suggestions", "doc=?", (did,))] == ["accepted", "accepted"]
-    expect(body).to_have_text("The fund is small.")
+        assert service.text(st, did) == "Now The fund is small."
+        assert [s["status"] for s in st.select("docs_suggestions", "doc=?", (did,))] == ["accepted"] * 3
+    expect(body).to_have_text("Now The fund is small.")
 
 
 def test_reject_a_suggestion_and_reject_all(desk, live_slot):
@@ -96,9 +99,10 @@ def test_reject_a_suggestion_and_reject_all(desk, live_slot):
     page.keyboard.type("!")
     wait_store(page, live_slot, did, lambda st: service.text_if_accepted(st, did) == "The Limit is fixed!", "suggested")
     cards = page.get_by_role("article", name="Suggestion by Alex Chen")
-    expect(cards).to_have_count(3)
-    cards.filter(has_text="“The ”").get_by_role("button", name="Reject suggestion").click()
     expect(cards).to_have_count(2)
+    expect(cards.filter(has_text="Replace")).to_contain_text("Replace: “.” with “!”")
+    cards.filter(has_text="“The ”").get_by_role("button", name="Reject suggestion").click()
+    expect(cards).to_have_count(1)
     expect(body.locator("ins[data-suggestion]")).to_have_text(["!"])
     with live_slot.store() as st:
         assert service.text(st, did) == "Limit is fixed."
@@ -109,7 +113,6 @@ def test_reject_a_suggestion_and_reject_all(desk, live_slot):
         assert service.text(st, did) == "Limit is fixed."
         assert sorted(s["status"] for s in st.select("docs_suggestions", "doc=?", (did,))) == ["rejected"] * 3
     expect(body).to_have_text("Limit is fixed.")
-    page.screenshot(path="/tmp/sugg.png")
 
 
 def test_enter_in_suggesting_mode_suggests_a_line_break_and_backspace_takes_back_my_own_text(desk, live_slot):

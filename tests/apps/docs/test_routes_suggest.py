@@ -51,6 +51,9 @@ def test_save_names_new_suggestions_and_accept_reject(hx, slot):
     r = hx.post(f"/docs/suggestions/{sid}/reject")                          # already decided
     assert r.status_code == 422 and b"already accepted or rejected" in r.data
     assert hx.post("/docs/suggestions/99999/accept").status_code == 404
+    for bad in ("abc", "99999"):
+        r = hx.post(f"/docs/suggestions/{sid}/accept", data={"with": bad})
+        assert r.status_code == 422 and b"in this document" in r.data
     assert hx.post(f"/docs/d/{did}/suggestions/maybe-all").status_code == 404
     r = hx.post(f"/docs/d/{did}/suggestions/accept-all")
     assert r.status_code == 200 and b"No suggestions to review." in r.data

@@ -166,3 +166,14 @@ def test_docx_writes_pending_suggestions_as_tracked_changes(store):
     review.accept_all(store, ALEX, did)
     xml = zipfile.ZipFile(io.BytesIO(docs.docx_bytes(store, "alex.chen", did))).read("word/document.xml").decode()
     assert "<w:ins" not in xml and "<w:del " not in xml and "small" in xml
+
+
+def test_a_deletion_and_an_insertion_at_its_place_are_one_replace_card(store):
+    did = new_doc(store, "The fund is large.")
+    d, i = review.suggest(store, ALEX, did, 0, 12, 17, "small")
+    (n,) = review.suggest(store, ALEX, did, 0, 0, 0, "Now ")
+    got = review.cards(review.suggestions(store, "alex.chen", did))
+    assert [(c["ids"], c["kind"], c["old"], c["new"]) for c in got] == [
+        ([n], "insert", "", "Now "), ([d, i], "replace", "large", "small")]
+    review.decide(store, ALEX, did, [d, i], False)
+    assert [c["ids"] for c in review.cards(review.suggestions(store, "alex.chen", did))] == [[n]]
