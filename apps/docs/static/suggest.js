@@ -206,7 +206,8 @@
       suggestInsert("\n");
     } else {
       e.preventDefault();
-      D.flash("Switch to Editing to change formatting.");
+      D.flash(t.startsWith("history") ? "In Suggesting mode, take back a suggestion with its card's ✕ (or Backspace over your own text)."
+        : "Switch to Editing to change formatting.");
       return;
     }
     D.schedule();
