@@ -23,7 +23,7 @@ from pathlib import Path
 
 from harness.verify import artifacts as A
 from harness.verify import world_day
-from harness.verify.answer import NEGATION, answer_text, normalise, number_cands, states
+from harness.verify.answer import NEGATION, answer_text, date_cands, normalise, number_cands, states
 from harness.verify.checks import world_module
 from harness.verify.guard import Vouch
 
@@ -601,13 +601,34 @@ EXHIBIT_LIST = "Exhibit list – Fund Adequacy Hearing"
 DASH = r"\s*[-‐‑–]\s*"
 EXHIBITS = [   # letter, what the item must name (regexes, all of them), what it must not name
     ("A", [r"vessel particulars"], []),
-    ("B", [r"copla", r"7\D{1,6}9\D{1,6}12"], []),
+    ("B", [r"copla|coastal oil pollution liability act", r"7\D{1,6}9\D{1,6}12"], []),
     ("C", [rf"2025{DASH}0?2\b|notice\b.*\b2025\b"], [r"\b2022\b"]),
     ("D", [rf"2022{DASH}0?1\b|notice\b.*\b2022\b"], [r"\b2025\b"]),
-    ("E", [r"complaint", r"14\s*(?:[-–—]|to|through)\s*16"], []),
-    ("F", [r"brightwater"], []),
+    ("E", [r"complaint", r"14\s*(?:[-–—]|to|through)\s*16|14,?\s*15,?\s*(?:and|&)\s*16"], []),
+    ("F", [r"brightwater"], [r"\bto brightwater", r"\bcorvane['’]s\b"]),
     ("G", [r"corvane", r"letter", r"brightwater"], []),
 ]
+# What an item says the superseding or superseded notice is ("2022-01 (superseded by Notice No. 2025-02)") is
+# not the item naming that notice.
+ASIDE = re.compile(r"\(?\b(?:superseded by|superseding|supersedes|replaced by|replacing|in place of)\b[^,;)]*\)?", re.I)
+
+
+def exhibit_problem(letter: str, needs: list[str], nots: list[str], text: str) -> str | None:
+    """What is wrong with an item or row for exhibit ``letter`` (None: it names that exhibit): every ``needs``
+    pattern, no ``nots`` outside an aside on what supersedes what; exhibit F the letter of March 31, 2026;
+    exhibit G (whose date is still a blank) no date."""
+    t = _norm(text)
+    bare = ASIDE.sub("", t)
+    missing = [n for n in needs if not re.search(n, t, re.I)] + [n for n in nots if re.search(n, bare, re.I)]
+    if missing:
+        return f"exhibit {letter} reads {text[:60]!r}"
+    if letter == "F" and not states(text, "date", date(2026, 3, 31))[0]:
+        return f"exhibit F is not the letter of March 31, 2026: {text[:60]!r}"
+    if letter == "G" and date_cands(t, date(2026, 4, 6)):
+        return f"exhibit G's letter has no date yet: {text[:60]!r}"
+    return None
+
+
 INTRO_WORDS = 60
 
 
@@ -617,13 +638,13 @@ def _title_key(name: str) -> str:
 
 def _exhibit_item(letter: str, text: str) -> bool:
     t = _norm(text)
-    return re.match(rf"(?:exhibit\s+)?{letter}\b(?!['’])", t, re.I) is not None or \
-        re.search(rf"\bexhibit\s+{letter}\b", t, re.I) is not None
+    return re.match(rf"(?:(?:exhibit|ex\.?)\s+)?{letter}\b(?!['’])", t, re.I) is not None or \
+        re.search(rf"\b(?:exhibit|ex\.?)\s+{letter}\b", t, re.I) is not None
 
 
 def _names_an_exhibit(text: str) -> bool:
     t = _norm(text)
-    return re.search(r"\bexhibits?\s+[A-H]\b", t) is not None or \
+    return re.search(r"(?i:\bexhibits?)\s+[A-H]\b", t) is not None or \
         any(all(re.search(n, t, re.I) for n in needs) for _, needs, _ in EXHIBITS if len(needs) > 1) or \
         re.search(r"vessel particulars|notice no\.?\s*20\d\d|\b(?:2025|2022)\s*[-–]\s*0\d\b|complaint\s*¶|"
                   r"letter (?:of|dated) (?:march|31)", t, re.I) is not None
@@ -660,12 +681,10 @@ def exhibit_list_doc(ctx):
         if len(items) != len(EXHIBITS):
             bad.append(f"{len(items)} numbered items, not {len(EXHIBITS)}")
         for (letter, needs, nots), text in zip(EXHIBITS, items):
-            t = _norm(text)
-            missing = [n for n in needs if not re.search(n, t, re.I)] + [n for n in nots if re.search(n, t, re.I)]
-            if not _exhibit_item(letter, text) or missing:
+            if not _exhibit_item(letter, text):
                 bad.append(f"item for exhibit {letter} reads {text[:60]!r}")
-            if letter == "F" and not states(text, "date", date(2026, 3, 31))[0]:
-                bad.append(f"exhibit F is not the letter of March 31, 2026: {text[:60]!r}")
+            elif (why := exhibit_problem(letter, needs, nots, text)):
+                bad.append(why)
         if not bad:
             return True, f"“{it['name']}” lists exhibits A–G", {"drive_items": [key], "docs_documents": [doc]}
         found.append(f"“{it['name']}”: {'; '.join(bad)}")

@@ -4,6 +4,7 @@ on the model's Claims tab), never typed by hand; the guard fails any write a che
 """
 from __future__ import annotations
 
+import copy
 import re
 from datetime import date
 from pathlib import Path
@@ -49,8 +50,9 @@ def settlement_suggested_not_made(ctx):
     want = D._norm(D.SUBORDINATION.sub("", start["text"]))
     if D._norm(accepted) != want:
         return False, f"accepted, clause 5 would read {D._norm(accepted)[-160:]!r}; want {want[-120:]!r}", []
+    withdrawn = [k for k, r in new.items() if r.get("status") == "rejected"]      # taken back: nothing
     return True, f"{len(pending)} suggested edit(s) delete the offer; the text itself unchanged", \
-        [Vouch.of("docs_suggestions", k) for k in pending]
+        [Vouch.of("docs_suggestions", k) for k in [*pending, *withdrawn]]
 
 
 # ---------------------------------------------------------------------------- the exhibit table
@@ -59,6 +61,16 @@ EXHIBIT_TABLE = "Exhibit table – Fund Adequacy Hearing"
 
 def _cells(text: str) -> list[list[str]]:
     return [row.split("\t") for row in (text or "").split("\n")]
+
+
+DOCUMENT_WORDS = re.compile(r"vessel particulars|notice no\.?\s*20\d\d|\b(?:2025|2022)\s*[-–]\s*0\d\b|complaint\s*¶|"
+                            r"letter (?:of|dated) (?:march|31)", re.I)
+
+
+def _heading_names_a_document(text: str) -> bool:
+    """A heading that says which document an exhibit is ("Exhibits A–G (D: Notice No. 2025-02)") — a
+    heading that just names the exhibits ("Exhibits A–G, hearing of April 22") is fine."""
+    return DOCUMENT_WORDS.search(D._norm(text)) is not None
 
 
 def exhibit_table_doc(ctx):
@@ -82,13 +94,14 @@ def exhibit_table_doc(ctx):
         shape = "".join("h" if b["type"] in ("heading", "title") else "t" if b["type"] == "table"
                         else "p" if b["type"] == "paragraph" else "x" for b in blocks)
         bad = []
-        if not re.fullmatch(r"hp?t", shape):
+        if not re.fullmatch(r"h{1,2}p?tp?", shape):
             bad.append("not a heading, an optional short note and one table, and nothing else "
                        f"({', '.join(b['type'] for b in blocks)})")
-        if shape.startswith("hp"):
-            intro = blocks[1]["text"]
-            if len(intro.split()) > D.INTRO_WORDS or D._names_an_exhibit(intro):
-                bad.append(f"the note under the heading is not a short note naming no exhibit: {intro[:60]!r}")
+        for b in blocks:
+            if b["type"] in ("heading", "title") and _heading_names_a_document(b["text"]):
+                bad.append(f"the heading names an exhibit's document: {b['text'][:60]!r}")
+            if b["type"] == "paragraph" and (len(b["text"].split()) > D.INTRO_WORDS or D._names_an_exhibit(b["text"])):
+                bad.append(f"the note is not a short note naming no exhibit: {b['text'][:60]!r}")
         tables = [b for b in blocks if b["type"] == "table"]
         rows = [[D._norm(c) for c in r] for r in _cells(tables[0]["text"])] if tables else []
         rows = [r for r in rows if any(r)]                                 # an empty last row is nothing
@@ -97,18 +110,20 @@ def exhibit_table_doc(ctx):
         body = rows[1:]
         if tables and len(body) != len(D.EXHIBITS):
             bad.append(f"{len(body)} rows under the header, not {len(D.EXHIBITS)}")
+        tonnage = world_module(Path(__file__).parent, "checks").gross_tonnage(ctx)
         for (letter, needs, nots), row in zip(D.EXHIBITS, body):
             cells = row
             if len([c for c in cells if c]) != 2 or len(cells) < 2 or any(cells[2:]):
                 bad.append(f"the row for exhibit {letter} is not two cells: {cells}")
                 continue
             first, doc_text = cells[0], cells[1]
-            missing = [n for n in needs if not re.search(n, doc_text, re.I)] + \
-                [n for n in nots if re.search(n, doc_text, re.I)]
-            if not re.fullmatch(rf"(?:exhibit\s+)?{letter}\.?", first, re.I) or missing:
-                bad.append(f"the row for exhibit {letter} reads {cells}")
-            elif letter == "F" and not states(doc_text, "date", date(2026, 3, 31))[0]:
-                bad.append(f"exhibit F is not the letter of March 31, 2026: {doc_text[:60]!r}")
+            if not re.fullmatch(rf"(?:(?:exhibit|ex\.?)\s+)?{letter}\.?", first, re.I):
+                bad.append(f"the row for exhibit {letter} is headed {first!r}")
+            elif (why := D.exhibit_problem(letter, needs, nots, doc_text)):
+                bad.append(why)
+            tons = [int(x.replace(",", "")) for x in re.findall(r"(\d[\d,]{2,})\s*(?:gross\s*ton|GT\b)", doc_text, re.I)]
+            if any(t != tonnage for t in tons):
+                bad.append(f"exhibit {letter} gives a tonnage that is not the gross tonnage: {doc_text[:60]!r}")
         if not bad:
             return True, f"“{it['name']}” tables exhibits A–G", {"drive_items": [key], "docs_documents": [doc]}
         found.append(f"“{it['name']}”: {'; '.join(bad)}")
@@ -134,6 +149,11 @@ def live_third_party_claims(export: dict) -> list[tuple[str, float]]:
             if str((grid.get((r, head["Type"])) or {}).get("value") or "").strip().lower() == "third party"]
 
 
+def _title(text) -> str:
+    """A title as a person reads it: any dash a hyphen, spacing and case and a closing full stop ignored."""
+    return re.sub(r"[\u2010-\u2015]", "-", D._norm(text)).rstrip(".").strip().lower()
+
+
 def claims_chart(ctx):
     """One new column chart on the damages model's Claims tab, titled “Third-party claims against the fund”,
     plotting one series: the amount of each third-party claim (CL-001 … CL-005 — not Corvane's own, not the
@@ -153,7 +173,7 @@ def claims_chart(ctx):
         return False, "the chart is not on the Claims tab", []
     if ch.get("type") != "column":
         return False, f"a {ch.get('type')} chart, not a column chart", []
-    if D._norm(ch.get("title")).lower().replace("–", "-") != CLAIMS_CHART_TITLE.lower():
+    if _title(ch.get("title")) != _title(CLAIMS_CHART_TITLE):
         return False, f"titled {ch.get('title')!r}", []
     data = plot_data(_grid(ctx.final, claims_tab), ch["range"])
     want = live_third_party_claims(ctx.initial)
@@ -185,6 +205,61 @@ def grounding_facts(ctx) -> tuple[str, float]:
     return m.group(1), float(m.group(2))
 
 
+TIME = re.compile(r"(?<![\d:.,$])(\d{1,2})(?:[:.h](\d{2})|(\d{2})(?=\s*(?:hrs?\b|hours\b|h\b|lt\b|local\b)))"
+                  r"(?!\d)\s*(a\.?m\.?|p\.?m\.?)?", re.I)
+HEDGE = re.compile(r"\b(?:or|possibly|maybe|perhaps|either|might|may have|unclear|disputed)\b|\?", re.I)
+DECIMAL = re.compile(r"(?<![\d.,])\d+\.\d+(?![\d.])")
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"(?<=[.;!?])\s+|\n", text) if c.strip()]
+
+
+def _grounding_problems(text: str, when: str, miles: float) -> list[str]:
+    """What is wrong with how the slide's text states the grounding: every time of day given is the
+    grounding time (03:40: not 3:40 pm, not the pilot's 04:30, not "03:40 or 04:30"); every distance, with
+    a unit or as a bare decimal, is the 0.8 miles and east of the route (not west); any date is the 14th of
+    February 2026; nothing about them hedged."""
+    from harness.verify.answer import date_cands
+    from harness.verify.reading import negated
+    set_aside = lambda at: re.search(r"\b(?:not|rather than|instead of|never)\s*\(?$", text[max(0, at - 16):at], re.I)  # noqa: E731
+    problems = []
+    gh, gm = (int(x) for x in when.split(":"))
+    times = []
+    for m in TIME.finditer(text):
+        if set_aside(m.start()):
+            continue
+        h, mins = int(m.group(1)), int(m.group(2) or m.group(3))
+        if h > 23 or mins > 59:
+            continue
+        ampm = (m.group(4) or "").lower().replace(".", "")
+        if ampm == "pm" and h < 12:
+            h += 12
+        elif ampm == "am" and h == 12:
+            h = 0
+        times.append((h, mins))
+    if (gh, gm) not in times:
+        problems.append(f"the grounding time {when} is not stated")
+    if any(t != (gh, gm) for t in times):
+        problems.append(f"another time is given ({', '.join(f'{h:02d}:{m:02d}' for h, m in times if (h, m) != (gh, gm))})")
+    dists = [float(m.group()) for m in DECIMAL.finditer(text) if not set_aside(m.start())] + \
+        [float(x) for m in NM.finditer(text) if not set_aside(m.start()) for x in m.groups() if x]
+    if miles not in dists:
+        problems.append(f"the distance {miles} nm is not stated")
+    if any(abs(d - miles) > 1e-9 for d in dists):
+        problems.append(f"another distance is given ({sorted({d for d in dists if abs(d - miles) > 1e-9})})")
+    for c in _clauses(text):
+        if any(abs(float(x) - miles) < 1e-9 for x in DECIMAL.findall(c)):
+            if not re.search(r"\beast", c, re.I) or re.search(r"\bwest", c, re.I):
+                problems.append(f"not east of the route: {c[:80]!r}")
+        if (TIME.search(c) or DECIMAL.search(c)) and HEDGE.search(re.sub(r"\bnot\b[^,;)]*", "", c)):
+            problems.append(f"hedged: {c[:80]!r}")
+    wrong_days = {str(d.value) for d in date_cands(text, date(2026, 2, 14)) if not negated(text, d)} - {"2026-02-14"}
+    if wrong_days:
+        problems.append(f"another date ({', '.join(sorted(wrong_days))})")
+    return problems
+
+
 def grounding_slide(ctx):
     """A new slide right after the client update's title slide, titled “What happened on Tern Reef”, with the
     Tern Reef grounding-position image from the data room and text (a text box or the layout's body) giving
@@ -213,15 +288,7 @@ def grounding_slide(ctx):
     text = "\n".join([o.get("text") or "" for o in objs if o["kind"] in ("text", "shape")]
                      + [t for role, t in s["boxes"].items() if role != "title"])
     when, miles = grounding_facts(ctx)
-    h, m = when.split(":")
-    problems = []
-    if not re.search(rf"(?<![\d:])0?{int(h)}[:.]{m}(?!\d)", text):
-        problems.append(f"the grounding time {when} is not stated")
-    dists = {float(x) for pair in NM.findall(text) for x in pair if x}
-    if dists != {miles}:
-        problems.append(f"distances stated {sorted(dists)} nm, not {miles} nm alone")
-    if not re.search(r"\beast\b", text, re.I):
-        problems.append("not said which side of the route (east)")
+    problems = _grounding_problems(D._norm(text.replace("\n", ". ")), when, miles)
     if problems:
         return False, "; ".join(problems) + f" — text: {D._norm(text)[:120]!r}", []
     return True, f"slide 2: the image and {when}, {miles} nm east", A.slide_vouches(ctx, s)
@@ -311,4 +378,60 @@ def outline_suggestions_reviewed(ctx):
         problems.append(f"{len(pending)} suggestion(s) still pending")
     if problems:
         return False, "; ".join(problems), []
-    return True, f"{len(edits)} suggested edits decided", vouch + A.block_vouches(ctx, blocks_touched)
+    # the user's own suggestions taken back, and comments or replies on the outline (saying why an edit was
+    # rejected is not editing it)
+    withdrawn = [k for k, r in _new(ctx, "docs_suggestions").items() if str(r["doc"]) == str(doc) and r.get("status") == "rejected"]
+    notes = [Vouch.of("docs_comments", k) for k, c in _new(ctx, "docs_comments").items() if str(c["doc"]) == str(doc)]
+    own = {k for k, c in A.records(ctx.final, "docs_comments").items() if str(c["doc"]) == str(doc)}
+    notes += [Vouch.of("docs_replies", k) for k, r in _new(ctx, "docs_replies").items() if str(r["comment"]) in own]
+    return True, f"{len(edits)} suggested edits decided", vouch + A.block_vouches(ctx, blocks_touched) + \
+        [Vouch.of("docs_suggestions", k) for k in withdrawn] + notes
+
+
+# ---------------------------------------------------------------------------- long entries in the billing tracker
+BILLING = "Billing Tracker – M-2026-0147 (live)"
+LONG_HOURS = 3
+
+
+def _yellow(fill: str | None) -> bool:
+    """A yellow fill, as Sheets' palette has them (#ffff00, #fff2cc, #ffe599, #f1c232 …): hue 40°–70°."""
+    import colorsys
+    m = re.fullmatch(r"#?([0-9a-fA-F]{6})", fill or "")
+    if not m:
+        return False
+    r, g, b = (int(m.group(1)[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    h, s, v = colorsys.rgb_to_hsv(r, g, b)
+    return 40 <= h * 360 <= 70 and s >= 0.15 and v >= 0.6
+
+
+def long_entries_highlighted(ctx):
+    """Conditional formatting on the live billing tracker's Entries tab that gives the Hours cell of every
+    entry over 3 hours a yellow fill and formats nothing else — now, and for an entry added in the empty rows
+    below (a rule, not a fill painted on today's cells). No entry changes (the guard)."""
+    tab = A.tab_key_of(ctx.final, BILLING, "Entries")
+    new = {k: r for k, r in _new(ctx, "sheets_conditional").items() if str(r.get("tab")) == str(tab)}
+    if not new:
+        return False, "no conditional format rule on the Entries tab", []
+    styled = A.conditional_styles(ctx.final, BILLING, "Entries")
+    cells = A.cells(ctx.initial, A.tab_key_of(ctx.initial, BILLING, "Entries"))
+    hours = {int(a1[1:]): A.cell_value(kc) for a1, kc in cells.items() if re.fullmatch(r"F\d+", a1) and a1 != "F1"}
+    want = {f"F{r}" for r, h in hours.items() if isinstance(h, (int, float)) and not isinstance(h, bool) and h > LONG_HOURS}
+    if set(styled) != want:
+        extra, missing = sorted(set(styled) - want), sorted(want - set(styled))
+        return False, "; ".join(([f"it also formats {extra[:4]}"] if extra else [])
+                                + ([f"it misses {missing}"] if missing else [])), []
+    bad = [a1 for a1, st in styled.items() if not _yellow(st.get("fill"))]
+    if bad:
+        return False, f"{bad[0]} gets {styled[bad[0]]}, not a yellow fill", []
+    # a new entry in the first empty row, over the limit, is highlighted too
+    last = max(r for r in hours if str(A.cell_value(cells.get(f"A{r}")) or "").strip())
+    probe_row = last + 1
+    probe = copy.deepcopy(ctx.final)
+    recs = probe["tables"]["sheets_cells"]["records"]
+    key = next((k for k, c in recs.items() if str(c["tab"]) == str(tab) and c["row"] == probe_row and c["col"] == 6), None)
+    cell = {"tab": int(tab), "row": probe_row, "col": 6, "a1": f"F{probe_row}", "input": "4.5", "value": 4.5,
+            "display": "4.50", "format": {}}
+    recs[key or "probe"] = {**(recs.get(key) or {}), **cell}
+    if f"F{probe_row}" not in A.conditional_styles(probe, BILLING, "Entries"):
+        return False, f"a new 4.5-hour entry in row {probe_row} would not be highlighted (the rule stops short)", []
+    return True, f"{len(want)} long entries highlighted, and any new one", [Vouch.of("sheets_conditional", k) for k in new]
