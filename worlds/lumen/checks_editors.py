@@ -98,3 +98,47 @@ def renewal_figures_comment(ctx):
     if problems:
         return False, "; ".join(problems) + f": {text[:120]!r}", []
     return True, "the comment gives the ARR and the renewal date", [Vouch.of("slides_comments", key)]
+
+
+# ---------------------------------------------------------------- a chart of the forecast by rep
+BY_REP_TITLE = "Q2 by rep"
+BY_REP_SERIES = ("Closed Won", "Negotiation", "Proposal")
+
+
+def _grid(export: dict, tab) -> dict[tuple[int, int], dict]:
+    return {(c["row"], c["col"]): c for c in A.records(export, "sheets_cells").values() if str(c["tab"]) == str(tab)}
+
+
+def by_rep_chart(ctx):
+    """One new column chart on the forecast's By owner tab, titled “Q2 by rep”: a group of columns per rep
+    (the owners listed there, not the Total row), one series each for Closed Won, Negotiation and Proposal
+    (not open pipeline or weighted) at the tab's figures. Nothing else changes (the guard)."""
+    import re
+    from apps.sheets.service.charts import plot_data
+    book = A.app_key(ctx.final, FORECAST, "sheet")
+    tab = A.tab_key(ctx.final, book, "By owner")
+    tabs = {k for k, t in A.records(ctx.final, "sheets_tabs").items() if str(t["book"]) == str(book)}
+    new = {k: r for k, r in _new(ctx, "sheets_charts").items() if str(r.get("tab")) in tabs}
+    if len(new) != 1:
+        return False, f"{len(new)} new charts in the forecast", []
+    key, ch = next(iter(new.items()))
+    if str(ch["tab"]) != str(tab):
+        return False, "the chart is not on the By owner tab", []
+    if ch.get("type") != "column":
+        return False, f"a {ch.get('type')} chart, not a column chart", []
+    norm = lambda t: re.sub(r"\s+", " ", str(t or "")).strip().rstrip(".").lower()     # noqa: E731
+    if norm(ch.get("title")) != norm(BY_REP_TITLE):
+        return False, f"titled {ch.get('title')!r}", []
+    grid = _grid(ctx.initial, A.tab_key(ctx.initial, A.app_key(ctx.initial, FORECAST, "sheet"), "By owner"))
+    head = {str(c.get("value") or "").strip(): col for (r, col), c in grid.items() if r == 1}
+    reps = [r for r in sorted({r for r, _ in grid if r > 1})
+            if str((grid.get((r, 1)) or {}).get("value") or "").strip() not in ("", "Total")]
+    want_cats = [str(grid[(r, 1)]["value"]) for r in reps]
+    want = {name: [grid[(r, head[name])]["value"] for r in reps] for name in BY_REP_SERIES}
+    data = plot_data(_grid(ctx.final, tab), ch["range"])
+    got = {s["name"]: s["values"] for s in data["series"]}
+    if data["categories"] != want_cats:
+        return False, f"the groups are {data['categories']}, not the reps {want_cats}", []
+    if got != want:
+        return False, f"the series are {sorted(got)}, not {list(BY_REP_SERIES)} at the tab's figures", []
+    return True, f"{len(reps)} reps × {len(want)} series", [Vouch.of("sheets_charts", key)]
