@@ -130,3 +130,43 @@ def ioi_ranking_table(ctx):
     empty = [k for k, b in A.blocks(ctx.final, doc) if str(k) in added and not (b["text"] or "").strip()]
     return True, f"the eight bids ranked, {order[0]} first", A.block_vouches(ctx, [key, *empty])   # the empty
     # paragraph a table leaves after it (or the caret's) is nothing
+
+
+# ---------------------------------------------------------------- the top bid as a Big number slide
+BOARD_DECK = "Board Update – Project Juniper (2026-05-13) DRAFT"
+AFTER_SLIDE = "Process status"
+
+
+def top_bid_big_number(ctx):
+    """A new Big number slide in the board deck right after “Process status”: its number the top Round 1 bid
+    like-for-like ($m, to one decimal: Rheinwerk at FX!B2, not its own 1.1100), the line under it naming
+    that bidder and no other (and no trap figure), nothing else on the slide (no object); the rest of the
+    deck unchanged (the guard)."""
+    deck0, deck = A.app_key(ctx.initial, BOARD_DECK, "deck"), A.app_key(ctx.final, BOARD_DECK, "deck")
+    before = {s["key"] for s in A.slides(ctx.initial, deck0)}
+    final = A.slides(ctx.final, deck)
+    new = [s for s in final if s["key"] not in before]
+    if len(new) != 1:
+        return False, f"{len(new)} new slides in the board deck", []
+    s = new[0]
+    at = [x["key"] for x in final].index(s["key"])
+    if at == 0 or _name(final[at - 1]["boxes"].get("title")) != _name(AFTER_SLIDE):
+        return False, f"the new slide is not right after “{AFTER_SLIDE}”", []
+    if s.get("layout") != "big_number":
+        return False, f"a {s.get('layout')} slide, not a Big number", []
+    objs = [o for o in A.records(ctx.final, "slides_objects").values()
+            if str(o["slide"]) == s["key"] and o.get("kind") != "placeholder"]
+    if objs:
+        return False, f"{len(objs)} other object(s) on the slide", []
+    top = C.ranking(ctx)[0]
+    if (why := _ev_cell_problem(s["boxes"].get("title", ""), C.top_bid(ctx))):
+        return False, f"the big number is {why}", []
+    line = s["boxes"].get("body", "")
+    others = [b for b in C.LETTERS if b != top and (b.lower() in line.lower() or C.FULL_NAMES[b].lower() in line.lower())]
+    if top.lower() not in line.lower() or others:
+        return False, f"the line under it reads {line!r}: not {top} alone", []
+    traps = C.own_rate_figures(ctx) + C.alder_trap_figures(ctx)
+    figures = [float(n.replace(",", "")) for n in NUMBER.findall(line)]
+    if any(abs(f - t) < 0.051 for f in figures for t in traps):
+        return False, f"the line under it gives a trap figure: {line!r}", []
+    return True, f"slide {at + 1}: {s['boxes'].get('title')} — {line}", A.slide_vouches(ctx, s)
