@@ -177,7 +177,8 @@ def breadcrumbs(store: Store, user: str, item: dict) -> list[dict]:
 
 
 def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
-    """Files and folders whose name or text (a file's, a document's, the text on a deck's slides) contains
+    """Files and folders whose name or text (a file's, a document's, the text on a deck's slides, in its layout boxes,
+    text boxes and shapes) contains
     every word of ``q``."""
     words = [w for w in q.lower().split() if w]
     if not words:
@@ -187,8 +188,10 @@ def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
         where.append("(lower(i.name) LIKE ? OR lower(coalesce(b.text, '')) LIKE ?"
                      " OR (i.kind='doc' AND EXISTS (SELECT 1 FROM docs_blocks d WHERE d.doc=i.ref AND lower(d.text) LIKE ?))"
                      " OR (i.kind='deck' AND EXISTS (SELECT 1 FROM slides_slides s JOIN slides_boxes x ON x.slide=s.id"
-                     " WHERE s.deck=i.ref AND lower(x.text) LIKE ?)))")
-        params += [f"%{w}%"] * 4
+                     " WHERE s.deck=i.ref AND lower(x.text) LIKE ?))"
+                     " OR (i.kind='deck' AND EXISTS (SELECT 1 FROM slides_slides s JOIN slides_objects o ON o.slide=s.id"
+                     " WHERE s.deck=i.ref AND lower(o.text) LIKE ?)))")
+        params += [f"%{w}%"] * 5
     rows = store.all(
         "SELECT i.* FROM drive_items i LEFT JOIN blobs b ON b.id=i.blob WHERE i.trashed=0 AND "
         + " AND ".join(where) + " ORDER BY CASE i.kind WHEN 'folder' THEN 0 ELSE 1 END,"

@@ -146,6 +146,11 @@ def test_search_finds_the_text_on_slides(store):
     found = [i["name"] for i in drive.search(store, "alex.chen", "breaking the limit")]
     assert deck["name"] in found
     assert drive.search(store, "alex.chen", "breaking the limit zzqx") == []
+    from apps.slides import objects
+    from apps.core.store.db import Caller
+    slide = store.select("slides_slides", "deck=?", (deck["ref"],), order="seq")[0]
+    objects.insert(store, Caller(user="alex.chen"), slide["id"], "text", text="Quorvane anchorage sketch")
+    assert [i["name"] for i in drive.search(store, "alex.chen", "quorvane anchorage")] == [deck["name"]]
 
 
 def test_recent_follows_views(store, alex):
