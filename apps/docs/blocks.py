@@ -26,6 +26,7 @@ from html.parser import HTMLParser
 import nh3
 
 import apps.docs.styles as ST
+from apps.core.ids import as_id
 from apps.docs.tableparse import TableParsing
 
 BLOCK_TAGS = {"p": ("paragraph", 0), "div": ("paragraph", 0), "h1": ("heading", 1), "h2": ("heading", 2),
@@ -55,8 +56,8 @@ def _normalize_marks(marks: list, length: int) -> list:
     """Clip, drop empty, merge touching ranges of the same kind and value, sort. An alignment covers the
     whole block (an empty one too); the last one given holds."""
     align = [m[3] for m in marks if m[2] == "align"]
-    image = [m[3] for m in marks if m[2] == "image" and str(m[3]).isdigit()]
-    out: list = [[0, length, "image", int(image[-1])]] if image else []
+    image = [i for m in marks if m[2] == "image" for i in [as_id(m[3])] if i is not None]
+    out: list = [[0, length, "image", image[-1]]] if image else []
     out += [[0, length, "align", align[-1]]] if align and align[-1] in ST.ALIGNS else []
     for start, end, kind, value in sorted(((int(s), int(e), k, v) for s, e, k, v in marks if k not in ("align", "image")),
                                           key=lambda m: (m[0], m[1], m[2], str(m[3]))):
@@ -156,9 +157,10 @@ class _Parser(TableParsing, HTMLParser):
         if self._table_tag(tag, True):
             return
         if tag == "img":                     # an image from Drive: a block of its own (not in a table cell)
-            if self.table is None and str(attrs.get("data-drive") or "").isdigit():
+            iid = as_id(attrs.get("data-drive") or "")
+            if self.table is None and iid is not None:
                 self._end_block()
-                self.blocks.append(block("image", "", 0, [[0, 0, "image", int(attrs["data-drive"])]]))
+                self.blocks.append(block("image", "", 0, [[0, 0, "image", iid]]))
             return
         if tag == "hr":                      # a horizontal line, or a page break (<hr data-break="page">)
             self._end_block()

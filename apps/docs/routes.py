@@ -8,7 +8,8 @@ from flask import g, redirect, render_template, request, url_for
 
 import apps.docs.blocks as B
 from apps.core.errors import Invalid, NotFound
-from apps.web.render import render, toast, toast_response
+from apps.core.ids import as_id
+from apps.web.render import int_arg, render, toast, toast_response
 from apps.docs import images, review, service, versions
 from apps.docs import suggest as S
 from apps.docs.styles import FONTS
@@ -68,7 +69,8 @@ def _one(suggestion_id: int, accept: bool):
     ids = [suggestion_id]
     other = request.form.get("with", "")
     if other:
-        o = g.store.get("docs_suggestions", int(other)) if other.isdigit() else None
+        oid = as_id(other)
+        o = g.store.get("docs_suggestions", oid) if oid is not None else None
         if o is None or o["doc"] != s["doc"]:
             return toast_response("The suggestion to decide with it isn't in this document.", 422)
         ids.append(o["id"])
@@ -100,12 +102,10 @@ def review_all(doc_id: int, verb: str):
 def replace(doc_id: int):
     find = request.form.get("find", "")
     try:
-        occurrence = request.form.get("occurrence") or None
-        if occurrence is not None and not occurrence.isdigit():
-            raise Invalid("Which match to replace is a number.", "occurrence")
+        occurrence = int_arg("occurrence")             # a malformed one is an Invalid naming the field
         n = service.replace_text(g.store, g.caller, doc_id, find, request.form.get("replace", ""),
                                  every=request.form.get("all") == "1", match_case=request.form.get("match_case") == "1",
-                                 occurrence=int(occurrence) if occurrence else None)
+                                 occurrence=occurrence)
     except Invalid as e:
         return toast_response(e.message, 422)
     doc = service.get(g.store, g.caller.user, doc_id)

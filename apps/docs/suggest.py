@@ -11,6 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 import apps.docs.blocks as B
+from apps.core.ids import as_id
 from apps.core.store.db import Caller, Store
 
 
@@ -60,12 +61,13 @@ def reconcile(store: Store, caller: Caller, doc_id: int, parsed: list[dict], row
     made: dict[str, int] = {}
     for p in parsed:
         sid = str(p["id"])
-        rec = now.get(int(sid)) if sid.isdigit() else tags.get(sid)
+        nid = as_id(sid)
+        rec = now.get(nid) if nid is not None else tags.get(sid)
         values = {"block": rows[p["index"]], "kind": p["kind"], "start": p["start"], "end": p["end"], "text": p["text"]}
         if rec is not None and rec["id"] not in seen and rec["kind"] == p["kind"]:
             store.update("docs_suggestions", rec["id"], caller.actor, **values)
             seen.add(rec["id"])
-        elif not sid.isdigit() and sid not in made:
+        elif nid is None and sid not in made:
             made[sid] = store.insert("docs_suggestions", caller.actor, doc=doc_id, author=caller.user,
                                      status=Status.PENDING, created_at=store.now_iso(), tag=sid[:80], **values)
             seen.add(made[sid])

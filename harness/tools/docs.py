@@ -6,6 +6,7 @@ A document is named by its id or its title (see ``drive.app_ref``).
 from __future__ import annotations
 
 from apps.core.errors import Invalid
+from apps.core.ids import as_id
 from apps.core.store.db import Caller, Store
 from apps.docs import blocks as B
 from apps.docs import review
@@ -134,7 +135,8 @@ def review_suggestions(store: Store, caller: Caller, doc: str | int, accept: boo
     doc_id = app_ref(store, caller.user, "doc", doc)
     if suggestion_id is None:
         return (review.accept_all if accept else review.reject_all)(store, caller, doc_id)
-    s = store.get("docs_suggestions", int(suggestion_id))
+    sid = as_id(suggestion_id)
+    s = store.get("docs_suggestions", sid) if sid is not None else None
     if s is None or s["doc"] != doc_id:
         raise Invalid(f"The document has no suggestion {suggestion_id} (see docs.suggestions).", "suggestion_id")
     return review.decide(store, caller, doc_id, [s["id"]], bool(accept))
