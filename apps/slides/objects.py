@@ -9,6 +9,7 @@ Units and limits: ``apps.slides.shapes``.
 """
 from __future__ import annotations
 
+from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
@@ -26,8 +27,8 @@ def _ref(ref: object) -> int | str:
     if isinstance(ref, int):
         return ref
     text = str(ref).strip()
-    if text.isdigit():
-        return int(text)
+    if (n := as_id(text)) is not None:
+        return n
     if text in service.ROLES:
         return text
     raise Invalid(f"{ref!r} isn't an object on this slide: give an object id or a layout box "
