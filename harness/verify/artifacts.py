@@ -237,6 +237,26 @@ def slide_vouches(ctx, slide: dict | None, *, fields=None, boxes=()) -> list[Vou
     return out
 
 
+def conditional_styles(export: dict, book: str, tab: str) -> dict[str, dict]:
+    """The cells of a tab that its conditional-format rules format, as the grid shows them: {"F3": style}
+    (``apps.sheets.service.conditional.formatted`` over the exported rules and cells)."""
+    from apps.sheets.formula.a1 import ref_name
+    from apps.sheets.service.conditional import formatted
+    tab_key = tab_key_of(export, book, tab)
+    rules = sorted(({**r, "id": int(k)} for k, r in records(export, "sheets_conditional").items()
+                    if str(r["tab"]) == str(tab_key)), key=lambda r: r["id"])
+    if not rules:
+        return {}
+    grid = {(c["row"], c["col"]): c for c in records(export, "sheets_cells").values() if str(c["tab"]) == str(tab_key)}
+    styled = formatted(rules, grid, lambda: workbook(export, book), tab)
+    return {ref_name(r - 1, c - 1): style for (r, c), style in styled.items()}
+
+
+def tab_key_of(export: dict, book: str, tab: str) -> str | None:
+    """The tab named ``tab`` of the spreadsheet titled ``book``."""
+    return tab_key(export, app_key(export, book, "sheet"), tab)
+
+
 # ---------------------------------------------------------------------------- formulas that follow their inputs
 def workbook(export: dict, book: str):
     """The spreadsheet ``book`` (a title) as the sheet engine's Workbook of what was typed in each cell."""

@@ -110,3 +110,22 @@ def test_who_can_open_a_drive_item():
     assert A.audience(ex, "3") == {"tariq", "julian", "victoria", "claire"}
     assert A.audience(ex, "2") == {"julian", "victoria"}
 
+
+
+def test_conditional_styles_in_an_export_are_what_the_grid_shows(store, alex):
+    """artifacts.conditional_styles over an exported state gives the cells and styles the service gives the
+    grid: a value rule and a custom-formula rule, the first rule a cell meets winning."""
+    from apps.core.store.export import export
+    from apps.sheets import service as S
+    from apps.sheets.formula.a1 import ref_name
+    title = "Damages Model – Aurelia Dawn"
+    book = store.select("drive_items", "name=? AND kind='sheet'", (title,))[0]["ref"]
+    tab = S.tab(store, book, name="Claims")["id"]
+    S.add_rule(store, alex, book, tab, (2, 4, 8, 4), {"type": "gt", "value": "20000000"}, {"fill": "#f4cccc"})
+    S.add_rule(store, alex, book, tab, (2, 1, 8, 6), {"type": "custom", "value": '=$F2="Withdrawn"'},
+               {"color": "#999999", "strike": True})
+    want = {ref_name(r - 1, c - 1): st for (r, c), st in S.styles(store, tab).items()}
+    got = A.conditional_styles(export(store), title, "Claims")
+    assert got == want
+    assert got["D2"] == {"fill": "#f4cccc"} and got["A8"] == {"color": "#999999", "strike": True}
+    assert "D3" not in got and A.conditional_styles(export(store), title, "Limit") == {}
