@@ -38,10 +38,11 @@ def suggestions(store: Store, user: str, doc_id: int, status: str | None = Statu
     return sorted(out, key=lambda s: (s["index"] is None, s["index"] or 0, s["start"], s["id"]))
 
 
-def cards(suggestions: list[dict]) -> list[dict]:
-    """The margin's cards, as Docs shows them: a deletion and an insertion by the same person at the same
-    place are one "Replace" card (accepted or rejected together); others are one card each. A card:
-    ``ids``, ``kind`` (insert | delete | replace), ``old`` / ``new`` text, ``author``, ``created_at``."""
+def cards(suggestions: list[dict], pair: bool = False) -> list[dict]:
+    """The margin's cards: one per suggestion, or (``pair``) as Docs shows them, a deletion and an
+    insertion by the same person at the same place as one "Replace" card, accepted or rejected together.
+    A card: ``ids``, ``kind`` (insert | delete | replace), ``old`` / ``new`` text, ``author``,
+    ``created_at``. (The editor shows one card per suggestion: published task oracles count them.)"""
     out, used = [], set()
     for s in suggestions:
         if s["id"] in used:
@@ -49,12 +50,12 @@ def cards(suggestions: list[dict]) -> list[dict]:
         def fits(d: dict, i: dict) -> bool:
             return d["kind"] == "delete" and i["kind"] == "insert" and d["author"] == i["author"] \
                 and d["index"] == i["index"] and i["start"] in (d["start"], d["end"]) and d["status"] == i["status"]
-        pair = next((o for o in suggestions if o["id"] not in used and o["id"] != s["id"]
-                     and (fits(s, o) or fits(o, s))), None)
+        partner = next((o for o in suggestions if pair and o["id"] not in used and o["id"] != s["id"]
+                        and (fits(s, o) or fits(o, s))), None)
         used.add(s["id"])
-        if pair:
-            used.add(pair["id"])
-            d, i = (s, pair) if s["kind"] == "delete" else (pair, s)
+        if partner:
+            used.add(partner["id"])
+            d, i = (s, partner) if s["kind"] == "delete" else (partner, s)
             out.append({"ids": [d["id"], i["id"]], "kind": "replace", "old": d["text"], "new": i["text"],
                         "author": s["author"], "created_at": s["created_at"]})
         else:

