@@ -10,7 +10,11 @@
    - selectRow(row, e): select a file row as a click would; "deskworld:selection" is dispatched
      on the document whenever the file rows' selection changes;
    - syncSelection(root): bring the selection checkboxes' state (rows, "select all") up to date;
-   - removeContextMenu(), typing(element), visible(element): the helpers of the same names. */
+   - removeContextMenu(), typing(element), visible(element): the helpers of the same names;
+   - selectMenu(name, options, value, label): the HTML of the select_menu macro (_macros.html) for
+     a panel a script builds; setSelectMenu(menu, value) sets one without a change event;
+   - setPaletteMenu(menu, value, notify): the same for a palette_menu (_macros.html); with notify its
+     hidden input announces a change as a choice does. */
 (function () {
   "use strict";
 
@@ -368,9 +372,110 @@
     }
   });
 
+  /* ---------------------------------------------------------------- drop-downs and palettes for scripts */
+  const escHtml = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const CHEVRON = '<svg fill="none" viewBox="0 0 24 24" stroke-width="1.5" stroke="currentColor" aria-hidden="true" width="16" height="16" class="ic">' +
+    '<path stroke-linecap="round" stroke-linejoin="round" d="m19.5 8.25-7.5 7.5-7.5-7.5" /></svg>';
+  // select_menu's HTML; options are [value, text] pairs. It answers ↑/↓ (data-select-keys).
+  function selectMenu(name, options, value, label) {
+    const cur = options.find((o) => String(o[0]) === String(value)) || options[0];
+    return '<details class="menu-wrap select-menu" data-select-menu data-select-keys>' +
+      `<summary class="select-btn" role="button" aria-label="${escHtml(label)}: ${escHtml(cur[1])}" title="${escHtml(label)}">` +
+      `<span data-select-label>${escHtml(cur[1])}</span>${CHEVRON}</summary>` +
+      `<div class="popover" role="listbox" aria-label="${escHtml(label)}" style="top: 34px; min-width: 180px">` +
+      options.map(([v, text]) => `<button type="button" class="menu-item" role="option" aria-selected="${v === cur[0] ? "true" : "false"}" data-value="${escHtml(v)}">${escHtml(text)}</button>`).join("") +
+      `</div><input type="hidden" name="${escHtml(name)}" value="${escHtml(cur[0])}"></details>`;
+  }
+  // Set a select menu as a choice would, without a change event (as setting a <select>'s value).
+  function setSelectMenu(menu, value) {
+    const opt = $$("[role=option]", menu).find((o) => o.dataset.value === String(value));
+    if (!opt) return;
+    $$("[role=option]", menu).forEach((o) => o.setAttribute("aria-selected", o === opt ? "true" : "false"));
+    $("[data-select-label]", menu).textContent = opt.textContent.trim();
+    const summary = $("summary", menu);
+    summary.setAttribute("aria-label", summary.getAttribute("title") + ": " + opt.textContent.trim());
+    $("input[type=hidden]", menu).value = opt.dataset.value;
+  }
+  // A palette (palette_menu): the bar under the glyph shows the colour; with a hidden input (a form's
+  // field) the swatch chosen is pressed and the button names it.
+  function setPaletteMenu(menu, value, notify) {
+    value = value || "";
+    const bar = $("[data-palette-bar]", menu);
+    if (bar) bar.style.background = value || bar.dataset.empty || "transparent";
+    const input = $("input[type=hidden]", menu);
+    if (!input) return;
+    const sw = $$(".swatch[data-color-value]", menu).find((b) => b.dataset.colorValue.toLowerCase() === value.toLowerCase());
+    $$(".swatch[data-color-value]", menu).forEach((b) => b.setAttribute("aria-pressed", b === sw ? "true" : "false"));
+    const summary = $("summary", menu);
+    summary.setAttribute("aria-label", summary.getAttribute("title") + ": " + (sw ? sw.getAttribute("aria-label") : value || "none"));
+    if (input.value !== value) {
+      input.value = value;
+      if (notify) input.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+  document.addEventListener("click", (e) => {
+    const sw = e.target.closest("[data-palette-menu] [data-color-value]");
+    if (!sw) return;
+    e.preventDefault();
+    const menu = sw.closest("[data-palette-menu]");
+    setPaletteMenu(menu, sw.dataset.colorValue, true);
+    menu.removeAttribute("open");
+  });
+  // The keyboard over a drop-down or palette made by these helpers: ↓/↑ on the button opens it at the
+  // current choice; ↑/↓/←/→, Home and End move between the choices; Enter takes one; Escape closes.
+  document.addEventListener("keydown", (e) => {
+    const menu = e.target.closest && e.target.closest("details[data-select-keys]");
+    if (!menu || e.ctrlKey || e.metaKey || e.altKey) return;
+    const summary = $("summary", menu);
+    if (e.key === "Escape") { if (e.target !== summary) summary.focus(); return; }
+    if (!/^(ArrowDown|ArrowUp|ArrowLeft|ArrowRight|Home|End)$/.test(e.key)) return;
+    const items = () => $$(".popover button", menu).filter((b) => b.offsetParent !== null);
+    if (e.target === summary) {
+      if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+      e.preventDefault();
+      if (!menu.open) menu.setAttribute("open", "");
+      const list = items();
+      const cur = list.find((b) => b.getAttribute("aria-selected") === "true" || b.getAttribute("aria-pressed") === "true") || list[0];
+      if (cur) cur.focus();
+      return;
+    }
+    const list = items(), i = list.indexOf(e.target);
+    if (i < 0) return;
+    const grid = menu.matches("[data-palette-menu]");
+    let next = null;
+    if (e.key === "Home") next = list[0];
+    else if (e.key === "End") next = list[list.length - 1];
+    else if (e.key === "ArrowLeft" || e.key === "ArrowRight") { if (!grid) return; next = list[i + (e.key === "ArrowRight" ? 1 : -1)]; }
+    else {
+      const at = e.target.getBoundingClientRect(), down = e.key === "ArrowDown";
+      const rows = list.map((b) => [b, b.getBoundingClientRect()]).filter(([, r]) => down ? r.top > at.top + 1 : r.top < at.top - 1);
+      if (rows.length) {
+        const top = down ? Math.min(...rows.map(([, r]) => r.top)) : Math.max(...rows.map(([, r]) => r.top));
+        const row = rows.filter(([, r]) => Math.abs(r.top - top) < 1);
+        const mid = (r) => r.left + r.width / 2;
+        next = row.reduce((a, b) => (Math.abs(mid(b[1]) - mid(at)) < Math.abs(mid(a[1]) - mid(at)) ? b : a))[0];
+      }
+    }
+    e.preventDefault();
+    if (next) { next.focus(); next.scrollIntoView({ block: "nearest" }); }
+  });
+  // Opened, a long list shows its current choice.
+  document.addEventListener("toggle", (e) => {
+    const d = e.target;
+    if (!(d.matches && d.matches("details[data-select-keys]") && d.open)) return;
+    const box = $(".popover", d), cur = $("[aria-selected=true], [aria-pressed=true]", d);
+    if (box && cur && box.scrollHeight > box.clientHeight) box.scrollTop = cur.offsetTop - (box.clientHeight - cur.offsetHeight) / 2;
+  }, true);
+  // A choice taken from the keyboard leaves the focus on the drop-down's button.
+  document.addEventListener("click", (e) => {
+    if (e.detail !== 0) return;
+    const item = e.target.closest && e.target.closest("details[data-select-keys] .popover button");
+    if (item) { const s = $("summary", item.closest("details[data-select-keys]")); if (s) s.focus(); }
+  });
+
   /* ---------------------------------------------------------------- htmx glue */
   document.addEventListener("htmx:load", (e) => { openDialogs(e.target); syncSelection(document); });
   document.addEventListener("DOMContentLoaded", () => { openDialogs(document); syncSelection(document); });
 
-  window.deskworld = { listbox, selectRow, syncSelection, removeContextMenu, typing, visible };
+  window.deskworld = { listbox, selectRow, syncSelection, removeContextMenu, typing, visible, selectMenu, setSelectMenu, setPaletteMenu };
 })();
