@@ -1,7 +1,7 @@
 /* Sheets charts: Insert → Chart over the selection, the chart editor side panel (type, data range,
-   title, legend), selecting, dragging to move and deleting a chart. The server draws each chart as SVG
-   (the grid's #chart-layer); this places them on their anchor cells and re-draws them when cells change.
-   Loaded after sheets.js (window.sheetApp). */
+   title, legend; its drop-downs drawn in the page), selecting, dragging to move and deleting a chart.
+   The server draws each chart as SVG (the grid's #chart-layer); this places them on their anchor cells
+   and re-draws them when cells change. Loaded after sheets.js (window.sheetApp) and deskworld.js. */
 (function () {
   "use strict";
   const app = window.sheetApp;
@@ -149,22 +149,23 @@
       editor.className = "chart-editor";
       editor.setAttribute("role", "complementary");
       editor.setAttribute("aria-label", "Chart editor");
-      const opts = (list) => list.map(([v, l]) => `<option value="${v}">${l}</option>`).join("");
+      // The drop-downs are drawn in the page (deskworld.selectMenu), not the browser's <select>.
+      const menu = (name, list, label) => window.deskworld.selectMenu(name, list, list[0][0], label);
       editor.innerHTML = '<div class="ce-head"><h2>Chart editor</h2><button type="button" class="icon-btn sm" data-ce-close aria-label="Close chart editor">✕</button></div>' +
         '<div class="ce-tabs"><span class="on">Setup</span></div>' +
-        `<label class="ce-field">Chart type<select name="type" class="input">${opts(TYPES)}</select></label>` +
+        `<div class="ce-field"><span class="ce-label">Chart type</span>${menu("type", TYPES, "Chart type")}</div>` +
         '<label class="ce-field">Data range<input name="range" class="input" autocomplete="off" spellcheck="false"></label>' +
         '<label class="ce-field">Chart title<input name="title" class="input" autocomplete="off"></label>' +
-        `<label class="ce-field">Legend<select name="legend" class="input">${opts(LEGENDS)}</select></label>`;
+        `<div class="ce-field"><span class="ce-label">Legend</span>${menu("legend", LEGENDS, "Legend")}</div>`;
       document.querySelector(".sheet-app").appendChild(editor);
       editor.addEventListener("click", (e) => { if (e.target.closest("[data-ce-close]")) { closeEditor(); app.focusGrid(); } });
-      for (const el of $$("select, input", editor)) {
+      for (const el of $$("input", editor)) {
         el.addEventListener("change", () => {
           const body = {}; body[el.name] = el.name === "range" ? el.value.trim().toUpperCase() : el.value;
           const id = selected;
           app.post(`/charts/${id}`, body).then((j) => { if (j) { redraw(j); select(id); } else fillEditor(); });
         });
-        if (el.tagName === "INPUT") el.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); el.blur(); } });
+        if (el.type !== "hidden") el.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); el.blur(); } });
       }
     }
     fillEditor();
@@ -172,7 +173,11 @@
   function fillEditor() {
     const f = figureOf(selected);
     if (!f || !editor) return;
-    for (const el of $$("select, input", editor)) if (document.activeElement !== el) el.value = f.dataset[el.name] || "";
+    for (const el of $$("input", editor)) {
+      const v = f.dataset[el.name] || "";
+      if (el.type === "hidden") window.deskworld.setSelectMenu(el.closest("[data-select-menu]"), v);
+      else if (document.activeElement !== el) el.value = v;
+    }
   }
   function closeEditor() { if (editor) { editor.remove(); editor = null; } }
 })();

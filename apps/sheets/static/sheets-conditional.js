@@ -1,14 +1,15 @@
 /* Sheets conditional formatting: Format → Conditional formatting opens the side panel — the tab's rules
    (each deletable) and a form for a rule (range, "Format cells if…", value or custom formula, fill and
-   text colours, bold, italic, strikethrough). The server lays the formats over the cells; after cells
-   change they are fetched again (a rule may now hold elsewhere). Loaded after sheets.js. */
+   text colours, bold, italic, strikethrough; its drop-down and palettes drawn in the page). The server
+   lays the formats over the cells; after cells change they are fetched again (a rule may now hold
+   elsewhere). Loaded after sheets.js and deskworld.js. */
 (function () {
   "use strict";
   const app = window.sheetApp;
   if (!app) return;
   const $ = (s, r) => (r || document).querySelector(s);
   const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
-  const CONDS = JSON.parse(($("#cf-conditions") || {}).textContent || "{}");
+  const CONDS = Object.fromEntries(JSON.parse(($("#cf-conditions") || {}).textContent || "[]"));     // in Sheets' order
   const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
   let panel = null;
 
@@ -87,25 +88,29 @@
     $(".cf-form-wrap", panel).innerHTML = '<button type="button" class="btn btn-text cf-add" data-cf-add>+ Add another rule</button>';
   }
   function form() {
-    const opts = Object.entries(CONDS).map(([k, v]) => `<option value="${k}"${k === "not_empty" ? " selected" : ""}>${esc(v[0])}</option>`).join("");
+    // The drop-down and the colours are drawn in the page: deskworld.selectMenu, and the palettes
+    // (palette_menu) the page holds in <template id="cf-palettes">, with hidden inputs color and fill.
+    const conds = Object.entries(CONDS).map(([k, v]) => [k, v[0]]);
     $(".cf-form-wrap", panel).innerHTML = '<form class="cf-form" aria-label="Conditional format rule">' +
       `<label class="ce-field">Apply to range<input class="input" name="range" value="${esc(app.selection())}" autocomplete="off" spellcheck="false"></label>` +
-      `<label class="ce-field">Format cells if…<select class="input" name="type">${opts}</select></label>` +
+      `<div class="ce-field"><span class="ce-label">Format cells if…</span>${window.deskworld.selectMenu("type", conds, "not_empty", "Format cells if…")}</div>` +
       '<label class="ce-field cf-value">Value or formula<input class="input" name="value" autocomplete="off" spellcheck="false"></label>' +
-      '<div class="ce-field">Formatting style<div class="cf-style">' +
+      '<div class="ce-field"><span class="ce-label">Formatting style</span><div class="cf-style">' +
       '<label><input type="checkbox" name="bold"> Bold</label><label><input type="checkbox" name="italic"> Italic</label>' +
-      '<label><input type="checkbox" name="strike"> Strikethrough</label>' +
-      '<label>Text colour <input type="color" name="color" value="#000000"></label>' +
-      '<label>Fill colour <input type="color" name="fill" value="#b7e1cd"></label></div></div>' +
+      '<label><input type="checkbox" name="strike"> Strikethrough</label><span class="cf-colors"></span></div></div>' +
       '<div class="actions"><button type="button" class="btn btn-text" data-cf-cancel>Cancel</button><button type="submit" class="btn btn-primary">Done</button></div></form>';
     const f = $("form", panel);
-    const sync = () => { $(".cf-value", f).hidden = !(CONDS[f.type.value] || [])[1]; };
-    f.type.addEventListener("change", sync); sync();
+    const palettes = $("#cf-palettes");
+    if (palettes) $(".cf-colors", f).appendChild(palettes.content.cloneNode(true));
+    const field = (name) => f.elements.namedItem(name);
+    const sync = () => { $(".cf-value", f).hidden = !(CONDS[field("type").value] || [])[1]; };
+    field("type").addEventListener("change", sync); sync();
     f.addEventListener("submit", (e) => {
       e.preventDefault();
-      const style = { fill: f.fill.value, bold: f.bold.checked, italic: f.italic.checked, strike: f.strike.checked };
-      if (f.color.value !== "#000000") style.color = f.color.value;
-      const body = { range: f.range.value.trim().toUpperCase(), condition: { type: f.type.value, value: f.value.value }, style };
+      const style = { bold: field("bold").checked, italic: field("italic").checked, strike: field("strike").checked };
+      if (field("fill").value) style.fill = field("fill").value;
+      if (field("color").value) style.color = field("color").value;
+      const body = { range: field("range").value.trim().toUpperCase(), condition: { type: field("type").value, value: field("value").value }, style };
       app.post("/conditional", body).then((j) => { if (!j) return; app.apply(j); addButton(); load(); });
     });
   }

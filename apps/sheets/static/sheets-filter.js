@@ -1,7 +1,7 @@
 /* Sheets filters and filter views: Data → Create a filter / Remove filter / Create new filter view /
    Save as filter view,
-   the filter buttons on the filter's header row, a column's filter menu (sort, filter by condition,
-   filter by values), and the open filter view's bar (name, range, delete, close). Loaded after
+   the filter buttons on the filter's header row, a column's filter menu (sort, filter by condition —
+   its drop-down drawn in the page —, filter by values), and the open filter view's bar (name, range, delete, close). Loaded after
    sheets.js, whose server calls and grid it uses (window.sheetApp). */
 (function () {
   "use strict";
@@ -9,7 +9,7 @@
   if (!app) return;
   const $ = (s, r) => (r || document).querySelector(s);
   const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
-  const CONDITIONS = JSON.parse(($("#filter-conditions") || {}).textContent || "{}");
+  const CONDITIONS = Object.fromEntries(JSON.parse(($("#filter-conditions") || {}).textContent || "[]"));     // in Sheets' order
   const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 
   function parseRange(text) {
@@ -63,7 +63,10 @@
   /* ---------------------------------------------------------------- a column's filter menu */
   let menu = null;
   function close() { if (menu) { menu.remove(); menu = null; } }
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && menu) { close(); app.focusGrid(); } });
+  document.addEventListener("keydown", (e) => {
+    // Escape closes the menu, or only its Condition drop-down when that has the focus.
+    if (e.key === "Escape" && menu && !(e.target.closest && e.target.closest(".filter-menu [data-select-menu]"))) { close(); app.focusGrid(); }
+  });
   document.addEventListener("mousedown", (e) => {
     if (menu && !menu.contains(e.target) && !e.target.closest(".filter-btn")) close();
   });
@@ -97,13 +100,12 @@
     menu.setAttribute("role", "dialog");
     menu.setAttribute("aria-label", `Filter column ${letter}`);
     menu.dataset.col = letter;
-    const opts = ['<option value="none">None</option>'].concat(Object.entries(CONDITIONS).map(([k, v]) =>
-      `<option value="${k}"${cond.type === k ? " selected" : ""}>${esc(v[0])}</option>`)).join("");
+    const conds = [["none", "None"]].concat(Object.entries(CONDITIONS).map(([k, v]) => [k, v[0]]));
     menu.innerHTML =
       `<button type="button" class="menu-item" data-sort="asc">Sort A → Z</button>` +
       `<button type="button" class="menu-item" data-sort="desc">Sort Z → A</button><hr class="menu-sep">` +
       `<details class="fm-sec"${cond.type ? " open" : ""}><summary>Filter by condition</summary>` +
-      `<select class="input fm-cond" aria-label="Condition">${opts}</select>` +
+      window.deskworld.selectMenu("condition", conds, cond.type || "none", "Condition") +
       `<input class="input fm-value" aria-label="Condition value" placeholder="Value" value="${esc(cond.value || "")}" autocomplete="off"></details>` +
       `<details class="fm-sec" open><summary>Filter by values</summary>` +
       `<div class="fm-links"><button type="button" class="linkish" data-all>Select all</button> · <button type="button" class="linkish" data-none>Clear</button>` +
@@ -115,7 +117,7 @@
       `<div class="fm-actions"><button type="button" class="btn btn-text" data-cancel>Cancel</button>` +
       `<button type="button" class="btn btn-primary" data-ok>OK</button></div>`;
     document.body.appendChild(menu);
-    const condSel = $(".fm-cond", menu), condVal = $(".fm-value", menu);
+    const condSel = $("input[name=condition]", menu), condVal = $(".fm-value", menu);
     const sync = () => { const k = condSel.value; condVal.hidden = k === "none" || !(CONDITIONS[k] || [])[1]; };
     condSel.addEventListener("change", sync); sync();
     $(".fm-search", menu).addEventListener("input", (e) => {

@@ -481,9 +481,12 @@
   }
   document.addEventListener("mouseup", () => { dragging = false; });
 
-  // Text and fill colour: the toolbar's colour inputs.
-  $$(".sheet-toolbar input[data-color]").forEach((inp) => {
-    inp.addEventListener("change", () => { act_("color", { key: inp.dataset.color, value: inp.value }); });
+  // Text and fill colour: the toolbar's palettes (palette_menu; Reset is "", no colour).
+  document.addEventListener("click", (e) => {
+    const sw = e.target.closest(".sheet-toolbar [data-color] [data-color-value]");
+    if (!sw) return;
+    act_("color", { key: sw.closest("[data-color]").dataset.color, value: sw.dataset.colorValue });
+    focusGrid();
   });
 
   /* ---------------------------------------------------------------- formula assist */
@@ -747,7 +750,7 @@
   }
   document.addEventListener("mousedown", (e) => {
     // Menus and toolbar buttons must not take focus away from the grid.
-    if (e.target.closest(".sheet-toolbar button, .ctx-menu .menu-item, .doc-menus [data-act]")) e.preventDefault();
+    if (e.target.closest(".sheet-toolbar button, .sheet-toolbar summary, .ctx-menu .menu-item, .doc-menus [data-act]")) e.preventDefault();
   });
   document.addEventListener("click", (e) => {
     const b = e.target.closest("[data-act]");

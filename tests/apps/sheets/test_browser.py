@@ -228,17 +228,35 @@ def test_italic_from_the_keyboard_and_colours_from_the_toolbar(desk, live_slot):
     page.keyboard.press("Control+i")
     until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("italic") is True, "B3 italic")
     expect(page.get_by_role("button", name="Italic")).to_have_attribute("aria-pressed", "true")
-    page.get_by_label("Text color").fill("#d93025")
-    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("color") == "#d93025", "B3 red")
-    page.get_by_label("Fill color").fill("#fce8e6")
-    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("fill") == "#fce8e6", "B3 filled")
+    # the colours are palettes drawn in the page (the browser's colour picker would be invisible)
+    pick_colour(page, "Text color", "dark red 1")
+    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("color") == "#cc0000", "B3 red")
+    pick_colour(page, "Fill color", "light red 3")
+    until(lambda: (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("fill") == "#f4cccc", "B3 filled")
+    expect(page.get_by_role("group", name="Fill color")).to_be_hidden()
     td = grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")
     expect(td).to_have_css("font-style", "italic")
-    expect(td).to_have_css("color", "rgb(217, 48, 37)")
-    expect(td).to_have_css("background-color", "rgb(252, 232, 230)")
+    expect(td).to_have_css("color", "rgb(204, 0, 0)")
+    expect(td).to_have_css("background-color", "rgb(244, 204, 204)")
+    # the grid kept the keyboard: the arrow moves the selection
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_role("textbox", name="Name box")).to_have_value("B4")
     # the colours survive a reload (rendered by the server, not only by the script)
     page.reload()
-    expect(grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")).to_have_css("color", "rgb(217, 48, 37)")
+    expect(grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")).to_have_css("color", "rgb(204, 0, 0)")
+    # Reset takes the fill away
+    go(page, "B3")
+    page.get_by_role("button", name="Fill color").click()
+    page.get_by_role("group", name="Fill color").get_by_role("button", name="Reset").click()
+    until(lambda: not (cell(live_slot, b, "Claims", "B3")["format"] or {}).get("fill"), "B3's fill reset")
+    expect(grid(page).get_by_role("gridcell", name="City of Port Calder (municipality)")).not_to_have_css(
+        "background-color", "rgb(244, 204, 204)")
+
+
+def pick_colour(page, palette, colour):
+    """Open a toolbar palette and click a swatch, as a person does."""
+    page.get_by_role("button", name=palette).click()
+    page.get_by_role("group", name=palette).get_by_role("button", name=colour, exact=True).click()
 
 
 def test_function_suggestions_and_argument_help_while_typing_a_formula(desk, live_slot):

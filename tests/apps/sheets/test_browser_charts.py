@@ -33,7 +33,12 @@ def test_insert_a_chart_edit_it_watch_it_follow_the_data_move_and_delete_it(desk
     until(lambda: [(c["type"], c["range"]) for c in charts(live_slot, b)] == [("column", "A1:D8")], "the chart saved")
     cid = charts(live_slot, b)[0]["id"]
     # the editor: type, title, legend, data range
-    editor.get_by_label("Chart type").select_option(label="Pie chart")
+    # the drop-downs are drawn in the page: open one, click a choice
+    expect(editor.get_by_role("button", name="Chart type: Column chart")).to_be_visible()
+    editor.get_by_role("button", name="Chart type").click()
+    editor.get_by_role("listbox", name="Chart type").get_by_role("option", name="Pie chart").click()
+    expect(editor.get_by_role("listbox", name="Chart type")).to_be_hidden()
+    expect(editor.get_by_role("button", name="Chart type: Pie chart")).to_be_visible()
     expect(chart.locator(".slice")).to_have_count(7)
     until(lambda: charts(live_slot, b)[0]["type"] == "pie", "pie saved")
     editor.get_by_label("Chart title").click()
@@ -42,7 +47,14 @@ def test_insert_a_chart_edit_it_watch_it_follow_the_data_move_and_delete_it(desk
     page.keyboard.press("Enter")
     expect(page.get_by_role("figure", name="Chart: Claims by amount")).to_be_visible()
     until(lambda: charts(live_slot, b)[0]["title"] == "Claims by amount", "title saved")
-    editor.get_by_label("Legend").select_option(label="Bottom")
+    # and from the keyboard: ↓ opens it at the current choice, ↓ again, Enter takes it
+    editor.get_by_role("button", name="Legend").focus()
+    page.keyboard.press("ArrowDown")
+    expect(editor.get_by_role("option", name="Right")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(editor.get_by_role("option", name="Bottom")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(editor.get_by_role("button", name="Legend: Bottom")).to_be_focused()
     until(lambda: charts(live_slot, b)[0]["legend"] == "bottom", "legend saved")
     chart = page.get_by_role("figure", name="Chart: Claims by amount")
     expect(chart.locator('.legend[data-position="bottom"] .legend-item')).to_have_count(7)

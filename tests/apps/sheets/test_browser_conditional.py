@@ -21,6 +21,13 @@ def styled(slot, b, tab="Claims"):
         return S.styles(st, S.tab(st, b, name=tab)["id"])
 
 
+def choose(form, label, option):
+    """Open an in-page drop-down and click a choice, as a person does."""
+    form.get_by_role("button", name=label).click()
+    form.get_by_role("listbox", name=label).get_by_role("option", name=option, exact=True).click()
+    expect(form.get_by_role("button", name=f"{label}: {option}")).to_be_visible()
+
+
 def test_add_rules_in_the_side_panel_and_see_them_on_the_grid(desk, live_slot):
     page = desk
     b = book(live_slot, DAMAGES)
@@ -32,7 +39,7 @@ def test_add_rules_in_the_side_panel_and_see_them_on_the_grid(desk, live_slot):
     panel = page.get_by_role("complementary", name="Conditional format rules")
     form = panel.get_by_role("form", name="Conditional format rule")
     expect(form.get_by_label("Apply to range")).to_have_value("D2:D8")
-    form.get_by_label("Format cells if…").select_option(label="Greater than")
+    choose(form, "Format cells if…", "Greater than")
     form.get_by_label("Value or formula").click()
     page.keyboard.type("20000000")
     form.get_by_label("Bold").check()
@@ -57,17 +64,23 @@ def test_add_rules_in_the_side_panel_and_see_them_on_the_grid(desk, live_slot):
     form.get_by_label("Apply to range").click()
     page.keyboard.press("Control+a")
     page.keyboard.type("A2:F8")
-    form.get_by_label("Format cells if…").select_option(label="Custom formula is")
+    choose(form, "Format cells if…", "Custom formula is")
     form.get_by_label("Value or formula").click()
     page.keyboard.type('=$F2="Withdrawn"')
     form.get_by_label("Strikethrough").check()
-    form.get_by_label("Fill colour").fill("#f4cccc")
+    form.get_by_role("button", name="Fill colour").click()
+    form.get_by_role("group", name="Fill colour").get_by_role("button", name="light red 3").click()
+    expect(form.get_by_role("button", name="Fill colour: light red 3")).to_be_visible()
+    form.get_by_role("button", name="Text colour").click()
+    form.get_by_role("group", name="Text colour").get_by_role("button", name="dark red 1").click()
+    expect(form.get_by_role("button", name="Text colour: dark red 1")).to_be_visible()
     form.get_by_role("button", name="Done").click()
     expect(panel.get_by_role("listitem")).to_have_count(2)
     expect(grid(page).get_by_role("gridcell", name="Harbourside Marina Association")).to_have_css(
         "text-decoration-line", "line-through")
     until(lambda: {p for p, s in styled(live_slot, b).items() if s.get("strike")} == {(8, c) for c in range(1, 7)},
           "row 8 struck through in the store")
+    assert rules(live_slot, b)[1]["style"] == {"fill": "#f4cccc", "color": "#cc0000", "strike": True}
     # delete the first rule from the panel
     panel.get_by_role("button", name="Delete rule Greater than 20000000 on D2:D8").click()
     expect(panel.get_by_role("listitem")).to_have_count(1)
