@@ -49,6 +49,10 @@ SHOTS = [
     ("halden-slides.png", "halden", "/drive/search?q=board+update",
      [("dblclick_text", "Board Update – Project Juniper (2026-05-13) DRAFT"), ("wait_role", "listbox", "Slides"),
       ("click_role", "option", "Slide 6: Valuation football field (enterprise value, $m)")]),
+    ("slides-theme.png", "halden", "/drive/search?q=board+update",
+     [("dblclick_text", "Board Update – Project Juniper (2026-05-13) DRAFT"), ("wait_role", "listbox", "Slides"),
+      ("click_role", "option", "Slide 6: Valuation football field (enterprise value, $m)"),
+      ("click_role", "button", "Theme"), ("click_role", "menuitemradio", "Simple Dark"), ("wait_text", "Theme: Simple Dark.")]),
     ("halden-chat.png", "halden", "/chat/", [("click_role", "link", "juniper-deal-team")]),
     ("halden-calendar.png", "halden", "/calendar/week/2026-05-25", []),
     ("halden-crm.png", "halden", "/crm/o/opportunities", []),
@@ -160,6 +164,7 @@ TASK_SHOTS = {
     "docs-table.png": "meridian/hearing-exhibit-table",
     "sheets-chart.png": "meridian/damages-claims-chart",
     "slides-objects.png": "meridian/client-update-grounding-slide",
+    "sheets-conditional.png": "meridian/billing-long-entries",
 }
 
 
