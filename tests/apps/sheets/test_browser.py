@@ -123,7 +123,9 @@ def test_add_a_billing_row_with_copy_paste_and_a_new_total(desk, live_slot):
     go(page, "H40")
     expect(name_box).to_have_value("H40")
     page.keyboard.press("Control+v")
-    expect(grid(page).get_by_role("gridcell", name="$720.00")).to_be_visible()
+    # the paste's save may still be in flight when the page shows it (and H39 may show $720.00 too)
+    until(lambda: (cell(live_slot, b, "Entries", "H40") or {}).get("input") == "=F40*G40", "H40 pasted")
+    expect(grid(page).get_by_role("gridcell", name="$720.00").first).to_be_visible()
     h40 = cell(live_slot, b, "Entries", "H40")
     assert h40["input"] == "=F40*G40" and h40["value"] == 720
     assert cell(live_slot, b, "Entries", "A40")["display"] == "2026-04-06"
