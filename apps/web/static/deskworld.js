@@ -452,8 +452,7 @@
       if (rows.length) {
         const top = down ? Math.min(...rows.map(([, r]) => r.top)) : Math.max(...rows.map(([, r]) => r.top));
         const row = rows.filter(([, r]) => Math.abs(r.top - top) < 1);
-        const mid = (r) => r.left + r.width / 2;
-        next = row.reduce((a, b) => (Math.abs(mid(b[1]) - mid(at)) < Math.abs(mid(a[1]) - mid(at)) ? b : a))[0];
+        next = row.reduce((a, b) => (Math.abs(b[1].left - at.left) < Math.abs(a[1].left - at.left) ? b : a))[0];
       }
     }
     e.preventDefault();
