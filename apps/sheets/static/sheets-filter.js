@@ -64,9 +64,9 @@
   let menu = null;
   function close() { if (menu) { menu.remove(); menu = null; } }
   document.addEventListener("keydown", (e) => {
-    // Escape closes the menu, or only its Condition drop-down when that has the focus.
-    if (e.key === "Escape" && menu && !(e.target.closest && e.target.closest(".filter-menu [data-select-menu]"))) { close(); app.focusGrid(); }
-  });
+    // Escape closes the menu, or only its Condition drop-down when that is open (seen before it closes).
+    if (e.key === "Escape" && menu && !(e.target.closest && e.target.closest(".filter-menu [data-select-menu][open]"))) { close(); app.focusGrid(); }
+  }, true);
   document.addEventListener("mousedown", (e) => {
     if (menu && !menu.contains(e.target) && !e.target.closest(".filter-btn")) close();
   });
