@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from apps.core.errors import Invalid, ServiceError
 from apps.core.ids import as_id, parse_int
+from apps.web.templating import icon_sprite
 
 
 def is_htmx() -> bool:
@@ -39,7 +40,10 @@ def render(template: str, block: str | None = None, *, partial: bool = False, st
         html = render_block(template, block, **ctx) if block else render_template(template, **ctx)
     else:
         g._icons = set()                       # a whole page: one sprite at the end
+        g._sprite = False
         html = render_template(template, **ctx)
+        if g._icons and not g._sprite:         # a template that is not a page (a dialog, a panel):
+            html = Markup(html) + icon_sprite()   # its icons' symbols come with it
     if oob and (partial or is_htmx()):
         html = Markup(html) + Markup("".join(oob))
     resp = make_response(html, status)

@@ -63,6 +63,8 @@ def _parts(style: str, name: str) -> tuple[str, str, str]:
 def icon_sprite() -> Markup:
     """The symbols used on this page (emitted once, at the end of the body)."""
     used = g.get("_icons") or set()
+    if has_request_context():
+        g._sprite = True
     out = []
     for style, name in sorted(used):
         _, viewbox, inner = _parts(style, name)

@@ -257,6 +257,31 @@ def test_every_crawled_page_also_renders_as_an_htmx_fragment(world):
     assert not broken, broken
 
 
+_USE = re.compile(r"""<use\b[^>]*\bhref\s*=\s*["']#([^"']+)["']""")
+_ID_ATTR = re.compile(r"""\bid\s*=\s*["']([^"']+)["']""")
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_every_icon_a_response_draws_resolves_in_that_response(world):
+    """An icon is a <use href="#i-…"> into symbols a page defines once; a response swapped into a page (an
+    htmx fragment, a dialog or panel fetched on its own) must bring the symbols it uses, or the icon is
+    blank — the compose popup's ✕ and paperclip, the pickers' folders, the share dialog's chevrons were.
+    Every crawled page and every link it reaches, fetched whole and as htmx: each <use> has its target."""
+    sweep = Sweep(world)
+    sweep.crawl()
+    blank = []
+    for url in sweep.pages:
+        for headers in ({"Accept": "text/html"}, {"HX-Request": "true"}):
+            r = sweep.client.get(url, headers=headers)
+            if r.status_code != 200 or not r.mimetype.startswith("text/html"):
+                continue
+            text = r.get_data(as_text=True)
+            missing = set(_USE.findall(text)) - set(_ID_ATTR.findall(text))
+            if missing:
+                blank.append(f"{url}{' (htmx)' if 'HX-Request' in headers else ''}: {sorted(missing)[:4]}")
+    assert not blank, f"{len(blank)} responses draw icons they don't define:\n" + "\n".join(blank[:40])
+
+
 def test_int_converter_is_the_id_converter(app):
     """Every ``<int:…>`` in every blueprint goes through the range-checked converter."""
     from werkzeug.routing import IntegerConverter
