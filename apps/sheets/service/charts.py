@@ -40,7 +40,10 @@ def plot_data(grid: dict, rng_text: str, hidden: set[int] | frozenset = frozense
     value = lambda r, c: (grid.get((r, c)) or {}).get("value")           # noqa: E731
     shown = lambda r, c: (grid.get((r, c)) or {}).get("display") or ""   # noqa: E731
     series_cols = list(range(left + 1, right + 1)) if right > left else [left]
-    header = bottom > top and any(isinstance(value(top, c), str) and value(top, c) != "" for c in series_cols)
+    # The first row is a header when the columns that hold numbers below it start with text there (as Sheets
+    # guesses it): a text column beside them (a claimant, a category) says nothing about the first row.
+    numeric = [c for c in series_cols if any(_number(value(r, c)) is not None for r in range(top + 1, bottom + 1))]
+    header = bottom > top and any(isinstance(value(top, c), str) and value(top, c) != "" for c in numeric or series_cols)
     first = top + 1 if header else top
     rows = [r for r in range(first, bottom + 1) if r not in hidden]
     if right > left:
@@ -50,6 +53,8 @@ def plot_data(grid: dict, rng_text: str, hidden: set[int] | frozenset = frozense
     series = [{"name": shown(top, c) if header else f"Series {i + 1}", "col": F.col_letter(c - 1),
                "values": [_number(value(r, c)) for r in rows]} for i, c in enumerate(series_cols)]
     series = [s for s in series if any(v is not None for v in s["values"])]     # text columns aren't series
+    if not header:
+        series = [{**s, "name": f"Series {i + 1}"} for i, s in enumerate(series)]
     keep = [i for i in range(len(rows)) if cats[i] != "" or any(s["values"][i] is not None for s in series)]
     return {"header": header, "rows": [rows[i] for i in keep], "categories": [cats[i] for i in keep],
             "series": [{**s, "values": [s["values"][i] for i in keep]} for s in series]}

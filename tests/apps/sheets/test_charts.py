@@ -128,3 +128,17 @@ def test_rows_the_filter_hides_are_left_out_of_charts(store, alex, claims):
     S.set_criteria(store, alex, b, fid, "F", hidden=["Withdrawn", "Corvane own"])
     d = S.chart_data(store, cid)
     assert d["categories"] == ["CL-001", "CL-002", "CL-003", "CL-004", "CL-005"] and d["series"][0]["values"] == AMOUNTS[:5]
+
+
+def test_the_first_row_is_a_header_only_when_the_number_columns_start_with_text(store, alex):
+    """A range without its header row (A2:D6 on the Claims tab: claim IDs, two text columns, amounts) plots
+    every row it covers: the text columns beside the amounts don't make its first row a header."""
+    from apps.sheets.service.charts import plot_data
+    b = store.select("drive_items", "name=? AND kind='sheet'", ("Damages Model – Aurelia Dawn",))[0]["ref"]
+    grid = S.cells(store, S.tab(store, b, name="Claims")["id"])
+    data = plot_data(grid, "A2:D6")
+    assert not data["header"] and data["categories"] == ["CL-001", "CL-002", "CL-003", "CL-004", "CL-005"]
+    assert [s["name"] for s in data["series"]] == ["Series 1"] and len(data["series"][0]["values"]) == 5
+    with_header = plot_data(grid, "A1:D6")
+    assert with_header["header"] and with_header["categories"][0] == "CL-001"
+    assert [s["name"] for s in with_header["series"]] == ["Amount (USD)"]
