@@ -7,6 +7,8 @@ is ``Forbidden``).
 """
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 from enum import StrEnum
 
@@ -176,12 +178,44 @@ def breadcrumbs(store: Store, user: str, item: dict) -> list[dict]:
     return [root] + chain
 
 
+# Drive's search operators (type:, owner:, is:starred, before:, after:) and the kinds and types each type names.
+SEARCH_TYPES = {
+    "folder": ("i.kind='folder'", ()), "document": ("i.kind='doc'", ()), "doc": ("i.kind='doc'", ()),
+    "spreadsheet": ("(i.kind='sheet' OR i.mime IN (?, ?, ?))", ("text/csv", "text/tab-separated-values",
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")),
+    "presentation": ("(i.kind='deck' OR i.mime=?)",
+                     ("application/vnd.openxmlformats-officedocument.presentationml.presentation",)),
+    "pdf": ("(i.mime='application/pdf' OR lower(i.name) LIKE '%.pdf')", ()),
+    "image": ("i.mime LIKE 'image/%'", ()), "video": ("i.mime LIKE 'video/%'", ()), "audio": ("i.mime LIKE 'audio/%'", ()),
+}
+SEARCH_TYPES["drawing"] = SEARCH_TYPES["image"]
+_OPERATOR = re.compile(r'(?i)^(type|owner|is|before|after):(.+)$')
+
+
+def search_terms(q: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The words (a "quoted phrase" is one) and the operators of a Drive search: ("type", "pdf")…; a word with
+    a colon that is no operator ("re:", "10:30") is a word."""
+    words, ops = [], []
+    for m in re.finditer(r'"([^"]*)"|(\S+)', q or ""):
+        if m.group(1) is not None:
+            if m.group(1).strip():
+                words.append(m.group(1).strip().lower())
+            continue
+        op = _OPERATOR.match(m.group(2))
+        if op:
+            ops.append((op.group(1).lower(), op.group(2).strip().strip('"').lower()))
+        else:
+            words.append(m.group(2).lower())
+    return words, ops
+
+
 def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
     """Files and folders whose name or text (a file's, a document's, the text on a deck's slides, in its layout boxes,
-    text boxes and shapes) contains
-    every word of ``q``."""
-    words = [w for w in q.lower().split() if w]
-    if not words:
+    text boxes and shapes) contains every word of ``q``, narrowed by Drive's operators: ``type:`` (pdf, document,
+    spreadsheet, presentation, folder, image, video, audio), ``owner:`` (me, a person's id, email or name),
+    ``is:starred``, ``before:`` / ``after:`` (YYYY-MM-DD, last modified)."""
+    words, ops = search_terms(q)
+    if not words and not ops:
         return []
     where, params = [], []
     for w in words:
@@ -192,11 +226,34 @@ def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
                      " OR (i.kind='deck' AND EXISTS (SELECT 1 FROM slides_slides s JOIN slides_objects o ON o.slide=s.id"
                      " WHERE s.deck=i.ref AND lower(o.text) LIKE ?)))")
         params += [f"%{w}%"] * 5
+    for op, value in ops:
+        if op == "type":
+            if value not in SEARCH_TYPES:
+                return []                                    # Drive finds nothing of a type it doesn't know
+            sql, args = SEARCH_TYPES[value]
+            where.append(sql)
+            params += list(args)
+        elif op == "owner":
+            who = user if value == "me" else value
+            where.append("(i.owner=? OR EXISTS (SELECT 1 FROM people p WHERE p.slug=i.owner AND"
+                         " (lower(p.email)=? OR lower(p.name)=?)))")
+            params += [who, value, value]
+        elif op == "is":
+            if value != "starred":
+                return []
+            where.append("EXISTS (SELECT 1 FROM drive_stars st WHERE st.item=i.id AND st.user=?)")
+            params.append(user)
+        else:                                                # before: / after: on the day last modified
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                raise Invalid(f"{op}: takes a date as YYYY-MM-DD (not {value!r}).", "q")
+            where.append("substr(i.modified_at, 1, 10) < ?" if op == "before" else "substr(i.modified_at, 1, 10) > ?")
+            params.append(value)
+    first = words[0] if words else ""
     rows = store.all(
         "SELECT i.* FROM drive_items i LEFT JOIN blobs b ON b.id=i.blob WHERE i.trashed=0 AND "
         + " AND ".join(where) + " ORDER BY CASE i.kind WHEN 'folder' THEN 0 ELSE 1 END,"
         " CASE WHEN lower(i.name) LIKE ? THEN 0 ELSE 1 END, i.modified_at DESC, i.id",
-        (*params, f"%{words[0]}%"))
+        (*params, f"%{first}%"))
     out = []
     for r in rows:
         item = store.decode("drive_items", r)

@@ -8,6 +8,7 @@ import os
 from flask import abort, current_app, g, redirect, request, send_from_directory, url_for
 
 from apps.core import addresses, local_files
+from apps.core.errors import Invalid
 from apps.drive import service as drive
 from apps.mail import service as mail
 from apps.mail.search import SearchError
@@ -55,7 +56,10 @@ def search_all(q: str, limit: int = 5) -> dict:
         results["mail"], results["mail_total"] = page.threads[:limit], page.total
     except SearchError as e:
         results["error"] = str(e)
-    results["drive"] = drive.search(store, user, q)[:limit]
+    try:
+        results["drive"] = drive.search(store, user, q)[:limit]
+    except Invalid as e:                     # a half-typed operator ("before:2026-0") finds no files
+        results["error"] = results["error"] or e.message
     results["people"] = addresses.suggestions(store, "", q, limit=limit)
     results["records"] = record_hits(store, user, q, limit)
     return results

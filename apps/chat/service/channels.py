@@ -141,7 +141,10 @@ def people_to_invite(store: Store, user: str, conv_id: int, q: str, limit: int =
 def drive_choices(store: Store, user: str, q: str = "", limit: int = 40) -> list[dict]:
     """Drive files the user can see, for the "attach from Drive" picker (newest first, or matching ``q``)."""
     if q.strip():
-        return [i for i in drive.search(store, user, q) if i["kind"] != drive.FOLDER][:limit]
+        try:
+            return [i for i in drive.search(store, user, q) if i["kind"] != drive.FOLDER][:limit]
+        except Invalid:                      # a half-typed operator ("before:2026-0") finds no files
+            return []
     out = []
     for it in store.select("drive_items", "trashed=0 AND kind<>'folder'", order="modified_at DESC, id DESC"):
         if drive.role_of(store, user, it) is None or drive.is_trashed(store, it):

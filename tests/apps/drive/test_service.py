@@ -157,3 +157,32 @@ def test_recent_follows_views(store, alex):
     survey = by_name(store, "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")
     drive.record_view(store, alex, survey["id"])
     assert drive.recent(store, "alex.chen")[0]["id"] == survey["id"]
+
+
+def test_search_operators_narrow_as_drive_does(store, alex):
+    """type:, owner:, is:starred, before: / after: and quoted phrases, alone or with words; an unknown type
+    finds nothing; a bad date is an error naming the operator; a word with a colon that is no operator is a word."""
+    def names(q):
+        return [i["name"] for i in drive.search(store, "alex.chen", q)]
+    pdfs = names("type:pdf")
+    assert pdfs and all(n.lower().endswith(".pdf") for n in pdfs)
+    assert "Ullage Survey Summary (2026-02-20).pdf" in names("ullage type:pdf")
+    assert "Ullage Survey Summary (2026-02-20).pdf" not in names("ullage type:spreadsheet")
+    assert names("ullage type:spreadsheet") == ["Billing Tracker – M-2026-0147.csv"]     # its text says ullage
+    sheets = names("type:spreadsheet")
+    assert "Damages Model – Aurelia Dawn" in sheets and all(not n.lower().endswith(".pdf") for n in sheets)
+    assert "Client Update – Aurelia Dawn (April 2026)" in names("type:presentation aurelia")
+    assert all(i["kind"] == "folder" for i in drive.search(store, "alex.chen", "type:folder"))
+    assert names("type:hologram") == [] and names("is:haunted") == []
+    assert set(names("owner:me")) <= {i["name"] for i in drive.search(store, "alex.chen", "type:folder")} | set(names("owner:alex.chen"))
+    sofia = names("owner:sofia.marchetti type:pdf")
+    assert sofia and set(sofia) == set(names("owner:sofia.marchetti@meridianshaw.com type:pdf"))
+    assert names("is:starred") == []
+    ids = [i["id"] for i in drive.search(store, "alex.chen", "ullage")][:1]
+    drive.set_starred(store, alex, ids, True)
+    assert names("is:starred") == [i["name"] for i in drive.search(store, "alex.chen", "ullage")][:1]
+    assert set(names('"final survey" after:2026-03-01')) <= set(names("final survey"))
+    assert names("type:pdf before:2000-01-01") == []
+    with pytest.raises(Invalid, match="before: takes a date"):
+        drive.search(store, "alex.chen", "before:yesterday")
+    assert drive.search_terms('re: "tern reef" type:PDF 10:30') == (["re:", "tern reef", "10:30"], [("type", "pdf")])
