@@ -64,7 +64,9 @@ TOOLS = [
     read(drive.search, "drive.search",
          "Files and folders the user can open whose name or text contains every word of the query; "
          "folders first, then name matches, newest first.",
-         args={"q": "Words to look for.", "limit": "At most this many."}),
+         args={"q": "Words to look for, \"a phrase\", and Drive's operators: type:pdf|document|spreadsheet|"
+                     "presentation|folder|image, owner:me (or a person), is:starred, before:/after:YYYY-MM-DD.",
+               "limit": "At most this many."}),
     read(drive.children, "drive.list", "What is in a folder (folders first).",
          args={"folder_id": "The folder's id; null for the user's My Drive.",
                "sort": "name, modified, size or owner.", "desc": "Reverse the order."},
