@@ -15,17 +15,13 @@ from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.history import record_extras
+from apps.sheets.service.ranges import bounds as _bounds, moved, moved_line, text as _text
 from apps.sheets.service.base import SHEETS, Range, cells, check_range, editable, get, tab
 from apps.sheets.service.filters import data_region, hidden_rows
 
 TYPES = ("column", "bar", "line", "pie")
 LEGENDS = ("right", "bottom", "top", "left", "none")
 MAX_TITLE = 200
-
-
-def _bounds(text: str) -> Range:
-    top, left, bottom, right = F.parse_range(text)
-    return top + 1, left + 1, bottom + 1, right + 1
 
 
 def _number(v) -> float | None:
@@ -185,37 +181,23 @@ def delete_chart(store: Store, caller: Caller, book_id: int, chart_id: int) -> N
         SHEETS.bump(store, caller, book)
 
 
-def drop_tab(store: Store, actor: str, tab_id: int) -> None:
-    for ch in charts(store, tab_id):
-        store.delete("sheets_charts", ch["id"], actor)
-
-
 def shift(store: Store, actor: str, tab_id: int, axis: str, at: int, n: int) -> None:
     """Keep the tab's charts on their data when rows (``axis`` "row") or columns are inserted (``n`` > 0)
     before ``at`` or deleted (``n`` < 0): the range moves and grows or shrinks, the anchor moves with its
     cell (or to the first cell after a deleted run); a chart whose data is wholly deleted goes."""
-    def move(x: int, end: bool) -> int:
-        if n > 0:
-            return x + n if x >= at else x
-        if x < at:
-            return x
-        if x > at - n - 1:
-            return x + n
-        return at - 1 if end else at
-
     for ch in charts(store, tab_id):
-        top, left, bottom, right = _bounds(ch["range"])
-        ar, ac = (v + 1 for v in F.parse_ref(ch["anchor"]))
-        if axis == "row":
-            top, bottom, ar = move(top, False), move(bottom, True), max(1, move(ar, False))
-        else:
-            left, right, ac = move(left, False), move(right, True), max(1, move(ac, False))
-        if bottom < top or right < left:
+        rng = moved(_bounds(ch["range"]), axis, at, n)
+        if rng is None:
             store.delete("sheets_charts", ch["id"], actor)
             continue
-        rng, anchor = f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}", F.ref_name(ar - 1, ac - 1)
-        if (rng, anchor) != (ch["range"], ch["anchor"]):
-            store.update("sheets_charts", ch["id"], actor, range=rng, anchor=anchor)
+        ar, ac = (v + 1 for v in F.parse_ref(ch["anchor"]))
+        if axis == "row":
+            ar = max(1, moved_line(ar, at, n))
+        else:
+            ac = max(1, moved_line(ac, at, n))
+        new, anchor = _text(*rng), F.ref_name(ar - 1, ac - 1)
+        if (new, anchor) != (ch["range"], ch["anchor"]):
+            store.update("sheets_charts", ch["id"], actor, range=new, anchor=anchor)
 
 
 # ---------------------------------------------------------------- .xlsx

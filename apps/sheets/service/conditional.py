@@ -16,17 +16,13 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.formula.probe import evaluate
 from apps.sheets.service.history import record_extras
+from apps.sheets.service.ranges import bounds as _bounds, moved, text as _text
 from apps.sheets.service.base import SHEETS, Range, cells, check_range, editable, get, tab, workbook
 from apps.sheets.service.filters import CONDITIONS as FILTER_CONDITIONS, check_condition, condition_holds
 
 CONDITIONS = {**FILTER_CONDITIONS, "custom": ("Custom formula is", True, False)}
 STYLE_KEYS = ("fill", "color", "bold", "italic", "strike")
 MAX_CUSTOM_CELLS = 20_000
-
-
-def _bounds(text: str) -> Range:
-    top, left, bottom, right = F.parse_range(text)
-    return top + 1, left + 1, bottom + 1, right + 1
 
 
 def rules(store: Store, tab_id: int) -> list[dict]:
@@ -168,32 +164,12 @@ def describe(rule: dict) -> str:
 def shift(store: Store, actor: str, tab_id: int, axis: str, at: int, n: int) -> None:
     """Rules' ranges follow inserted (``n`` > 0) and deleted (``n`` < 0) rows or columns; a rule whose range
     is wholly deleted goes."""
-    def move(x: int, end: bool) -> int:
-        if n > 0:
-            return x + n if x >= at else x
-        if x < at:
-            return x
-        if x > at - n - 1:
-            return x + n
-        return at - 1 if end else at
-
     for rule in rules(store, tab_id):
-        top, left, bottom, right = _bounds(rule["range"])
-        if axis == "row":
-            top, bottom = move(top, False), move(bottom, True)
-        else:
-            left, right = move(left, False), move(right, True)
-        if bottom < top or right < left:
+        rng = moved(_bounds(rule["range"]), axis, at, n)
+        if rng is None:
             store.delete("sheets_conditional", rule["id"], actor)
-            continue
-        text = f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}"
-        if text != rule["range"]:
-            store.update("sheets_conditional", rule["id"], actor, range=text)
-
-
-def drop_tab(store: Store, actor: str, tab_id: int) -> None:
-    for rule in rules(store, tab_id):
-        store.delete("sheets_conditional", rule["id"], actor)
+        elif _text(*rng) != rule["range"]:
+            store.update("sheets_conditional", rule["id"], actor, range=_text(*rng))
 
 
 # ---------------------------------------------------------------- .xlsx

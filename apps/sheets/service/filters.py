@@ -18,6 +18,7 @@ from apps.core.ids import as_id
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.sheets.service.history import record_extras
+from apps.sheets.service.ranges import bounds as _bounds, moved, moved_line, text as _text
 from apps.sheets.service.base import SHEETS, Range, cells, editable, get, tab
 
 # Filter by condition, as Sheets lists them: type -> (label, needs a value, compares numbers)
@@ -83,11 +84,6 @@ def _rows(grid: dict, rng_text: str, criteria: dict) -> tuple[list[int], list[in
     for r in range(top + 1, bottom + 1):
         (shown if passes(criteria, at(r)) else hidden).append(r)
     return shown, hidden
-
-
-def _bounds(rng_text: str) -> Range:
-    top, left, bottom, right = F.parse_range(rng_text)
-    return top + 1, left + 1, bottom + 1, right + 1
 
 
 def shown_rows(store: Store, filter_id: int) -> dict:
@@ -374,43 +370,21 @@ def sort_range_of(f: dict, col: str) -> tuple[Range, int]:
 # ---------------------------------------------------------------- when rows and columns move
 def shift(store: Store, actor: str, tab_id: int, axis: str, at: int, n: int) -> None:
     """Keep the tab's filters on their data when rows (``axis`` "row") or columns are inserted
-    (``n`` > 0) before ``at`` or deleted (``n`` < 0) from ``at``: ranges move and grow or shrink;
-    a filter whose range is wholly deleted goes too."""
-    def move(x: int, edge: str) -> int | None:
-        if n > 0:
-            return x + n if x >= at else x
-        gone_to = at - n - 1
-        if x < at:
-            return x
-        if x > gone_to:
-            return x + n
-        return None if edge == "inside" else (at if edge == "start" else at - 1)
-
+    (``n`` > 0) before ``at`` or deleted (``n`` < 0) from ``at``: ranges move and grow or shrink, a
+    column's criteria move with it (and go with it); a filter whose range is wholly deleted goes too."""
     for f in store.select("sheets_filters", "tab=?", (tab_id,)):
-        top, left, bottom, right = _bounds(f["range"])
-        lo, hi = (top, bottom) if axis == "row" else (left, right)
-        new_lo, new_hi = move(lo, "start"), move(hi, "end")
-        if new_hi < new_lo:
+        rng = moved(_bounds(f["range"]), axis, at, n)
+        if rng is None:
             store.delete("sheets_filters", f["id"], actor)
             continue
-        if (new_lo, new_hi) == (lo, hi):
+        if _text(*rng) == f["range"]:
             continue
-        change = {}
-        if axis == "row":
-            top, bottom = new_lo, new_hi
-        else:
-            top, left, bottom, right = top, new_lo, bottom, new_hi
+        change = {"range": _text(*rng)}
+        if axis == "col":
             crit = {}
             for letter, v in (f["criteria"] or {}).items():
-                moved = move(F.col_index(letter) + 1, "inside")
-                if moved is not None:
-                    crit[F.col_letter(moved - 1)] = v
+                col = moved_line(F.col_index(letter) + 1, at, n, "inside")
+                if col is not None:
+                    crit[F.col_letter(col - 1)] = v
             change["criteria"] = crit
-        change["range"] = f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}"
         store.update("sheets_filters", f["id"], actor, **change)
-
-
-def drop_tab(store: Store, actor: str, tab_id: int) -> None:
-    """A deleted tab's filters go with it."""
-    for f in store.select("sheets_filters", "tab=?", (tab_id,)):
-        store.delete("sheets_filters", f["id"], actor)

@@ -8,22 +8,13 @@ A block is a record of ``sheets_merges`` (``tab``, ``range`` "A1:C1"); ``merges`
 """
 from __future__ import annotations
 
-import apps.sheets.formula as F
 from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
+from apps.sheets.service.ranges import bounds as _bounds, moved, text as _text
 from apps.sheets.service.base import SHEETS, Range, check_range, editable, put, tab, workbook, write_values
 from apps.sheets.service.history import record, record_extras, snapshot_cells, snapshot_extras
 
 HOW = ("all", "horizontal", "vertical")
-
-
-def _bounds(text: str) -> Range:
-    top, left, bottom, right = F.parse_range(text)
-    return top + 1, left + 1, bottom + 1, right + 1
-
-
-def _text(top: int, left: int, bottom: int, right: int) -> str:
-    return f"{F.ref_name(top - 1, left - 1)}:{F.ref_name(bottom - 1, right - 1)}"
 
 
 def merges(store: Store, tab_id: int) -> list[dict]:
@@ -97,27 +88,9 @@ def unmerge(store: Store, caller: Caller, book_id: int, tab_id: int, rng: Range)
 def shift(store: Store, actor: str, tab_id: int, axis: str, at: int, n: int) -> None:
     """Blocks follow inserted (``n`` > 0) and deleted (``n`` < 0) rows or columns; one left a single cell,
     or wholly deleted, goes."""
-    def move(x: int, end: bool) -> int:
-        if n > 0:
-            return x + n if x >= at else x
-        if x < at:
-            return x
-        if x > at - n - 1:
-            return x + n
-        return at - 1 if end else at
-
     for m in merges(store, tab_id):
-        top, left, bottom, right = _bounds(m["range"])
-        if axis == "row":
-            top, bottom = move(top, False), move(bottom, True)
-        else:
-            left, right = move(left, False), move(right, True)
-        if bottom < top or right < left or (top, left) == (bottom, right):
+        rng = moved(_bounds(m["range"]), axis, at, n)
+        if rng is None or rng[:2] == rng[2:]:
             store.delete("sheets_merges", m["id"], actor)
-        elif _text(top, left, bottom, right) != m["range"]:
-            store.update("sheets_merges", m["id"], actor, range=_text(top, left, bottom, right))
-
-
-def drop_tab(store: Store, actor: str, tab_id: int) -> None:
-    for m in merges(store, tab_id):
-        store.delete("sheets_merges", m["id"], actor)
+        elif _text(*rng) != m["range"]:
+            store.update("sheets_merges", m["id"], actor, range=_text(*rng))

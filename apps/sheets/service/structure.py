@@ -10,10 +10,11 @@ from apps.core.store.db import Caller, Store
 from apps.sheets.service.base import (DEFAULT_COLS, DEFAULT_ROWS, MAX_COLS, MAX_ROWS, SHEETS, Range, cells,
                                       check_range, editable, put, tab, tabs, workbook, write_values)
 from apps.sheets.service.history import record, snapshot_book, snapshot_extras
-from apps.sheets.service.charts import drop_tab as _drop_charts, shift as _shift_charts
-from apps.sheets.service.filters import drop_tab as _drop_filters, shift as _shift_filters
-from apps.sheets.service.merges import drop_tab as _drop_merges, shift as _shift_merges
-from apps.sheets.service.conditional import drop_tab as _drop_rules, shift as _shift_rules
+from apps.sheets.service.charts import shift as _shift_charts
+from apps.sheets.service.filters import shift as _shift_filters
+from apps.sheets.service.merges import shift as _shift_merges
+from apps.sheets.service.conditional import shift as _shift_rules
+from apps.sheets.service.ranges import drop_tab as _drop_extras
 
 
 # ---------------------------------------------------------------- structure
@@ -52,10 +53,7 @@ def insert_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
                 for r in range(at, at + n):
                     put(store, caller.actor, t["id"], r, c["col"], format=fmt)
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] + n)
-        _shift_filters(store, caller.actor, t["id"], "row", at, n)
-        _shift_charts(store, caller.actor, t["id"], "row", at, n)
-        _shift_merges(store, caller.actor, t["id"], "row", at, n)
-        _shift_rules(store, caller.actor, t["id"], "row", at, n)
+        _follow(store, caller.actor, t["id"], "row", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -75,10 +73,7 @@ def delete_rows(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
             store.update("sheets_cells", c["id"], caller.actor, row=c["row"] - n, a1=F.ref_name(c["row"] - n - 1, c["col"] - 1))
         store.update("sheets_tabs", t["id"], caller.actor, rows=t["rows"] - n,
                      frozen=min(t["frozen"], max(0, t["rows"] - n)))
-        _shift_filters(store, caller.actor, t["id"], "row", at, -n)
-        _shift_charts(store, caller.actor, t["id"], "row", at, -n)
-        _shift_merges(store, caller.actor, t["id"], "row", at, -n)
-        _shift_rules(store, caller.actor, t["id"], "row", at, -n)
+        _follow(store, caller.actor, t["id"], "row", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -98,10 +93,7 @@ def insert_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
                     put(store, caller.actor, t["id"], c["row"], col, format=dict(c["format"]))
         widths = _shift_widths(t["widths"], at, n)
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] + n, widths=widths)
-        _shift_filters(store, caller.actor, t["id"], "col", at, n)
-        _shift_charts(store, caller.actor, t["id"], "col", at, n)
-        _shift_merges(store, caller.actor, t["id"], "col", at, n)
-        _shift_rules(store, caller.actor, t["id"], "col", at, n)
+        _follow(store, caller.actor, t["id"], "col", at, n)
         _finish_structural(store, caller, book, wb, by_name)
 
 
@@ -120,11 +112,14 @@ def delete_cols(store: Store, caller: Caller, book_id: int, tab_id: int, at: int
         for c in store.select("sheets_cells", "tab=? AND col>=?", (t["id"], at + n), order="col"):
             store.update("sheets_cells", c["id"], caller.actor, col=c["col"] - n, a1=F.ref_name(c["row"] - 1, c["col"] - n - 1))
         store.update("sheets_tabs", t["id"], caller.actor, cols=t["cols"] - n, widths=_shift_widths(t["widths"], at, -n))
-        _shift_filters(store, caller.actor, t["id"], "col", at, -n)
-        _shift_charts(store, caller.actor, t["id"], "col", at, -n)
-        _shift_merges(store, caller.actor, t["id"], "col", at, -n)
-        _shift_rules(store, caller.actor, t["id"], "col", at, -n)
+        _follow(store, caller.actor, t["id"], "col", at, -n)
         _finish_structural(store, caller, book, wb, by_name)
+
+
+def _follow(store: Store, actor: str, tab_id: int, axis: str, at: int, n: int) -> None:
+    """The tab's filters, charts, merged blocks and conditional-format rules follow inserted or deleted lines."""
+    for shift in (_shift_filters, _shift_charts, _shift_merges, _shift_rules):
+        shift(store, actor, tab_id, axis, at, n)
 
 
 def _shift_widths(widths: dict, at: int, n: int) -> dict:
@@ -273,10 +268,7 @@ def delete_tab(store: Store, caller: Caller, book_id: int, tab_id: int) -> None:
         wb.delete_tab(t["name"])
         for c in store.select("sheets_cells", "tab=?", (t["id"],)):
             store.delete("sheets_cells", c["id"], caller.actor)
-        _drop_filters(store, caller.actor, t["id"])
-        _drop_charts(store, caller.actor, t["id"])
-        _drop_merges(store, caller.actor, t["id"])
-        _drop_rules(store, caller.actor, t["id"])
+        _drop_extras(store, caller.actor, t["id"])
         store.delete("sheets_tabs", t["id"], caller.actor)
         for i, other in enumerate(x for x in ts if x["id"] != t["id"]):
             store.update("sheets_tabs", other["id"], caller.actor, seq=i + 1)

@@ -10,7 +10,7 @@
   const $ = (s, r) => (r || document).querySelector(s);
   const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
   const CONDITIONS = Object.fromEntries(JSON.parse(($("#filter-conditions") || {}).textContent || "[]"));     // in Sheets' order
-  const esc = (t) => String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  const esc = window.deskworld.escHtml;
 
   function parseRange(text) {
     const m = /^([A-Z]+)(\d+):([A-Z]+)(\d+)$/.exec(text || "");

@@ -787,7 +787,7 @@
     if (g.top === g.bottom) { say("Select the rows you want to sort."); return; }
     const d = document.createElement("dialog");
     d.className = "modal"; d.setAttribute("data-modal", ""); d.setAttribute("aria-labelledby", "sort-title");
-    const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+    const esc = window.deskworld.escHtml;
     let cols = "";
     for (let c = g.left; c <= g.right; c++) {
       const head = td(g.top, c) ? td(g.top, c).textContent : "";

@@ -476,5 +476,6 @@
   document.addEventListener("htmx:load", (e) => { openDialogs(e.target); syncSelection(document); });
   document.addEventListener("DOMContentLoaded", () => { openDialogs(document); syncSelection(document); });
 
-  window.deskworld = { listbox, selectRow, syncSelection, removeContextMenu, typing, visible, selectMenu, setSelectMenu, setPaletteMenu };
+  window.deskworld = { listbox, selectRow, syncSelection, removeContextMenu, typing, visible, selectMenu, setSelectMenu, setPaletteMenu,
+                       escHtml };
 })();

@@ -2,14 +2,9 @@
 entry gives (the file and the field named)."""
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
-from apps.core.store.compile import build
-from apps.core.world import WorldError, load_world
 from apps.docs import service
 from apps.docs.seed import _difference
+from tests.apps.worldfiles import compile_error
 
 OUTLINE = ("drive/sofia.marchetti/Matters/Corvane – Aurelia Dawn (M-2026-0147)/06 Internal Memos/"
            "Hearing Outline – Fund Adequacy Hearing (April 22).gdoc.md")
@@ -40,15 +35,7 @@ def test_a_replacement_is_a_whole_word_an_insertion_only_what_is_new():
 
 
 def broken(tmp_path, world, old: str, new: str) -> str:
-    bad = tmp_path / "bad"
-    shutil.copytree(world.root, bad, ignore=shutil.ignore_patterns("tasks"))
-    path = bad / OUTLINE
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(WorldError) as e:
-        build(load_world(bad), tmp_path / "out.sqlite")
-    return str(e.value)
+    return compile_error(tmp_path, world, OUTLINE, old, new)
 
 
 def test_a_suggestion_by_someone_unknown_is_an_error(tmp_path, world):

@@ -2,26 +2,13 @@
 with the file, tab and cell named."""
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
-from apps.core.store.compile import build
-from apps.core.world import WorldError, load_world
+from tests.apps.worldfiles import compile_error
 
 DAMAGES = "drive/sofia.marchetti/Matters/Corvane – Aurelia Dawn (M-2026-0147)/04 Claims/Damages Model – Aurelia Dawn.gsheet.yaml"
 
 
-def broken(tmp_path, world, old: str, new: str):
-    bad = tmp_path / "bad"
-    shutil.copytree(world.root, bad, ignore=shutil.ignore_patterns("tasks"))
-    path = bad / DAMAGES
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(WorldError) as e:
-        build(load_world(bad), tmp_path / "out.sqlite")
-    return str(e.value)
+def broken(tmp_path, world, old: str, new: str) -> str:
+    return compile_error(tmp_path, world, DAMAGES, old, new)
 
 
 def test_a_formula_error_names_file_tab_and_cell(tmp_path, world):
