@@ -93,6 +93,11 @@ class Ctx:
                 out.setdefault(w["key"], w["seq"])
         return out
 
+    def added_by_agent(self, table: str) -> dict[str, dict]:
+        """Records of ``table`` the agent added in this episode, as they are at the end: key → record."""
+        mine = self.by_agent(table)
+        return {k: r for k, r in self.records(table, which="new").items() if k in mine}
+
     def added(self, table: str) -> set[str]:
         return {r["key"] for r in self.diff["tables"].get(table, {}).get("added", [])}
 

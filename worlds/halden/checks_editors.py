@@ -45,7 +45,7 @@ def on_time_filter_view(ctx):
     none) and every other party hidden. A filter that hides rows for everyone, a second view, a sort or an
     edited cell is not vouched for (the guard)."""
     tab = S._tab(ctx.final, S.BUYER_TRACKER, "Tracker")
-    new = {k: r for k, r in S._agent_new(ctx, "sheets_filters").items() if str(r.get("tab")) == str(tab)}
+    new = {k: r for k, r in ctx.added_by_agent("sheets_filters").items() if str(r.get("tab")) == str(tab)}
     views = {k: r for k, r in new.items() if r.get("kind") == "view"}
     if not views:
         return False, "no new filter view on the tracker's Tracker tab", []

@@ -43,11 +43,6 @@ def _by_slug(export: dict, table: str, slug: str) -> tuple[str | None, dict | No
     return None, None
 
 
-def _agent_new(ctx, table: str) -> dict[str, dict]:
-    mine = ctx.by_agent(table)
-    return {k: r for k, r in ctx.records(table, which="new").items() if k in mine}
-
-
 def _usd(m: float) -> int:
     return round(m * 1_000_000)
 
@@ -125,7 +120,7 @@ def sable_point_note(ctx):
     received = received_at(ctx, "Sable Point").date()
     deadline = phase_i_deadline(ctx).date()
     good, found = [], []
-    for k, n in _agent_new(ctx, "crm_notes").items():
+    for k, n in ctx.added_by_agent("crm_notes").items():
         if n.get("related_type") != "opportunity" or str(n.get("related_id")) != key:
             continue
         text = normalise(f"{n.get('title', '')}\n{n.get('body', '')}")
@@ -161,7 +156,7 @@ def _catalog_item(ctx, name: str) -> str | None:
 def _new_requests(ctx, item_name: str) -> list[tuple[str, dict, dict]]:
     item = _catalog_item(ctx, item_name)
     return [(k, r, {f: str(v if v is not None else "") for f, v in (r.get("variables") or {}).items()})
-            for k, r in _agent_new(ctx, "tk_requests").items() if str(r.get("item")) == item]
+            for k, r in ctx.added_by_agent("tk_requests").items() if str(r.get("item")) == item]
 
 
 def _request_key(export: dict, number: str) -> str | None:
@@ -248,7 +243,7 @@ def lakemont_cancel_reason(ctx):
     entrants, Lakemont is out of the process (and no other reason)."""
     key = _request_key(ctx.final, "REQ0004124")
     good, found = [], []
-    for k, j in _agent_new(ctx, "tk_journal").items():
+    for k, j in ctx.added_by_agent("tk_journal").items():
         if j["record_table"] != "request" or str(j["record"]) != key:
             continue
         text = normalise(j.get("text"))

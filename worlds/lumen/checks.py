@@ -52,12 +52,6 @@ def _agent_keys(ctx, table: str) -> set[str]:
     return set(ctx.by_agent(table))
 
 
-def _agent_new(ctx, table: str) -> dict[str, dict]:
-    """Records the agent added in this episode."""
-    mine = _agent_keys(ctx, table)
-    return {k: r for k, r in _recs(ctx, table, "new").items() if k in mine}
-
-
 def _people(ctx) -> dict[str, dict]:
     return {p["slug"]: p for p in ctx.final["tables"]["people"]["records"].values()}
 
@@ -614,7 +608,7 @@ def _conversion(ctx, slug: str, opp_name: str):
         return False, f"{slug}: the lead is missing", []
     if lead["status"] != "Converted":
         return False, f"{slug}: {lead['status']}, not Converted", []
-    new = {t: _agent_new(ctx, t) for t in ("crm_accounts", "crm_contacts", "crm_opportunities")}
+    new = {t: ctx.added_by_agent(t) for t in ("crm_accounts", "crm_contacts", "crm_opportunities")}
     acc = new["crm_accounts"].get(str(lead.get("converted_account")))
     con = new["crm_contacts"].get(str(lead.get("converted_contact")))
     opp = new["crm_opportunities"].get(str(lead.get("converted_opportunity")))
@@ -760,7 +754,7 @@ def q2_renewals_view(ctx):
     """A saved "Q2 renewals" view whose filters (applied as the CRM applies them) keep exactly the
     Renewal opportunities closing in Q2."""
     from apps.crm import service as crm
-    views = [(k, v) for k, v in _agent_new(ctx, "crm_views").items() if v["name"].strip().lower() == "q2 renewals"]
+    views = [(k, v) for k, v in ctx.added_by_agent("crm_views").items() if v["name"].strip().lower() == "q2 renewals"]
     if not views:
         return False, "no saved view named “Q2 renewals”"
     want = sorted(o["name"] for o in _recs(ctx, "crm_opportunities").values()
@@ -908,7 +902,7 @@ def triage_assignees(ctx):
 
 def _channel_messages(ctx, name: str) -> dict[str, dict]:
     conv, _ = _by_field(ctx, "chat_conversations", "name", name)
-    return {k: m for k, m in _agent_new(ctx, "chat_messages").items() if str(m["conversation"]) == conv}
+    return {k: m for k, m in ctx.added_by_agent("chat_messages").items() if str(m["conversation"]) == conv}
 
 
 def _account_name(ctx, slug: str) -> str:
@@ -961,7 +955,7 @@ def _catalog_item(ctx, name: str) -> str | None:
 def _requests(ctx, item_name: str) -> list[tuple[str, dict, dict]]:
     item = _catalog_item(ctx, item_name)
     return [(k, r, {f: str(v) for f, v in (r.get("variables") or {}).items()})
-            for k, r in _agent_new(ctx, "tk_requests").items() if str(r.get("item")) == item]
+            for k, r in ctx.added_by_agent("tk_requests").items() if str(r.get("item")) == item]
 
 
 def laptop_request(ctx):
@@ -1041,7 +1035,7 @@ def _opp_key(ctx, slug: str) -> str | None:
 
 def _related_new(ctx, table: str, opp: str | None) -> dict[str, dict]:
     """The notes (or activities) the agent added on the opportunity ``opp``."""
-    return {k: r for k, r in _agent_new(ctx, table).items()
+    return {k: r for k, r in ctx.added_by_agent(table).items()
             if r.get("related_type") == "opportunity" and str(r.get("related_id")) == opp}
 
 
@@ -1297,7 +1291,7 @@ def owners_mail_to_nadia(ctx):
             elif presented_closed(text, num):
                 bad.append(f"{num} (open) called closed")
         return "; ".join(bad) or None
-    good, found = _sift({k: m for k, m in _agent_new(ctx, "mail_messages").items()
+    good, found = _sift({k: m for k, m in ctx.added_by_agent("mail_messages").items()
                          if nadia in (m["to"] or []) + (m["cc"] or []) + (m["bcc"] or [])}, problem)
     return _only_one(good, f"{len(good)} mails to Nadia with the owners (one)",
                      "a mail to Nadia alone pairs each open incident with its owner",
@@ -1307,13 +1301,13 @@ def owners_mail_to_nadia(ctx):
 
 def owners_no_work_notes(ctx):
     keys = {_incident(ctx, n)[0] for n in harrowgate_open(ctx)}
-    for j in _agent_new(ctx, "tk_journal").values():
+    for j in ctx.added_by_agent("tk_journal").values():
         if j["record_table"] == "incident" and j["kind"] == "work_note" and str(j["record"]) in keys:
             return False, "a work note (internal) was added where a customer comment was asked for"
     for num in harrowgate_closed(ctx):
         key, _ = _incident(ctx, num)
         if key in _agent_keys(ctx, "tk_incidents") or any(
-                str(j["record"]) == key and j["record_table"] == "incident" for j in _agent_new(ctx, "tk_journal").values()):
+                str(j["record"]) == key and j["record_table"] == "incident" for j in ctx.added_by_agent("tk_journal").values()):
             return False, f"{num} (closed) was changed or commented on"
     return True, "comments only, closed incidents untouched"
 
@@ -1407,7 +1401,7 @@ def _comments(ctx, number: str, kind: str = "comment") -> tuple[str, str, dict[s
     added on it."""
     key, _ = _incident(ctx, number)
     caller = ctx.initial["tables"]["tk_incidents"]["records"][key].get("caller_id")
-    return key, caller, {k: j for k, j in _agent_new(ctx, "tk_journal").items()
+    return key, caller, {k: j for k, j in ctx.added_by_agent("tk_journal").items()
                          if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == kind}
 
 
@@ -1642,9 +1636,9 @@ def at_most_one_question_to_elise(ctx):
         members.setdefault(str(m.get("conversation")), set()).add(m.get("person"))
     dm = {k for k, c in _recs(ctx, "chat_conversations").items()
           if c.get("kind") == "dm" and members.get(k) == {"elise.moreau", ctx.final.get("user")}}
-    chats = [r for r in _agent_new(ctx, "chat_messages").values()
+    chats = [r for r in ctx.added_by_agent("chat_messages").values()
              if str(r.get("conversation")) in dm and asks(r.get("text"))]
-    mails = [r for k, r in _agent_new(ctx, "mail_messages").items()
+    mails = [r for k, r in ctx.added_by_agent("mail_messages").items()
              if "elise.moreau@lumenanalytics.io" in recipients(r) and asks(read_as_sent(ctx.final, k, r))]
     n = len(asked) + len(chats) + len(mails)
     return n <= 1, f"{n} question{'s' if n != 1 else ''} ({len(asked)} asked, {len(chats)} in chat, {len(mails)} by mail)"

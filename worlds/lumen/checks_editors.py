@@ -19,11 +19,6 @@ MIGUEL = "Miguel Santos"
 LATE_STAGES = ("Negotiation", "Proposal")
 
 
-def _new(ctx, table: str) -> dict[str, dict]:
-    mine = ctx.by_agent(table)
-    return {k: r for k, r in ctx.records(table, which="new").items() if k in mine}
-
-
 def _columns(cells: dict) -> dict[str, str]:
     """Header text -> column letter, from row 1."""
     return {str(kc[1].get("value") or "").strip(): a1[:-1] for a1, kc in cells.items()
@@ -49,7 +44,7 @@ def miguel_late_stage_filter(ctx):
     Miguel Santos's opportunities in Negotiation or Proposal and hides every other opportunity; the Total
     row may show or not. Views, sorts and edits are not vouched for (the guard)."""
     tab = A.tab_key(ctx.final, A.app_key(ctx.final, FORECAST, "sheet"), PIPELINE)
-    new = {k: r for k, r in _new(ctx, "sheets_filters").items() if str(r.get("tab")) == str(tab)}
+    new = {k: r for k, r in ctx.added_by_agent("sheets_filters").items() if str(r.get("tab")) == str(tab)}
     filters = {k: r for k, r in new.items() if r.get("kind") == "filter"}
     if not filters:
         views = [r.get("name") for r in new.values() if r.get("kind") == "view"]
@@ -78,7 +73,7 @@ def renewal_figures_comment(ctx):
     acct = next(a for a in O._recs(ctx.initial, "crm_accounts").values() if a["slug"] == "harrowgate")
     opp = next(o for o in O._opps(ctx.initial) if o["slug"] == "harrowgate-fy27-renewal")
     slide = O._titled(O._slides(ctx.initial, O.EXEC_REVIEW), "The FY27 renewal")
-    threads = {k: c for k, c in _new(ctx, "slides_comments").items() if not c.get("parent")}
+    threads = {k: c for k, c in ctx.added_by_agent("slides_comments").items() if not c.get("parent")}
     on_slide = {k: c for k, c in threads.items() if str(c["slide"]) == str(slide["key"])}
     if not on_slide:
         elsewhere = len(threads)
@@ -118,7 +113,7 @@ def by_rep_chart(ctx):
     book = A.app_key(ctx.final, FORECAST, "sheet")
     tab = A.tab_key(ctx.final, book, "By owner")
     tabs = {k for k, t in A.records(ctx.final, "sheets_tabs").items() if str(t["book"]) == str(book)}
-    new = {k: r for k, r in _new(ctx, "sheets_charts").items() if str(r.get("tab")) in tabs}
+    new = {k: r for k, r in ctx.added_by_agent("sheets_charts").items() if str(r.get("tab")) in tabs}
     if len(new) != 1:
         return False, f"{len(new)} new charts in the forecast", []
     key, ch = next(iter(new.items()))

@@ -180,7 +180,7 @@ def _ack(ctx, key: str | None, label: str, group: str | None, priority: int | No
     c = _checks()
     inc = ctx.final["tables"]["tk_incidents"]["records"][key]
     caller = inc.get("caller_id")
-    mine = {k: j for k, j in c._agent_new(ctx, "tk_journal").items()
+    mine = {k: j for k, j in ctx.added_by_agent("tk_journal").items()
             if j["record_table"] == "incident" and str(j["record"]) == key and j["kind"] == "comment"}
     team = group or LEAD
 

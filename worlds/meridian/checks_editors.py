@@ -18,11 +18,6 @@ from harness.verify.guard import Vouch
 D = world_module(Path(__file__).parent, "checks_documents")
 
 
-def _new(ctx, table: str) -> dict[str, dict]:
-    mine = ctx.by_agent(table)
-    return {k: r for k, r in ctx.records(table, which="new").items() if k in mine}
-
-
 def settlement_suggested_not_made(ctx):
     """Laura's change to clause 5 (delete the bracketed offer to rank Corvane's claim after the
     Cooperative's) proposed as suggested edits by the user, pending, on clause 5 itself: accepted, they
@@ -35,7 +30,7 @@ def settlement_suggested_not_made(ctx):
     block = A.records(ctx.final, "docs_blocks").get(str(start_key))
     if block is None:
         return False, "clause 5's paragraph is gone", []
-    new = {k: r for k, r in _new(ctx, "docs_suggestions").items() if str(r.get("doc")) == str(doc)}
+    new = {k: r for k, r in ctx.added_by_agent("docs_suggestions").items() if str(r.get("doc")) == str(doc)}
     pending = {k: r for k, r in new.items() if r.get("status") == "pending"}
     if not pending:
         decided = sorted({r.get("status") for r in new.values()})
@@ -162,7 +157,7 @@ def claims_chart(ctx):
     from apps.sheets.service.charts import plot_data
     book = A.app_key(ctx.final, DAMAGES, "sheet")
     tabs = {k for k, t in A.records(ctx.final, "sheets_tabs").items() if str(t["book"]) == str(book)}
-    new = {k: r for k, r in _new(ctx, "sheets_charts").items() if str(r.get("tab")) in tabs}
+    new = {k: r for k, r in ctx.added_by_agent("sheets_charts").items() if str(r.get("tab")) in tabs}
     if not new:
         return False, "no new chart in the damages model", []
     if len(new) > 1:
@@ -380,10 +375,10 @@ def outline_suggestions_reviewed(ctx):
         return False, "; ".join(problems), []
     # the user's own suggestions taken back, and comments or replies on the outline (saying why an edit was
     # rejected is not editing it)
-    withdrawn = [k for k, r in _new(ctx, "docs_suggestions").items() if str(r["doc"]) == str(doc) and r.get("status") == "rejected"]
-    notes = [Vouch.of("docs_comments", k) for k, c in _new(ctx, "docs_comments").items() if str(c["doc"]) == str(doc)]
+    withdrawn = [k for k, r in ctx.added_by_agent("docs_suggestions").items() if str(r["doc"]) == str(doc) and r.get("status") == "rejected"]
+    notes = [Vouch.of("docs_comments", k) for k, c in ctx.added_by_agent("docs_comments").items() if str(c["doc"]) == str(doc)]
     own = {k for k, c in A.records(ctx.final, "docs_comments").items() if str(c["doc"]) == str(doc)}
-    notes += [Vouch.of("docs_replies", k) for k, r in _new(ctx, "docs_replies").items() if str(r["comment"]) in own]
+    notes += [Vouch.of("docs_replies", k) for k, r in ctx.added_by_agent("docs_replies").items() if str(r["comment"]) in own]
     return True, f"{len(edits)} suggested edits decided", vouch + A.block_vouches(ctx, blocks_touched) + \
         [Vouch.of("docs_suggestions", k) for k in withdrawn] + notes
 
@@ -409,7 +404,7 @@ def long_entries_highlighted(ctx):
     entry over 3 hours a yellow fill and formats nothing else — now, and for an entry added in the empty rows
     below (a rule, not a fill painted on today's cells). No entry changes (the guard)."""
     tab = A.tab_key_of(ctx.final, BILLING, "Entries")
-    new = {k: r for k, r in _new(ctx, "sheets_conditional").items() if str(r.get("tab")) == str(tab)}
+    new = {k: r for k, r in ctx.added_by_agent("sheets_conditional").items() if str(r.get("tab")) == str(tab)}
     if not new:
         return False, "no conditional format rule on the Entries tab", []
     styled = A.conditional_styles(ctx.final, BILLING, "Entries")
