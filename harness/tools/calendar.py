@@ -22,7 +22,7 @@ def update_event(store: Store, caller: Caller, event_id: int, title: str | None 
                  end: str | None = None, all_day: bool | None = None, location: str | None = None,
                  description: str | None = None, guests: list[str] | None = None, recurrence: dict | None = None,
                  visibility: Literal["default", "private"] | None = None, color: str | None = None,
-                 occ: str | None = None, scope: Literal["all", "this"] = "all") -> dict:
+                 occ: str | None = None, scope: Literal["all", "this", "following"] = "all") -> dict:
     """Change an event the user organises; what you leave out stays as it is (moving the start alone
     keeps the length). `guests` is the whole new guest list: people kept keep their answers, new ones
     are invited. Returns the event as it is now (a new event when one occurrence is split off a series)."""
@@ -72,16 +72,21 @@ TOOLS = [
                  "visibility": Literal["default", "private"]}, defaults={"end": None}),
     write(cal.respond, "calendar.rsvp",
           "Answer an invitation: accepted (yes), declined (no) or tentative (maybe), with an optional note "
-          "to the organiser. Returns whether anything changed.",
-          args={"event_id": "The event id.", "response": "The answer.", "note": "A note to the organiser."},
-          types={"response": Literal["accepted", "declined", "tentative"]}),
+          "to the organiser. For a recurring event, answer one occurrence (scope `this` with its date in "
+          "`occ`) or the whole series (`all`, the default). Returns whether anything changed.",
+          args={"event_id": "The event id.", "response": "The answer.", "note": "A note to the organiser.",
+                "occ": "For a recurring event: the occurrence date (YYYY-MM-DD) answered.",
+                "scope": "`all` answers every occurrence; `this` only the one on `occ`."},
+          types={"response": Literal["accepted", "declined", "tentative"], "occ": str | None,
+                 "scope": Literal["all", "this"]}),
     write(cal.move_event, "calendar.move_event",
           "Move an event the user organises to a new start, keeping its length. "
           "Returns the event id (a new id when one occurrence is split off a series).",
           args={"event_id": "The event id.", "start": WHEN,
                 "occ": "For a recurring event: the occurrence date (YYYY-MM-DD) being moved.",
-                "scope": "`all` moves the whole series; `this` only that occurrence."},
-          types={"start": str, "scope": Literal["all", "this"]}),
+                "scope": "`all` moves the whole series; `this` only that occurrence; `following` that "
+                         "occurrence and every later one (the series is split there)."},
+          types={"start": str, "scope": Literal["all", "this", "following"]}),
     write(update_event, "calendar.update_event",
           args={"event_id": "The event id.", "title": "New title.", "start": WHEN, "end": WHEN + " For an all-day "
                 "event, the last day.", "all_day": "Make it an all-day event (true) or a timed one (false).",
@@ -91,10 +96,12 @@ TOOLS = [
                               "count: n, byday: [MO, …]}; {} stops it repeating.",
                 "visibility": "`private` hides the details from others.", "color": "An event colour name.",
                 "occ": "For a recurring event: the occurrence date (YYYY-MM-DD) the times refer to.",
-                "scope": "`all` changes the whole series; `this` only that occurrence."}),
+                "scope": "`all` changes the whole series; `this` only that occurrence; `following` that "
+                         "occurrence and every later one (the series ends before it and a new one starts)."}),
     write(cal.delete_event, "calendar.delete_event",
           "Delete an event the user organises (its guests lose it too), or one occurrence of a series.",
           args={"event_id": "The event id.", "occ": "For a recurring event with scope `this`: the occurrence "
-                "date (YYYY-MM-DD).", "scope": "`all` deletes the whole series; `this` only that occurrence."},
-          types={"scope": Literal["all", "this"]}),
+                "date (YYYY-MM-DD).", "scope": "`all` deletes the whole series; `this` only that occurrence; "
+                "`following` that occurrence and every later one."},
+          types={"scope": Literal["all", "this", "following"]}),
 ]

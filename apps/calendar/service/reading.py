@@ -52,8 +52,11 @@ def get_event(store: Store, user: str, event_id: int, occ: str | None = None) ->
     for g in guests:
         counts[{"accepted": "yes", "declined": "no", "tentative": "maybe"}.get(g["response"], "awaiting")] += 1
     mine = next((g for g in guests if g["person"] == user), None)
+    parent = store.get("cal_events", ev["series"]) if ev.get("series") else None
     return {**ev, "display_title": ev["title"] or NO_TITLE, "start": start, "end": end, "occ": occ,
             "recurring": bool(ev["recurrence"]), "recurrence_text": recurrence_text_for(ev, store),
+            "in_series": bool(ev["recurrence"]) or parent is not None,
+            "series_text": recurrence_text_for(parent, store) if parent else "",
             "guests": guests, "counts": counts, "organizer_name": person_name(store, ev["organizer"]),
             "my_response": mine["response"] if mine else None, "my_note": mine["note"] if mine else "",
             "is_guest": mine is not None, "can_edit": ev["organizer"] == user,

@@ -9,6 +9,8 @@ from apps.calendar.service.base import (DAYS, EVENT_COLORS, MAX_NOTE, MAX_TEXT, 
                                         _event_row, _midnight, _text, _wall, local_day, local_dt, person_id)
 from apps.calendar.service.reading import get_event, guest_rows
 from apps.calendar.service.recurrence import clean_recurrence
+from apps.calendar.service.series import (RSVP_SCOPES, SCOPES, answer_rows, clean_scope, delete_following, drop_event,
+                                          exceptions, make_exception, split_following)
 from apps.core.errors import Forbidden, Invalid
 from apps.core.store.db import Caller, Store, utc_iso
 
@@ -80,17 +82,36 @@ def create_event(store: Store, caller: Caller, *, title: str, start: object, end
     return eid
 
 
-def respond(store: Store, caller: Caller, event_id: int, response: str, note: str = "") -> bool:
+def respond(store: Store, caller: Caller, event_id: int, response: str, note: str = "", *, occ: str | None = None,
+            scope: str = "all") -> bool:
     """The caller's answer to an invitation (accepted | declined | tentative) with an optional note.
-    Returns whether anything changed."""
-    ev = get_event(store, caller.user, event_id)
+    For a recurring event, ``scope="this"`` with ``occ`` answers that occurrence only (it becomes an
+    exception of the series, as in Google Calendar); ``scope="all"`` answers the series and every
+    occurrence answered on its own. Returns whether anything changed."""
+    ev = get_event(store, caller.user, event_id, occ)
     row = next((g for g in guest_rows(store, event_id) if g["person"] == caller.user), None)
     if row is None:
         raise Forbidden(f"You're not a guest of “{ev['display_title']}”.")
     if response not in RSVP:
         raise Invalid("Answer Yes (accepted), No (declined) or Maybe (tentative).", "response")
+    scope = clean_scope(scope, RSVP_SCOPES)
     note = _text(note, "note", MAX_NOTE, one_line=True)
-    return bool(store.update("cal_guests", row["id"], caller.actor, response=response, note=note))
+    ev_row = _event_row(store, event_id)
+    if scope == "this" and ev["recurring"]:
+        if not ev["occ"]:
+            raise Invalid("Choose the occurrence to answer.", "occ")
+        fields = {k: ev_row[k] for k in ("title", "location", "description", "visibility", "color")}
+        with store.transaction():
+            new_id = make_exception(store, caller, ev_row, ev["occ"], ev["start"], ev["end"], ev["all_day"], fields)
+            mine = next(g for g in guest_rows(store, new_id) if g["person"] == caller.user)
+            store.update("cal_guests", mine["id"], caller.actor, response=response, note=note)
+        return True
+    rows = [row] if scope == "this" else answer_rows(store, caller.user, ev_row)
+    changed = False
+    with store.transaction():
+        for g in rows:
+            changed = bool(store.update("cal_guests", g["id"], caller.actor, response=response, note=note)) or changed
+    return changed
 
 
 def _editable(store: Store, caller: Caller, event_id: int) -> dict:
@@ -101,9 +122,7 @@ def _editable(store: Store, caller: Caller, event_id: int) -> dict:
 
 
 def _scope(scope: str) -> str:
-    if scope not in ("all", "this"):
-        raise Invalid("Change this event or all events.", "scope")
-    return scope
+    return clean_scope(scope, SCOPES)
 
 
 _KEEP = object()
@@ -115,7 +134,9 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
     """Change an event (organizer only). Fields not given stay as they are. For a recurring event,
     ``occ`` names the occurrence the times refer to; ``scope="all"`` shifts the whole series by the
     change, ``scope="this"`` takes that occurrence out of the series into an event of its own (same
-    guests and responses) and returns its id. Guests kept keep their responses; new ones are invited."""
+    guests and responses; an exception, see ``series``) and returns its id, ``scope="following"``
+    ends the series the day before ``occ`` and starts a new series there with the change (its id is
+    returned). Guests kept keep their responses; new ones are invited."""
     scope = _scope(scope)
     ev = _editable(store, caller, event_id)
     row = _event_row(store, event_id)
@@ -123,7 +144,7 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
         ev = get_event(store, caller.user, event_id, occ)
     if not ev["recurring"]:
         scope = "all"
-    elif scope == "this" and not ev["occ"]:
+    elif scope in ("this", "following") and not ev["occ"]:
         raise Invalid("Choose the occurrence to change.", "occ")
     cur = {"title": row["title"], "location": row["location"], "description": row["description"],
            "visibility": row["visibility"], "color": row["color"]}
@@ -147,25 +168,17 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
         new_s, new_e = clean_times(store, s_in, e_in, is_all_day)
     people = None if guests is _KEEP else _guest_list(store, guests, row["organizer"])
     base_s, base_e = store.local(row["start"]), store.local(row["end"])
+    if scope == "following":
+        rec_in = None if recurrence is _KEEP else (recurrence or {})
+        new_id = split_following(store, caller, row, ev["occ"], new_s, new_e, is_all_day, fields, people, rec_in)
+        if new_id is not None:
+            return new_id
+        scope = "all"                                # from the first occurrence on: the whole series
     if scope == "this":
-        old_rec = dict(row["recurrence"])
-        old_rec["exdates"] = sorted(set(old_rec.get("exdates") or []) | {ev["occ"]})
         if recurrence is not _KEEP and recurrence:
             raise Invalid("A single occurrence can't have its own repeat rule.", "recurrence")
-        now = store.now_iso()
         with store.transaction():
-            store.update("cal_events", event_id, caller.actor, recurrence=old_rec, updated_at=now)
-            new_id = store.insert("cal_events", caller.actor, organizer=row["organizer"], start=utc_iso(new_s),
-                                  end=utc_iso(new_e), all_day=is_all_day, recurrence=None, created_at=now,
-                                  updated_at=now, **fields)
-            for g in guest_rows(store, event_id):
-                if people is None or g["person"] == row["organizer"] or g["person"] in people:
-                    store.insert("cal_guests", caller.actor, event=new_id, person=g["person"],
-                                 response=g["response"], note=g["note"] or "")
-            for p in people or ():
-                if not any(g["person"] == p for g in guest_rows(store, new_id)):
-                    store.insert("cal_guests", caller.actor, event=new_id, person=p, response="needs_action", note="")
-        return new_id
+            return make_exception(store, caller, row, ev["occ"], new_s, new_e, is_all_day, fields, people)
     if ev["recurring"] and (new_s, new_e) != (occ_s, occ_e):
         # shift the series by the change made to this occurrence (its first one if none was named)
         s_naive = base_s.replace(tzinfo=None) + (new_s.replace(tzinfo=None) - occ_s.replace(tzinfo=None))
@@ -204,6 +217,12 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
                 if p not in have:
                     store.insert("cal_guests", caller.actor, event=event_id, person=p, response="needs_action", note="")
                     changed.append("guests")
+        shift = (new_s.date() - base_s.date()).days
+        if ev["recurring"] and shift:
+            for x in exceptions(store, event_id):     # the occurrences changed on their own keep their place
+                if x["series_day"]:
+                    day = (date.fromisoformat(x["series_day"]) + timedelta(days=shift)).isoformat()
+                    store.update("cal_events", x["id"], caller.actor, series_day=day)
         if changed:
             store.update("cal_events", event_id, caller.actor, updated_at=store.now_iso())
     return event_id
@@ -211,7 +230,8 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
 
 def move_event(store: Store, caller: Caller, event_id: int, start: object, *, occ: str | None = None,
                scope: str = "all") -> int:
-    """Move an event (or one occurrence, ``scope="this"``) to a new start, keeping its length."""
+    """Move an event to a new start, keeping its length; for a recurring event, ``occ`` names the
+    occurrence moved and ``scope`` says which move with it (this, following or all)."""
     ev = get_event(store, caller.user, event_id, occ)
     if ev["all_day"]:
         d = _as_day(store, start, "start")
@@ -223,19 +243,25 @@ def move_event(store: Store, caller: Caller, event_id: int, start: object, *, oc
 
 
 def delete_event(store: Store, caller: Caller, event_id: int, *, occ: str | None = None, scope: str = "all") -> None:
-    """Delete an event (organizer only); ``scope="this"`` with ``occ`` deletes one occurrence."""
+    """Delete an event (organizer only). For a recurring event with ``occ``: ``scope="this"`` deletes that
+    occurrence, ``"following"`` it and every later one (the series ends the day before); ``"all"``
+    deletes the series with the occurrences changed on their own."""
     scope = _scope(scope)
     ev = _editable(store, caller, event_id)
     row = _event_row(store, event_id)
-    if scope == "this" and ev["recurring"]:
+    if scope in ("this", "following") and ev["recurring"]:
         if not occ:
             raise Invalid("Choose the occurrence to delete.", "occ")
         ev = get_event(store, caller.user, event_id, occ)
-        rec = dict(row["recurrence"])
-        rec["exdates"] = sorted(set(rec.get("exdates") or []) | {ev["occ"]})
-        store.update("cal_events", event_id, caller.actor, recurrence=rec, updated_at=store.now_iso())
-        return
+        if scope == "following":
+            if delete_following(store, caller, row, ev["occ"]):
+                return
+        else:
+            rec = dict(row["recurrence"])
+            rec["exdates"] = sorted(set(rec.get("exdates") or []) | {ev["occ"]})
+            store.update("cal_events", event_id, caller.actor, recurrence=rec, updated_at=store.now_iso())
+            return
     with store.transaction():
-        for g in guest_rows(store, event_id):
-            store.delete("cal_guests", g["id"], caller.actor)
-        store.delete("cal_events", event_id, caller.actor)
+        for x in exceptions(store, event_id):
+            drop_event(store, caller, x["id"])
+        drop_event(store, caller, event_id)
