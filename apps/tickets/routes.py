@@ -26,6 +26,8 @@ from apps.web.render import flash_toast, go, render, toast
 LIST_KINDS = ("incident", "request", "change")
 PLURAL = {"incident": "Incidents", "request": "Requests", "change": "Change Requests"}
 PER_PAGE = 20
+REF_FIELDS = ("caller_id", "account", "requested_for", "requested_by", "assignment_group", "assigned_to",
+              "business_service", "cmdb_ci")
 KB_TAGS = {"p", "br", "h1", "h2", "h3", "h4", "ul", "ol", "li", "strong", "em", "b", "i", "code", "pre", "a",
            "blockquote", "table", "thead", "tbody", "tr", "th", "td", "hr"}
 
@@ -230,7 +232,7 @@ def _field_values(kind: str) -> dict:
         if f not in form:
             continue
         v = form.get(f, "")
-        if f in ("caller_id", "account", "requested_for", "requested_by"):
+        if f in REF_FIELDS:
             ref = form.get(f + "_ref", "")
             v = ref if ref and form.get(f + "_ref_name", "") == v else v
         out[f] = v
@@ -254,10 +256,10 @@ def _record_ctx(kind: str, rec: dict, **extra) -> dict:
                group_opts=[("", "-- None --")] + [(str(x["id"]), x["name"]) for x in groups],
                assignee_opts=assignee_opts, level_opts=[(lv, S.LEVEL_LABELS[lv]) for lv in S.LEVELS])
     if rec.get("id"):
-        ctx.update(activity=S.activity(g.store, user, kind, rec["id"]),
+        ctx.update(activity=S.activity(g.store, user, kind, rec["id"]), task_slas=S.task_slas(g.store, rec),
                    kb_attached=S.attached_kb(g.store, user, kind, rec["id"]))
     else:
-        ctx.update(activity=[], kb_attached=[])
+        ctx.update(activity=[], kb_attached=[], task_slas=[])
     ctx.update(extra)
     return ctx
 
@@ -413,39 +415,6 @@ def kb_related(kind: str, number: str):
     kind = _kind(kind)
     rec = S.get(g.store, g.caller.user, kind, number)
     return render("tickets/_kb_related.html", **_record_ctx(kind, rec))
-
-
-# ---------------------------------------------------------------- reference pickers
-@bp.get("/ref/<what>")
-def ref_suggest(what: str):
-    field = request.args.get("field", what)
-    q = (request.args.get("q") or request.args.get(field) or "").strip().lower()
-    out = []
-    if what == "caller":
-        for p in g.store.select("people", order="name"):
-            if not q or q in p["name"].lower() or q in p["email"].lower() or q in p["slug"]:
-                out.append({"id": p["slug"], "name": p["name"], "sub": p["email"]})
-        if S.has_table(g.store, "crm_contacts"):
-            people = {o["id"] for o in out}
-            for c in g.store.select("crm_contacts", order="last_name, first_name"):
-                name = S.contact_name(c)
-                if c["slug"] in people:
-                    continue
-                if not q or q in name.lower() or q in (c.get("email") or "").lower() or q in c["slug"]:
-                    out.append({"id": c["slug"], "name": name, "sub": f"{c.get('email') or ''} · CRM contact"})
-        out.sort(key=lambda o: (not o["name"].lower().startswith(q), o["name"]))
-    elif what == "account":
-        if S.has_table(g.store, "crm_accounts"):
-            for a in g.store.select("crm_accounts", order="name"):
-                if not q or q in a["name"].lower() or q in a["slug"]:
-                    out.append({"id": a["slug"], "name": a["name"], "sub": a.get("industry") or ""})
-        else:
-            for o in g.store.select("orgs", order="name"):
-                if not q or q in o["name"].lower() or q in o["slug"]:
-                    out.append({"id": o["slug"], "name": o["name"], "sub": o["domain"]})
-    else:
-        abort(404)
-    return render("tickets/_ref_options.html", options=out[:8], field=request.args.get("field", what))
 
 
 # ---------------------------------------------------------------- knowledge base

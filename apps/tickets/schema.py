@@ -13,7 +13,7 @@ contact slug and ``account`` a CRM account slug (stored as given). Priority
 and the SLA due time are derived from impact × urgency and the opened time;
 the breach flag is computed from the world clock when read, never stored.
 """
-from apps.core.store.schema import Kind, Table, content, derived, key
+from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
 GROUPS = Table("tk_groups", (
     key(),
@@ -21,6 +21,23 @@ GROUPS = Table("tk_groups", (
     content("manager", default=""),               # person slug
     content("description", default=""),
 ), indexes=("name",))
+
+CIS = Table("tk_cis", (                          # the CMDB: business services and configuration items
+    key(),
+    content("name"),
+    content("sys_class", default="Application"),  # Business Service | Application | Database | Server | Cluster
+    content("service", Kind.INT, ref="tk_cis"),    # a CI's business service (None for a service)
+    content("support_group", Kind.INT, ref="tk_groups"),
+    content("environment", default="Production"), # Production | Staging
+    content("description", default=""),
+), indexes=("name",))
+
+LIST_PREFS = Table("tk_list_prefs", (            # Personalize list columns, per user and list
+    key(),
+    ephemeral("user"),
+    ephemeral("kind"),
+    ephemeral("columns", Kind.JSON, default=[]),
+), indexes=("user, kind",))
 
 GROUP_MEMBERS = Table("tk_group_members", (
     key(),
@@ -38,9 +55,11 @@ INCIDENTS = Table("tk_incidents", (
     content("impact", default="Low"),             # High | Medium | Low
     content("urgency", default="Low"),
     derived("priority", Kind.INT, default=4),     # 1..4 from impact x urgency
-    content("state", default="New"),              # New | In Progress | On Hold | Resolved | Closed
+    content("state", default="New"),              # New | In Progress | On Hold | Resolved | Closed | Canceled
     content("assignment_group", Kind.INT, ref="tk_groups"),
     content("assigned_to", default=""),           # person slug or ""
+    content("business_service", Kind.INT, ref="tk_cis"),
+    content("cmdb_ci", Kind.INT, ref="tk_cis"),   # Configuration item
     content("short_description", default=""),
     content("description", default=""),
     content("on_hold_reason", default=""),
@@ -86,6 +105,8 @@ CHANGES = Table("tk_changes", (
     content("requested_by", default=""),
     content("assignment_group", Kind.INT, ref="tk_groups"),
     content("assigned_to", default=""),
+    content("business_service", Kind.INT, ref="tk_cis"),
+    content("cmdb_ci", Kind.INT, ref="tk_cis"),
     content("planned_start", Kind.TIME),
     content("planned_end", Kind.TIME),
     content("close_code", default=""),            # Successful | Successful with issues | Unsuccessful
@@ -147,4 +168,4 @@ CATALOG = Table("tk_catalog", (
     content("active", Kind.BOOL, default=True),
 ))
 
-TABLES = (GROUPS, GROUP_MEMBERS, INCIDENTS, REQUESTS, CHANGES, JOURNAL, HISTORY, KB, KB_LINKS, CATALOG)
+TABLES = (GROUPS, GROUP_MEMBERS, CIS, LIST_PREFS, INCIDENTS, REQUESTS, CHANGES, JOURNAL, HISTORY, KB, KB_LINKS, CATALOG)

@@ -32,6 +32,7 @@ incidents:
 # changes.yaml:  changes: [{number: CHG…, short_description, description, type, risk: Low|Moderate|High,
 #                           planned_start, planned_end, state: New|Assess|Scheduled|Implement|Review|Closed|Canceled,
 #                           group, assignee, requested_by, opened, close_code, close_notes, journal}]
+# cmdb.yaml:     services and cis (see cmdb_seed.py; without it a fitting built-in CMDB)
 # kb.yaml:       kb: [{number: KB…, title, category, author, published, body (Markdown)}]
 # catalog.yaml:  catalog: [{name, category, description, group, fields: [{name, label, type, choices, required}]}]
 ```
@@ -50,6 +51,7 @@ from apps.core.errors import Invalid
 from apps.core.store.db import SYSTEM, Store, utc_iso
 from apps.core.world import World, WorldError, load_spec
 from apps.tickets import service as S
+from apps.tickets.cmdb_seed import CmdbFile, seed_cmdb
 
 Level = Literal["High", "Medium", "Low"]
 When = datetime | date | str
@@ -180,7 +182,7 @@ class CatalogFile(_M):
     catalog: list[CatalogSpec] = []
 
 
-FILES = (("groups.yaml", GroupsFile), ("kb.yaml", KBFile), ("catalog.yaml", CatalogFile),
+FILES = (("groups.yaml", GroupsFile), ("cmdb.yaml", CmdbFile), ("kb.yaml", KBFile), ("catalog.yaml", CatalogFile),
          ("incidents.yaml", IncidentsFile), ("requests.yaml", RequestsFile), ("changes.yaml", ChangesFile))
 
 
@@ -256,6 +258,8 @@ def seed(store: Store, world: World) -> None:
             group_ids[g.name] = gid
             for j, m in enumerate(dict.fromkeys(g.members)):
                 store.insert("tk_group_members", SYSTEM, group_id=gid, person=ctx.person(m, f"{where}.members.{j}"))
+    cmdb = files.get("cmdb.yaml")
+    seed_cmdb(store, cmdb[1] if cmdb else None, group_ids, str(cmdb[0]) if cmdb else "cmdb")
     kb_ids: dict[str, int] = {}
     if "kb.yaml" in files:
         path, spec = files["kb.yaml"]

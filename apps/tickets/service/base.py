@@ -11,6 +11,7 @@ from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.ids import as_id
 from apps.core.store.db import Caller, Store, parse_iso, utc_iso
 from apps.core.text import bounded, tidy
+from apps.tickets.service.cmdb import ci_name
 from apps.tickets.service.people import account_name, caller_info, group_name, is_staff, person_name
 
 KINDS = {"incident": ("tk_incidents", "INC", "Incident"),
@@ -27,13 +28,13 @@ CATEGORY_GROUP = {"Pipelines": "Pipeline Ops", "Infrastructure": "Platform Infra
                   "Invoices": "Billing Ops", "Billing": "Billing Ops", "SSO": "Identity & Access",
                   "Login": "Identity & Access", "Access": "Identity & Access"}
 
-INCIDENT_STATES = ("New", "In Progress", "On Hold", "Resolved", "Closed")
+INCIDENT_STATES = ("New", "In Progress", "On Hold", "Resolved", "Closed", "Canceled")
 INCIDENT_TRANSITIONS = {
-    "New": ("In Progress", "On Hold", "Resolved"),
-    "In Progress": ("On Hold", "Resolved"),
-    "On Hold": ("In Progress", "Resolved"),
+    "New": ("In Progress", "On Hold", "Resolved", "Canceled"),
+    "In Progress": ("On Hold", "Resolved", "Canceled"),
+    "On Hold": ("In Progress", "Resolved", "Canceled"),
     "Resolved": ("In Progress", "Closed"),
-    "Closed": (),
+    "Closed": (), "Canceled": (),
 }
 OPEN_INCIDENT = ("New", "In Progress", "On Hold")
 ON_HOLD_REASONS = ("Awaiting Caller", "Awaiting Change", "Awaiting Problem", "Awaiting Vendor")
@@ -66,9 +67,9 @@ CHANGE_TYPES = ("Normal", "Standard", "Emergency")
 RISKS = ("Low", "Moderate", "High")
 CLOSE_CODES = ("Successful", "Successful with issues", "Unsuccessful")
 
-FINAL_STATES = {"incident": ("Closed",), "request": ("Closed Complete", "Closed Incomplete", "Cancelled"),
+FINAL_STATES = {"incident": ("Closed", "Canceled"), "request": ("Closed Complete", "Closed Incomplete", "Cancelled"),
                 "change": ("Closed", "Canceled")}
-DONE_STATES = {"incident": ("Resolved", "Closed"), "request": FINAL_STATES["request"],
+DONE_STATES = {"incident": ("Resolved", "Closed", "Canceled"), "request": FINAL_STATES["request"],
                "change": FINAL_STATES["change"]}
 STATES = {"incident": INCIDENT_STATES, "request": REQUEST_STATES, "change": CHANGE_STATES}
 TRANSITIONS = {"incident": INCIDENT_TRANSITIONS, "request": REQUEST_TRANSITIONS, "change": CHANGE_TRANSITIONS}
@@ -83,16 +84,16 @@ LABELS = {"caller_id": "Caller", "account": "Account", "category": "Category", "
           "justification": "Justification", "implementation_plan": "Implementation plan",
           "backout_plan": "Backout plan", "requested_by": "Requested by", "number": "Number",
           "opened_at": "Opened", "sla_due": "SLA due", "updated_at": "Updated", "item": "Item",
-          "kb": "Knowledge"}
+          "kb": "Knowledge", "business_service": "Service", "cmdb_ci": "Configuration item"}
 
 EDITABLE = {
-    "incident": ("caller_id", "account", "category", "subcategory", "impact", "urgency", "state", "assignment_group",
-                 "assigned_to", "short_description", "description", "on_hold_reason", "resolution_code",
+    "incident": ("caller_id", "account", "category", "subcategory", "business_service", "cmdb_ci", "impact",
+                 "urgency", "state", "assignment_group", "assigned_to", "short_description", "description", "on_hold_reason", "resolution_code",
                  "resolution_notes"),
     "request": ("requested_for", "short_description", "state", "assignment_group", "assigned_to"),
     "change": ("type", "category", "short_description", "description", "justification", "implementation_plan",
                "backout_plan", "risk", "impact", "state", "requested_by", "assignment_group", "assigned_to",
-               "planned_start", "planned_end", "close_code", "close_notes"),
+               "business_service", "cmdb_ci", "planned_start", "planned_end", "close_code", "close_notes"),
 }
 MAX_LINE = 160
 MAX_TEXT = 20_000
@@ -118,6 +119,8 @@ def sla_due(opened_at: str, priority: int) -> str:
 def breached(store: Store, rec: dict) -> bool:
     """Past the SLA due time: at resolution for a resolved incident, else now (world clock)."""
     if not rec.get("sla_due"):
+        return False
+    if rec.get("state") == "Canceled":
         return False
     end = rec.get("resolved_at") or (store.now_iso() if rec.get("state") not in ("Resolved", "Closed") else None)
     if end is None:
@@ -282,6 +285,9 @@ def decorate(store: Store, kind: str, row: dict) -> dict:
     r["kind_label"] = KINDS[kind][2]
     r["group_name"] = group_name(store, r.get("assignment_group"))
     r["assigned_name"] = person_name(store, r.get("assigned_to") or "")
+    if kind != "request":
+        r["service_name"] = ci_name(store, r.get("business_service"))
+        r["ci_name"] = ci_name(store, r.get("cmdb_ci"))
     r["open"] = r["state"] not in DONE_STATES[kind]
     r["final"] = r["state"] in FINAL_STATES[kind]
     if kind == "incident":

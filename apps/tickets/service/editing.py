@@ -10,6 +10,7 @@ from apps.tickets.service.base import (CATEGORIES, CHANGE_TYPES, CLOSE_CODES, ED
                                        REQUEST_ALIASES, RESOLUTION_CODES, RISKS, STATES, clean_choice, _journal, _now,
                                        _staff, _text, _time, _visible, get, next_number, priority_of, requirements,
                                        sla_due, transition_error)
+from apps.tickets.service.cmdb import ci_name, resolve_ci
 from apps.tickets.service.people import (account_name, group_by, group_name, members, person_name, resolve_account,
                                          resolve_caller, resolve_person)
 
@@ -23,6 +24,8 @@ def _display(store: Store, field: str, value: object) -> str:
         return person_name(store, value)
     if field == "account":
         return account_name(store, value)
+    if field in ("cmdb_ci", "business_service"):
+        return ci_name(store, value)
     if field == "priority":
         return PRIORITY_LABELS.get(value, str(value))
     if field in ("impact", "urgency"):
@@ -69,6 +72,8 @@ def _clean(store: Store, kind: str, old: dict, fields: dict) -> dict:
     attempt("risk", lambda v: clean_choice(v, RISKS, "risk"))
     attempt("close_code", lambda v: clean_choice(v, CLOSE_CODES, "close_code") if v else "")
     attempt("assignment_group", lambda v: group_by(store, v))
+    attempt("business_service", lambda v: resolve_ci(store, v, "business_service"))
+    attempt("cmdb_ci", lambda v: resolve_ci(store, v, "cmdb_ci"))
     attempt("assigned_to", lambda v: resolve_person(store, v, "assigned_to"))
     attempt("requested_for", lambda v: resolve_person(store, v, "requested_for"))
     attempt("requested_by", lambda v: resolve_person(store, v, "requested_by"))

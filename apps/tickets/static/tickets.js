@@ -112,16 +112,54 @@
     }
   });
 
-  /* Reference fields: pick a suggestion with the mouse or arrows + Enter. */
-  function pick(li) {
-    const box = li.closest("[data-ref]");
+  /* Reference fields: pick a suggestion with the mouse or arrows + Enter, or a row of the lookup list. */
+  function setRef(box, id, name, members) {
     const input = $("input[type=text]", box);
-    input.value = li.dataset.name;
-    $("input[name$='_ref']", box).value = li.dataset.id;
-    $("input[name$='_ref_name']", box).value = li.dataset.name;
+    input.value = name;
+    $("input[name$='_ref']", box).value = id;
+    $("input[name$='_ref_name']", box).value = name;
     $(".tk-ref-list", box).innerHTML = "";
-    const form = box.closest("form"); if (form && form.matches("[data-record-form]")) form.setAttribute("data-dirty", "");
+    input.setAttribute("aria-expanded", "false");
+    input.classList.remove("invalid");
+    const form = box.closest("form");
+    if (form && form.matches("[data-record-form]")) form.setAttribute("data-dirty", "");
+    if (!form) return;
+    const field = input.name;
+    // ServiceNow clears Assigned to when the new group doesn't hold them, and a CI of another service.
+    const clear = (name) => {
+      const other = $(`[data-ref] input[name='${name}']`, form);
+      if (!other) return;
+      const ob = other.closest("[data-ref]");
+      other.value = ""; $("input[name$='_ref']", ob).value = ""; $("input[name$='_ref_name']", ob).value = "";
+    };
+    if (field === "assignment_group" && members !== undefined) {
+      const cur = $("input[name='assigned_to_ref']", form);
+      if (cur && cur.value && !members.split(" ").includes(cur.value)) clear("assigned_to");
+    }
+    if (field === "business_service") clear("cmdb_ci");
   }
+  function pick(li) { setRef(li.closest("[data-ref]"), li.dataset.id, li.dataset.name, li.dataset.members); }
+  document.addEventListener("click", (e) => {
+    const row = e.target.closest("[data-lookup-pick]");
+    const dlg = e.target.closest("[data-lookup]");
+    if (row && dlg) {
+      const input = $(`[data-ref] input[type=text][name='${dlg.dataset.field}']`);
+      if (input) { setRef(input.closest("[data-ref]"), row.dataset.id, row.dataset.name, row.dataset.members); input.focus(); }
+      dlg.remove();
+      return;
+    }
+    if (e.target.closest("[data-lookup-close]") || (dlg && e.target === dlg)) { dlg.remove(); }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { const d = $("[data-lookup]"); if (d) { d.remove(); e.preventDefault(); } }
+  });
+  document.addEventListener("htmx:afterSwap", (e) => {
+    const list = e.detail.target;
+    if (list && list.matches && list.matches(".tk-ref-list")) {
+      const input = $("input[type=text]", list.closest("[data-ref]"));
+      if (input) input.setAttribute("aria-expanded", list.children.length ? "true" : "false");
+    }
+  });
   document.addEventListener("mousedown", (e) => {
     const li = e.target.closest(".tk-ref-list li[data-id]");
     if (li) { e.preventDefault(); pick(li); }

@@ -31,7 +31,7 @@ def in_state(st, who, state):
                        assigned_to="ines.duarte")
     n = inc["number"]
     path = {"New": [], "In Progress": ["In Progress"], "On Hold": ["On Hold"], "Resolved": ["Resolved"],
-            "Closed": ["Resolved", "Closed"]}[state]
+            "Closed": ["Resolved", "Closed"], "Canceled": ["Canceled"]}[state]
     for s in path:
         extra = {"on_hold_reason": "Awaiting Caller"} if s == "On Hold" else {}
         if s == "Resolved":
