@@ -1,7 +1,7 @@
 """CRM GUI (Salesforce Lightning-like): thin routes over ``apps.crm.service``.
 
 Pages: home (``/crm/``), list views (``/crm/o/<obj>``), the pipeline board (``/crm/pipeline``),
-reports (``/crm/reports``), the dashboard (``/crm/dashboard``) and search (``/crm/search``); record
+reports (``/crm/reports``, in ``routes_reports.py``), the dashboard (``/crm/dashboard``) and search (``/crm/search``); record
 pages (``/crm/o/<obj>/<id>``) with their dialogs and timeline are in ``routes_records.py``, what
 both share in ``views.py``. Dialogs (new / edit / clone / delete / convert / close an opportunity /
 save a list view / change owner) are fetched into ``#modal``; a form with bad input comes back as
@@ -177,20 +177,7 @@ def pipeline_move():
     return board_response(f"“{r['name']}” moved to {stage}.")
 
 
-# ---------------------------------------------------------------- reports, search, lookups
-@bp.get("/reports")
-def reports():
-    group = request.args.get("group", "stage")
-    period = request.args.get("period", "THIS_QUARTER")
-    scope = request.args.get("scope", "all")
-    if group not in ("stage", "owner") or period not in dict(PERIODS) or scope not in ("all", "mine"):
-        raise Invalid("Choose a grouping, a close-date range and whose opportunities.", "group")
-    rep = S.report(g.store, g.caller.user, group, period, scope)
-    top = max([x["amount"] for x in rep["groups"]] or [0])
-    return render("crm/reports.html", **template_ctx(tab="reports", rep=rep, group=group, period=period, scope=scope,
-                                                     periods=PERIODS, top=top))
-
-
+# ---------------------------------------------------------------- search, lookups
 @bp.get("/search")
 def search():
     q = request.args.get("q", "").strip()

@@ -8,7 +8,8 @@ their name. Dates without a time (close date, task due date) are plain
 Field classes: what a user means to change is ``content`` (a stage, an amount,
 an owner, a note); ``probability`` is ``derived`` (always the stage's default),
 as are ``modified_at`` stamps and the stage history, which the service writes
-on every stage change. Saved list views (``crm_views``) are user content.
+on every stage change. Saved list views (``crm_views``) and report definitions (``crm_reports``)
+are user content.
 """
 import re
 
@@ -158,4 +159,18 @@ VIEWS = Table("crm_views", (
     content("created_at", Kind.TIME),
 ), indexes=("object, owner",))
 
-TABLES = (ACCOUNTS, CONTACTS, LEADS, OPPORTUNITIES, STAGE_HISTORY, ACTIVITIES, NOTES, VIEWS)
+REPORTS = Table("crm_reports", (
+    key(),
+    content("name"),
+    content("description", default=""),
+    content("object"),                         # the report type: accounts | contacts | leads | opportunities
+    content("columns", Kind.JSON, default=[]), # field names, in order
+    content("filters", Kind.JSON, default=[]), # [{field, op, value}], as list views take them
+    content("group_by", default=""),           # one field name, or "" (a tabular report)
+    content("sort", default=""),               # field name, "-" prefix = descending
+    content("owner"),                          # person id of who saved it
+    content("created_at", Kind.TIME),
+    derived("modified_at", Kind.TIME),
+), indexes=("owner",))
+
+TABLES = (ACCOUNTS, CONTACTS, LEADS, OPPORTUNITIES, STAGE_HISTORY, ACTIVITIES, NOTES, VIEWS, REPORTS)

@@ -1,5 +1,5 @@
 """CRM tools: search and read records, list views (and saving them), update fields, convert leads,
-log activity and notes.
+log activity and notes, and saved reports (build, save, run).
 
 Objects are ``accounts``, ``contacts``, ``leads`` and ``opportunities``; a
 record is named by its id, its slug, or (accounts, opportunities) its exact
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from apps.core.errors import Invalid as crm_invalid
 from apps.core.store.db import Caller, Store
 from apps.crm import service as crm
 from harness.tools.registry import read, write
@@ -88,6 +89,44 @@ def save_view(store: Store, caller: Caller, obj: Object, name: str, filters: lis
     return {"id": view_id, "name": name, "total": rows["total"], "rows": rows["rows"]}
 
 
+def report(store: Store, caller: Caller, action: Literal["save", "run", "list"] = "run", report: str | int | None = None,
+           name: str | None = None, obj: Object | None = None, columns: list[str] | None = None,
+           filters: list[dict[str, Any]] | None = None, group_by: str = "", sort: str = "",
+           description: str = "") -> dict:
+    """Saved reports, as the Reports tab's report builder makes them: ``list`` your reports; ``save`` a
+    report (a new one, or ``report`` to change one of yours) of one object with columns, filters, one
+    grouping and a sort; ``run`` a saved report (or, without ``report``, the definition given) and get
+    its rows (references by name), groups with count and sum, and totals."""
+    if action == "list":
+        return {"reports": crm.list_reports(store, caller.user)}
+    if action == "save":
+        rid = crm.save_report(store, caller, name or "", obj or "", columns, filters, group_by, sort, description,
+                              report_id=_report_id(store, caller.user, report) if report not in (None, "") else None)
+        res = crm.run_report(store, caller.user, rid)
+    elif action == "run":
+        if report not in (None, ""):
+            res = crm.run_report(store, caller.user, _report_id(store, caller.user, report))
+        else:
+            res = crm.run_definition(store, caller.user, {"object": obj, "columns": columns, "filters": filters,
+                                                           "group_by": group_by, "sort": sort})
+    else:
+        raise crm_invalid("Choose an action: list, save or run.", "action")
+    out = {k: res[k] for k in ("object", "columns", "filters", "group_by", "sort", "count", "sum", "sum_field")}
+    out["rows"] = res["values"]
+    out["groups"] = [{"key": g["key"], "label": g["label"], "count": g["count"], "sum": g["sum"]} for g in res["groups"]]
+    if "report" in res:
+        out["report"] = {k: res["report"][k] for k in ("id", "name", "description")}
+    return out
+
+
+def _report_id(store: Store, user: str, report) -> int:
+    """A saved report of the user's by id or exact name."""
+    for r in crm.list_reports(store, user):
+        if str(r["id"]) == str(report).strip() or r["name"].lower() == str(report).strip().lower():
+            return r["id"]
+    raise crm_invalid(f"You have no report “{report}”.", "report")
+
+
 OBJ = "accounts, contacts, leads or opportunities."
 RECORD = "The record's id, slug, or (accounts, opportunities) exact name."
 FIELDS = ("Field name → value, e.g. {\"stage\": \"Proposal\", \"amount\": 48000, \"close_date\": \"2026-06-30\"}. "
@@ -137,6 +176,17 @@ TOOLS = [
                            "\"value\": \"Renewal\"}, {\"field\": \"close_date\", \"op\": \"ge\", \"value\": "
                            "\"2026-04-01\"}].",
                 "sort": "A column name, `-` first for descending."}),
+    write(report, "crm.report",
+          args={"action": "list (your saved reports), save (a report: needs name and obj) or run (a saved "
+                          "report, or the definition given).",
+                "report": "A saved report's id or exact name (run it; with save: change it).",
+                "name": "The report's name (at most 80 characters).", "obj": "The report type: " + OBJ,
+                "columns": "Field names shown, in order, e.g. [\"name\", \"account\", \"stage\", \"amount\"] "
+                           "(default: the object's usual columns).",
+                "filters": "[{field, op, value}], as for crm.list.",
+                "group_by": "One field to group rows by (a picklist, owner, account…), or \"\" for none.",
+                "sort": "A field name, `-` first for descending.", "description": "The report's description."},
+          types={"obj": Object | None, "filters": list[dict[str, Any]] | None, "columns": list[str] | None}),
     write(add_note, "crm.add_note", args={"related_type": "The kind of record.", "related": RECORD,
                                           "title": "The note's title.", "body": "The note."}),
 ]

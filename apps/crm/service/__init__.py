@@ -15,7 +15,7 @@ The package re-exports its modules' public names (and the schema's picklists), s
 ``service.X`` is the API: ``fields`` (objects and field metadata), ``values`` (dates and
 numbers), ``base`` (people, visibility and reading records, shared by the others),
 ``editing``, ``leads``, ``related`` (related lists, activities, notes), ``views`` (list views),
-``reports`` and ``search``.
+``reports`` (the canned pipeline report, the dashboard), ``builder`` (saved reports) and ``search``.
 """
 from apps.crm.schema import (ACCOUNT_TYPES, ACTIVITY_KINDS, CLOSED_STAGES, EMAIL_RE, INDUSTRIES, LEAD_SOURCES,
                              LEAD_STATUSES, LOSS_REASONS, OPEN_STAGES, OPP_TYPES, STAGE_PROBABILITY, STAGES,
@@ -29,15 +29,20 @@ from apps.crm.service.leads import account_matches, convert_lead
 from apps.crm.service.related import (add_note, contacts_of, delete_activity, delete_note, log_activity, my_tasks,
                                       opportunities_of, opportunities_of_contact, set_task_status, stage_history,
                                       timeline)
+from apps.crm.service.builder import (clean_definition, delete_report, export_csv, get_report, group_fields,
+                                      list_reports, report_fields, report_types, run_definition, run_report,
+                                      save_report)
 from apps.crm.service.reports import dashboard, pipeline, report
 from apps.crm.service.search import lookup, search, search_records
 from apps.crm.service.values import (date_range, money, money_short, month_range, parse_amount, parse_date,
                                      parse_local_dt, quarter_range, slugify, today)
 from apps.crm.service.views import (BUILTIN_VIEWS, clean_filters, delete_view, describe_filter, get_view, list_records,
                                     list_views, save_view)
-from apps.crm.service.views import matches_filter
+from apps.crm.service.views import matches_filter, picklist_order
 
 __all__ = [
+    "clean_definition", "delete_report", "export_csv", "get_report", "group_fields", "list_reports", "report_fields",
+    "report_types", "run_definition", "run_report", "save_report", "picklist_order",
     "matches_filter",
     "ACCOUNT_TYPES", "ACTIVITY_KINDS", "BUILTIN_VIEWS", "CLOSED_STAGES", "COLUMNS", "DATE_RANGES", "EMAIL_RE",
     "EXTRA_FIELDS", "FIELDS", "HIGHLIGHTS", "INDUSTRIES", "LABEL", "LABEL_PLURAL", "LEAD_SOURCES", "LEAD_STATUSES",

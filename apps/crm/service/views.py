@@ -4,6 +4,7 @@ from __future__ import annotations
 from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
+from apps.crm.schema import LEAD_STATUSES
 from apps.crm.service.base import _all, _check_obj, _people_names, _require_user, _search_text, person_id
 from apps.crm.service.fields import DATE_RANGES, OPS, field, filter_fields, ops_for
 from apps.crm.service.values import date_range, parse_date
@@ -129,6 +130,16 @@ def _cmp_value(obj: str, r: dict, fname: str):
     return v.lower() if isinstance(v, str) else v
 
 
+def picklist_order(obj: str, fname: str) -> dict | None:
+    """A picklist's values → their position (Salesforce sorts picklists in the order they are defined,
+    e.g. Stage Prospecting → … → Closed Won → Closed Lost), or None for other fields."""
+    f = field(obj, fname)
+    if not f or f["type"] != "picklist":
+        return None
+    values = LEAD_STATUSES if (obj, fname) == ("leads", "status") else f["choices"]
+    return {v: i for i, v in enumerate(values)}
+
+
 def matches_filter(store: Store, user: str, obj: str, r: dict, flt: dict) -> bool:
     f = field(obj, flt["field"])
     op, value = flt["op"], flt["value"]
@@ -187,10 +198,14 @@ def list_records(store: Store, user: str, obj: str, *, view: str | None = None, 
         raise Invalid(f"Can't sort by “{key_name}”.", "sort")
     names = _people_names(store)
 
+    order = picklist_order(obj, key_name)
+
     def sk(r):
         val = _cmp_value(obj, r, key_name)
         if (field(obj, key_name) or {}).get("type") == "user":
             val = names.get(val, val or "").lower()
+        elif order is not None and val not in (None, ""):
+            val = order.get(r.get(key_name), len(order))
         return (val is None or val == "", val if val is not None else "")
     rows.sort(key=lambda r: r["id"])
     rows.sort(key=lambda r: r["name"].lower())

@@ -205,3 +205,24 @@
   document.addEventListener("pointercancel", (e) => endDrag(e, true));
   document.addEventListener("dragstart", (e) => { if (e.target.closest && e.target.closest(".bcard")) e.preventDefault(); });
 })();
+
+/* ---------------------------------------------------------------- report builder: a choice reloads the
+   builder with it; Save & Run opens the in-page save dialog */
+(function () {
+  "use strict";
+  document.addEventListener("change", (e) => {
+    const t = e.target;
+    if (t.matches && t.matches("#rb .rb-auto input[type=hidden]") && t.value !== "") t.form.submit();
+    else if (t.matches && t.matches("#rb .rb-auto input[name=sort_dir]")) t.form.submit();
+  });
+  document.addEventListener("click", (e) => {
+    const open = e.target.closest("[data-open-save]");
+    if (open) {
+      const w = document.querySelector("[data-save-wrap]");
+      w.hidden = false;
+      document.getElementById("rb-name").focus();
+      return;
+    }
+    if (e.target.closest("[data-close-save]")) document.querySelector("[data-save-wrap]").hidden = true;
+  });
+})();

@@ -33,8 +33,8 @@ def opp(slot, rid):
 
 def test_pages_render(client, ids):
     o, a, l, c = ids["opp"], ids["acc"], ids["lead"], ids["contact"]
-    urls = ["/crm/", "/crm/dashboard", "/crm/pipeline", "/crm/pipeline?scope=mine&period=all", "/crm/reports",
-            "/crm/reports?group=owner&period=NEXT_QUARTER&scope=mine", "/crm/search?q=harrowgate", "/crm/search",
+    urls = ["/crm/", "/crm/dashboard", "/crm/pipeline", "/crm/pipeline?scope=mine&period=all", "/crm/reports", "/crm/reports/pipeline",
+            "/crm/reports/pipeline?group=owner&period=NEXT_QUARTER&scope=mine", "/crm/search?q=harrowgate", "/crm/search",
             f"/crm/o/opportunities/{o}", f"/crm/o/accounts/{a}", f"/crm/o/leads/{l}", f"/crm/o/contacts/{c}",
             f"/crm/o/opportunities/{o}/edit", f"/crm/o/opportunities/{o}/clone", f"/crm/o/opportunities/{o}/delete",
             f"/crm/o/opportunities/{o}/close?stage=Closed%20Lost", f"/crm/o/opportunities/{o}/details?edit=1",
@@ -162,7 +162,7 @@ def test_pipeline_move(hx, slot, ids):
     assert hx.post("/crm/pipeline/move", data={"opportunity": 999999, "stage": "Discovery"}).status_code == 404
     assert hx.post("/crm/pipeline/move", data={"opportunity": o, "stage": "Proposal", "scope": "x"}).status_code == 422
     assert hx.get("/crm/pipeline?period=forever").status_code == 422
-    assert hx.get("/crm/reports?group=colour").status_code == 422
+    assert hx.get("/crm/reports/pipeline?group=colour").status_code == 422
 
 
 def test_convert_routes(hx, slot, ids):
