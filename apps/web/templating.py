@@ -11,6 +11,7 @@ from markupsafe import Markup
 from apps.core import people, timefmt
 from apps.core.files import human_size
 from apps.core.text import html_json
+from apps.web.pickers import boxes as picker_boxes
 
 HTMX_CONFIG = {
     "responseHandling": [
@@ -93,6 +94,7 @@ def init_app(app: Flask) -> None:
         avatar_color=people.color_for,
         first_name=people.first_name,
         htmx_config=html_json(HTMX_CONFIG),
+        picker_boxes=picker_boxes,
     )
     env.filters.update(
         list_date=lambda iso: timefmt.list_date(_store(), iso),

@@ -1,0 +1,91 @@
+"""What the in-page date and time pickers (the date_input macro, deskworld-pickers.js) show in their
+boxes, in each product's own format. The value a form posts stays the native inputs' canonical one
+(YYYY-MM-DD, HH:MM, YYYY-MM-DDTHH:MM), so routes take the same values they always did; a value that
+isn't canonical is shown as it is, so the server's error can name it.
+
+    google      Dec 8, 2026     2:30pm
+    salesforce  12/8/2026       2:30 PM
+    servicenow  2026-12-08      2026-12-08 14:30:00  (one box for date and time)
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, time
+
+SKINS = ("google", "salesforce", "servicenow")
+KINDS = ("date", "time", "datetime")
+_DT = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
+_T = re.compile(r"^(\d{2}:\d{2})(?::\d{2})?$")
+
+
+def _date(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _time(text: str) -> time | None:
+    try:
+        return time.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def date_text(d: date, skin: str) -> str:
+    if skin == "salesforce":
+        return f"{d.month}/{d.day}/{d.year}"
+    if skin == "servicenow":
+        return d.isoformat()
+    return f"{d.strftime('%b')} {d.day}, {d.year}"
+
+
+def time_text(t: time, skin: str) -> str:
+    if skin == "servicenow":
+        return t.strftime("%H:%M:%S")
+    h = t.hour % 12 or 12
+    half = "am" if t.hour < 12 else "pm"
+    if skin == "salesforce":
+        return f"{h}:{t.minute:02d} {half.upper()}"
+    return f"{h}:{t.minute:02d}{half}"
+
+
+def split(value: str | None, kind: str) -> tuple[str, str]:
+    """The canonical (date, time) parts of a value, or the raw text in the first part when it isn't
+    one (so a bad value stays in the box)."""
+    value = (value or "").strip()
+    if not value:
+        return "", ""
+    if kind == "time":
+        m = _T.match(value)
+        return ("", m.group(1)) if m and _time(m.group(1)) else (value, "")
+    m = _DT.match(value)
+    if not m or not _date(m.group(1)) or (m.group(2) and not _time(m.group(2))):
+        return value, ""
+    return m.group(1), (m.group(2) or "") if kind == "datetime" else ""
+
+
+def boxes(value: str | None, kind: str = "date", skin: str = "google") -> dict:
+    """What the macro needs: the canonical value to post and the text of each box."""
+    if kind not in KINDS:
+        raise ValueError(f"date_input: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if skin not in SKINS:
+        raise ValueError(f"date_input: skin must be one of {', '.join(SKINS)}, not {skin!r}")
+    d, t = split(value, kind)
+    dd, tt = _date(d) if d else None, _time(t) if t else None
+    dtext = date_text(dd, skin) if dd else d
+    ttext = time_text(tt, skin) if tt else t
+    canonical = (value or "").strip()
+    if dd and kind == "date":
+        canonical = d
+    elif tt and kind == "time":
+        canonical, dtext = t, ""
+    elif dd and kind == "datetime":
+        canonical = f"{d}T{t}" if t else d
+    if kind == "time":
+        ttext = ttext or dtext
+        dtext = ""
+    one = kind == "datetime" and skin == "servicenow"
+    if one:
+        dtext = f"{dtext} {ttext}".strip() if dd else dtext
+    return {"value": canonical, "date": dtext, "time": ttext, "one_box": one}
