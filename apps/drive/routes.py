@@ -10,7 +10,7 @@ from apps.core.errors import Invalid
 from apps.core.files import blob_bytes
 from apps.core.ids import as_id
 from apps.web.render import flash_toast, id_list, is_htmx, render, toast, toast_response
-from apps.drive import service
+from apps.drive import filters, service, sharing
 from apps.drive.blueprint import bp
 from apps.drive.service import FOLDER, Role
 from apps.web.render import attachment
@@ -54,7 +54,9 @@ def _listing(items, *, where: str, title: str, folder: dict | None = None, crumb
     here = request.full_path.rstrip("?")
     return render("drive/list.html", "listing", items=items, where=where, title=title, folder=folder,
                   crumbs=crumbs or [], sort=sort, desc=desc, can_add=can_add, here=here,
-                  parent_id=folder["id"] if folder else "", **_ctx(**extra))
+                  parent_id=folder["id"] if folder else "", layout=sharing.layout(g.store, g.caller.user),
+                  chips=filters.chips(g.store, g.caller.user, extra.get("q", "")) if where in ("my-drive", "search") else None,
+                  **_ctx(**extra))
 
 
 # ---------------------------------------------------------------- views
@@ -291,7 +293,7 @@ def _share(item_id: int, *, errors: dict | None = None, status: int = 200, peopl
     can_share = service.RANK[item["role"]] >= service.RANK[Role.EDITOR]
     return render("drive/_share_dialog.html", status=status, item=item, access=access, can_share=can_share,
                   errors=errors or {}, people=[(p, addresses.name_for(g.store, p)) for p in people], role=role,
-                  note=note)
+                  note=note, ga=sharing.general_access(g.store, g.caller.user, item_id))
 
 
 @bp.post("/items/<int:item_id>/share")
@@ -382,13 +384,3 @@ def star():
     if not is_htmx():
         return redirect(request.referrer or url_for("drive.my_drive"))
     return _done("Added to Starred." if on else "Removed from Starred.")
-
-
-@bp.get("/items/<int:item_id>/details")
-def details(item_id: int):
-    item = service.get(g.store, g.caller.user, item_id)
-    owner = directory.person(g.store, item["owner"])
-    modifier = directory.person(g.store, item["modified_by"]) if item["modified_by"] else None
-    return render("drive/_details.html", item=item, owner=owner, modifier=modifier,
-                  access=service.access_list(g.store, g.caller.user, item_id),
-                  location=service.breadcrumbs(g.store, g.caller.user, item)[:-1])

@@ -14,6 +14,10 @@ ITEMS = Table("drive_items", (
     content("ref", Kind.INT),              # doc / sheet / deck: the id in that app's table
     content("description", default=""),
     content("trashed", Kind.BOOL, default=False),
+    # General access (the Share dialog's link setting): "restricted" | "org" (the owner's organisation,
+    # with the link) | "anyone" (anyone with the link), and what the link lets them do.
+    content("link_access", default="restricted"),
+    content("link_role", default="viewer"),
     derived("trashed_at", Kind.TIME),
     derived("created_at", Kind.TIME),
     derived("modified_at", Kind.TIME),
@@ -42,4 +46,10 @@ VIEWS = Table("drive_views", (
     ephemeral("at", Kind.TIME),
 ), indexes=("user",))
 
-TABLES = (ITEMS, SHARES, STARS, VIEWS)
+PREFS = Table("drive_prefs", (                # a user's view settings: the layout (list | grid)
+    key(),
+    ephemeral("user"),
+    ephemeral("layout"),
+), indexes=("user",))
+
+TABLES = (ITEMS, SHARES, STARS, VIEWS, PREFS)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -24,6 +25,9 @@ class ItemMeta(BaseModel):
     modified: str | None = None
     starred_by: list[str] = []
     description: str = ""
+    # General access: who can open it with the link (restricted | org | anyone), and as what.
+    link_access: Literal["restricted", "org", "anyone"] = "restricted"
+    link_role: Literal["viewer", "commenter", "editor"] = "viewer"
 
 
 class DriveMeta(BaseModel):
@@ -75,7 +79,8 @@ def seed(store: Store, world: World) -> None:
                 raise WorldError(f"{path_yaml}: items.{key}.owner: unknown person {item_owner!r}")
             common = dict(owner=item_owner, parent=parent, description=m.description if m else "",
                           created_at=when(m, "created", key), modified_at=when(m, "modified", key),
-                          modified_by=item_owner)
+                          modified_by=item_owner, link_access=m.link_access if m else "restricted",
+                          link_role=m.link_role if m else "viewer")
             if path.is_dir():
                 item = seed_item(store, kind=FOLDER, name=name, mime=FOLDER_MIME, **common)
             elif app:

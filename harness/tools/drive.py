@@ -8,6 +8,7 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.files import blob_text
 from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
+from apps.drive import sharing
 from apps.mail import service as mail
 from harness.tools.registry import read, write
 
@@ -86,6 +87,18 @@ TOOLS = [
                 "role": "What they may do.", "notify": "Email them about it.",
                 "message": "A note for the email."},
           types={"people": list[str], "role": Literal["viewer", "commenter", "editor"]}),
+    write(sharing.set_general_access, "drive.general_access",
+          "Set an item's general access, as the Share dialog does: restricted (only people added), org (anyone "
+          "in the owner's organisation with the link) or anyone (anyone with the link), and what the link lets "
+          "them do. People it is shared with directly keep their access. Returns the setting (drive.get shows "
+          "link_access and link_role too).",
+          args={"item_id": ITEM, "access": "restricted, org or anyone.",
+                "role": "viewer, commenter or editor; null keeps the current one."},
+          types={"access": Literal["restricted", "org", "anyone"],
+                 "role": Literal["viewer", "commenter", "editor"] | None}, defaults={"role": None}),
+    write(sharing.make_copy, "drive.copy",
+          "Make a copy of a file, document, spreadsheet or presentation: “Copy of <name>”, yours, in the same "
+          "folder (or My Drive if you can't add to it). Returns the new item.", args={"item_id": ITEM}),
     write(drive.create_folder, "drive.create_folder", "Create a folder. Returns its id.",
           args={"parent": "The folder to put it in; null for My Drive.", "name": "The folder's name."},
           defaults={"parent": None}),

@@ -11,6 +11,64 @@
 
   /* ---------------------------------------------------------------- the selection bar */
   function selectedIds() { return $$("tr.frow[aria-selected='true']").map((r) => r.dataset.id); }
+
+  /* ---------------------------------------------------------------- Copy link: the page's clipboard, and a toast */
+  function showToast(text) {
+    const region = document.getElementById("toast-region");
+    if (!region) return;
+    region.innerHTML = "";
+    const t = document.createElement("div");
+    t.className = "toast"; t.setAttribute("role", "status"); t.dataset.closable = "";
+    const m = document.createElement("span"); m.className = "msg"; m.textContent = text;
+    t.appendChild(m); region.appendChild(t);
+  }
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text).catch(() => fallbackCopy(text));
+    fallbackCopy(text);
+    return Promise.resolve();
+  }
+  function fallbackCopy(text) {
+    const ta = document.createElement("textarea");
+    ta.value = text; ta.setAttribute("readonly", ""); ta.style.position = "fixed"; ta.style.opacity = "0";
+    (document.querySelector("dialog[open]") || document.body).appendChild(ta);
+    ta.select();
+    try { document.execCommand("copy"); } catch (err) { /* nothing else to try */ }
+    ta.remove();
+  }
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-copy-link]");
+    if (!b) return;
+    const url = b.dataset.copyLink;
+    document.body.dataset.copiedLink = url;
+    copyText(url).then(() => showToast("Link copied"));
+  });
+
+  /* ---------------------------------------------------------------- the details panel (the "i" button) */
+  function panel() { return document.getElementById("details-panel"); }
+  function loadDetails(id) {
+    const p = panel(); if (!p || !window.htmx) return;
+    const url = id ? p.dataset.itemUrl.replace("__ID__", id) : p.dataset.emptyUrl;
+    htmx.ajax("GET", url, { target: p, swap: "innerHTML" });
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("[data-details-toggle]")) {
+      const p = panel(); if (!p) return;
+      if (p.childElementCount) { p.innerHTML = ""; p.hidden = true; return; }
+      p.hidden = false;
+      const ids = selectedIds();
+      loadDetails(ids.length === 1 ? ids[0] : null);
+      return;
+    }
+    if (e.target.closest("[data-details-close]")) { const p = panel(); if (p) { p.innerHTML = ""; p.hidden = true; } }
+  });
+  document.addEventListener("htmx:beforeSwap", (e) => { const p = panel(); if (p && e.detail.target === p) p.hidden = false; });
+  document.addEventListener("deskworld:selection", () => {
+    const p = panel(); if (!p || p.hidden || !p.childElementCount) return;
+    const ids = selectedIds();
+    if (ids.length !== 1) return;
+    const shown = p.querySelector("[data-details-for]");
+    if (!shown || shown.dataset.detailsFor !== ids[0]) loadDetails(ids[0]);
+  });
   function updateSelectionBar() {
     const ids = selectedIds();
     const bar = $("#selection-bar");
@@ -29,7 +87,7 @@
       $$("input[name='ids'][data-generated]", form).forEach((i) => i.remove());
       ids.forEach((id) => { const i = document.createElement("input"); i.type = "hidden"; i.name = "ids"; i.value = id; i.dataset.generated = ""; form.appendChild(i); });
     });
-    const head = $("#drive-head-default"); if (head) head.hidden = ids.length > 0;
+    const chips = $("#filter-chips"); if (chips) chips.hidden = ids.length > 0;   // the selection bar takes the chips' place
   }
   document.addEventListener("deskworld:selection", updateSelectionBar);
   document.addEventListener("htmx:afterSwap", () => { updateSelectionBar(); });
