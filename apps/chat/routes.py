@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from flask import abort, g, make_response, redirect, request, url_for
 from markupsafe import Markup, escape
 
-from apps.chat import service
+from apps.chat import emoji, service
 from apps.chat.blueprint import bp
 from apps.core import addresses
 from apps.core import people as directory
@@ -45,6 +45,8 @@ def _ctx(**extra) -> dict:
         "sidebar_label": "Channels and direct messages",
         "workspace": _workspace(),
         "emojis": service.EMOJIS,
+        "emoji_groups": emoji.grouped,
+        "emoji_json": lambda: html_json(emoji.catalog()),
         "search": {"action": url_for("chat.search"), "placeholder": f"Search {_workspace()}",
                    "q": extra.pop("q", ""), "clear": url_for("chat.index")},
         **extra,
@@ -109,7 +111,8 @@ def timeline(msgs: list[dict], since: int | None, user: str) -> list[dict]:
 
 URL_RE = r"https?://[^\s<>\"]+"
 TEXT_RE = re.compile(
-    rf"(?P<url>{URL_RE})"
+    r"\[(?P<ltext>[^\]\n]+)\]\((?P<lurl>https?://[^\s<>\"()]+)\)"
+    rf"|(?P<url>{URL_RE})"
     r"|(?P<mention>(?<![\w@.])@(?P<slug>[a-z0-9][a-z0-9._-]*[a-z0-9]|[a-z0-9]))"
     r"|(?P<chan>(?<![\w&/#])#(?P<cname>[a-z0-9][a-z0-9_-]*))"
     r"|`(?P<code>[^`\n]+)`"
@@ -128,7 +131,10 @@ def render_text(text: str) -> Markup:
     for m in TEXT_RE.finditer(text or ""):
         out.append(escape(text[pos:m.start()]))
         pos = m.end()
-        if m.group("url"):
+        if m.group("lurl"):
+            out.append(Markup('<a href="{}" class="link" rel="noopener noreferrer">{}</a>').format(
+                m.group("lurl"), m.group("ltext")))
+        elif m.group("url"):
             url = m.group("url")
             trail = ""
             while url and url[-1] in ".,;:!?)]'":
@@ -164,33 +170,6 @@ def render_text(text: str) -> Markup:
     return Markup("").join(out)
 
 
-def snippet(text: str, terms: list[str], width: int = 220) -> Markup:
-    """Search result text: mentions as names, the matched terms highlighted."""
-    people = {r["slug"]: r["name"] for r in g.store.all("SELECT slug, name FROM people")}
-    plain = service.MENTION_RE.sub(lambda m: "@" + people.get(m.group(1), m.group(1)), text or "")
-    plain = " ".join(plain.split())
-    low = plain.lower()
-    start = 0
-    for t in terms:
-        i = low.find(t.lower())
-        if i > 60:
-            start = i - 60
-            space = plain.find(" ", start)
-            start = space + 1 if 0 <= space < i else start      # begin at a word
-            break
-    piece = ("…" if start else "") + plain[start:start + width] + ("…" if len(plain) > start + width else "")
-    if not terms:
-        return escape(piece)
-    pattern = re.compile("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)), re.I)
-    out, pos = [], 0
-    for m in pattern.finditer(piece):
-        out.append(escape(piece[pos:m.start()]))
-        out.append(Markup("<mark>{}</mark>").format(m.group(0)))
-        pos = m.end()
-    out.append(escape(piece[pos:]))
-    return Markup("").join(out)
-
-
 @bp.app_template_filter("chat_text")
 def _chat_text(text: str) -> Markup:
     return render_text(text)
@@ -220,6 +199,8 @@ def _chat_date(iso: str) -> str:
 
 
 def _file_url(f: dict) -> str | None:
+    if f.get("upload"):
+        return url_for("chat.file", file_id=f["id"])
     return url_for("drive.open_item", item_id=f["item_id"]) if f["item"] else None
 
 
@@ -243,11 +224,24 @@ def index():
     return redirect(url_for("chat.channel", conv_id=first["id"]))
 
 
-def _conv_ctx(conv_id: int, *, since: int | None, highlight: int | None) -> dict:
+PAGE = 50          # messages a timeline shows at first; "Load earlier" (or scrolling up) adds more
+
+
+def _conv_ctx(conv_id: int, *, since: int | None, highlight: int | None, shown: int | None = None) -> dict:
     conv = service.conversation(g.store, g.caller.user, conv_id)
-    msgs = service.messages(g.store, g.caller.user, conv_id)
+    limit = max(PAGE, shown or 0)
+    unread_from = since if since is not None else None
+    msgs = service.messages(g.store, g.caller.user, conv_id, limit=limit)
+    # A linked message or the "New messages" line older than the page: show back to it.
+    oldest = msgs[0]["id"] if msgs else None
+    for want in (highlight, unread_from):
+        while oldest is not None and want and want < oldest and service.has_older(g.store, conv_id, oldest):
+            limit += PAGE
+            msgs = service.messages(g.store, g.caller.user, conv_id, limit=limit)
+            oldest = msgs[0]["id"]
+    more = bool(msgs) and service.has_older(g.store, conv_id, msgs[0]["id"])
     return {"conv": conv, "items": timeline(msgs, since, g.caller.user), "since": since,
-            "highlight": highlight,
+            "highlight": highlight, "more": more, "shown": len(msgs),
             "members_json": _chat_members_json(conv_id)}
 
 
@@ -261,8 +255,10 @@ def channel(conv_id: int):
         t = service.thread(g.store, g.caller.user, thread_id)
         if t["conversation"]["id"] != conv_id:
             abort(404)
-    since = service.mark_read(g.store, g.caller, conv_id)
+    keep = request.args.get("unread") == "1"           # just marked unread: it stays so while open
+    since = service.last_read(g.store, g.caller.user, conv_id) if keep else service.mark_read(g.store, g.caller, conv_id)
     ctx = _conv_ctx(conv_id, since=since, highlight=highlight)
+    ctx["keep"] = keep
     return render("chat/channel.html", **ctx, t=t, thread_highlight=highlight, **_nav(conv_id),
                   **_ctx(title=ctx["conv"]["title"]))
 
@@ -271,8 +267,11 @@ def channel(conv_id: int):
 def messages(conv_id: int):
     """The timeline, re-fetched after a change (the "New messages" line stays where it was)."""
     since = int_arg("since")
-    service.mark_read(g.store, g.caller, conv_id)
-    return _frag("chat/_messages.html", **_conv_ctx(conv_id, since=since, highlight=None))
+    keep = request.args.get("keep") == "1"
+    if not keep:
+        service.mark_read(g.store, g.caller, conv_id)
+    return _frag("chat/_messages.html", **_conv_ctx(conv_id, since=since, highlight=None, shown=int_arg("shown")),
+                 keep=keep)
 
 
 @bp.get("/c/<int:conv_id>/header")
@@ -294,14 +293,28 @@ def _drive_ids() -> list[int]:
     return out
 
 
+def _local_ids() -> list[int]:
+    out = []
+    for v in request.form.getlist("local"):
+        if as_id(v) is None:
+            raise Invalid("That file isn't on this computer.", "local")
+        out.append(as_id(v))
+    return out
+
+
+def _uploads() -> list[tuple]:
+    return [(f.filename, f.read(), f.mimetype or None) for f in request.files.getlist("file") if f and f.filename]
+
+
 @bp.post("/c/<int:conv_id>/messages")
 def post(conv_id: int):
-    service.post_message(g.store, g.caller, conv_id, request.form.get("text", ""), drive_items=_drive_ids())
+    service.post_message(g.store, g.caller, conv_id, request.form.get("text", ""), drive_items=_drive_ids(),
+                         local=_local_ids(), uploads=_uploads())
     if not is_htmx():
         return redirect(url_for("chat.channel", conv_id=conv_id))
     since = int_arg("since")
     service.mark_read(g.store, g.caller, conv_id)
-    return _frag("chat/_messages.html", **_conv_ctx(conv_id, since=since, highlight=None),
+    return _frag("chat/_messages.html", **_conv_ctx(conv_id, since=since, highlight=None, shown=int_arg("shown")),
                  headers=_trigger("chat-nav"))
 
 
@@ -330,7 +343,8 @@ def reply(message_id: int):
     t = service.thread(g.store, g.caller.user, message_id)
     conv_id = t["conversation"]["id"]
     service.post_message(g.store, g.caller, conv_id, request.form.get("text", ""), thread=t["parent"]["id"],
-                         drive_items=_drive_ids(), also_channel=bool(request.form.get("also_channel")))
+                         drive_items=_drive_ids(), also_channel=bool(request.form.get("also_channel")),
+                         local=_local_ids(), uploads=_uploads())
     if not is_htmx():
         return redirect(url_for("chat.channel", conv_id=conv_id, thread=t["parent"]["id"]))
     return _frag("chat/_thread.html", t=service.thread(g.store, g.caller.user, message_id), focus=True,
@@ -566,19 +580,3 @@ def drive_picker():
     if request.args.get("partial"):
         return _frag("chat/_drive_rows.html", items=items, q=q)
     return _frag("chat/_drive_picker.html", items=items, q=q, target=target)
-
-
-# ---------------------------------------------------------------- search
-@bp.get("/search")
-def search():
-    q = request.args.get("q", "").strip()
-    if not q:
-        return redirect(url_for("chat.index"))
-    error = None
-    try:
-        results = service.search(g.store, g.caller.user, q)
-    except service.SearchError as e:
-        results, error = [], e.message
-    terms = service.search_terms(g.store, g.caller.user, q)
-    return render("chat/search.html", results=results, terms=terms, search_error=error,
-                  snippet=snippet, **_nav(None), **_ctx(q=q, title="Search"))

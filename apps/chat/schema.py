@@ -5,7 +5,9 @@ two people) or a group DM. Membership rows carry each member's read marker
 (``last_read``: the id of the newest message they have seen), which is view
 state and so ephemeral. A message with ``thread`` set is a reply in the
 thread of that parent message; the parent's ``reply_count`` and
-``last_reply_at`` are derived from its replies.
+``last_reply_at`` are derived from its replies. A file in a message is a Drive
+item or an upload from the computer (bytes in ``blobs``). ``chat_saved`` holds
+each person's "Save for later" messages.
 """
 from apps.core.store.schema import Kind, Table, content, derived, ephemeral, key
 
@@ -54,7 +56,18 @@ REACTIONS = Table("chat_reactions", (
 FILES = Table("chat_files", (
     key(),
     content("message", Kind.INT, ref="chat_messages", link="part"),
-    content("item", Kind.INT, ref="drive_items"),
+    content("item", Kind.INT, ref="drive_items"),                 # a Drive file shared in the message, or
+    content("name"),                                              # a file uploaded from the computer:
+    content("mime"),                                              # its name, type, size and bytes
+    content("size", Kind.INT),
+    content("blob", Kind.INT, ref="blobs", link="container"),
 ), indexes=("message",))
 
-TABLES = (CONVERSATIONS, MEMBERS, MESSAGES, REACTIONS, FILES)
+SAVED = Table("chat_saved", (                     # "Save for later": a person's saved messages
+    key(),
+    content("message", Kind.INT, ref="chat_messages", link="part"),
+    content("person"),
+    content("at", Kind.TIME),
+), indexes=("person", "message"))
+
+TABLES = (CONVERSATIONS, MEMBERS, MESSAGES, REACTIONS, FILES, SAVED)

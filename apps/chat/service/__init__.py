@@ -13,22 +13,28 @@ count only when also sent to the channel) written by someone else.
 
 The package re-exports its modules' public names, so ``service.X`` is the API:
 ``base`` (kinds, limits, names and mentions, conversation access shared by the
-others), ``conversations``, ``messages``, ``channels`` (channels and DMs) and ``search``.
+others), ``conversations``, ``messages``, ``channels`` (channels and DMs), ``personal`` (saved for
+later, mark unread, the Threads and Activity views) and ``search``.
 """
 from apps.chat.service.base import (BROADCAST, CHANNEL, DM, EMOJIS, GROUP, KINDS, MAX_GROUP, MAX_NAME, MAX_TEXT,
                                     MAX_TOPIC, MENTION_RE, MSG_NOT_FOUND, NAME_RE, NOT_FOUND, channel_name_error,
                                     is_member, member_ids, mentions_in)
-from apps.chat.service.channels import (create_channel, drive_choices, invite, join, leave, mention_candidates,
-                                        open_dm, people_to_invite, set_purpose, set_topic)
+from apps.chat.service.channels import (archive_channel, create_channel, drive_choices, invite, join, leave,
+                                        mention_candidates, open_dm, people_to_invite, rename_channel, set_purpose,
+                                        set_topic)
 from apps.chat.service.conversations import (browse_channels, conversation, conversation_by_name, last_read,
                                              list_conversations, mark_read)
-from apps.chat.service.messages import (delete_message, edit_message, get_message, message, messages, pin, pinned,
-                                        post_message, react, thread)
-from apps.chat.service.search import OPERATORS, TOKEN_RE, SearchError, parse_query, search, search_terms
+from apps.chat.service.messages import (delete_message, edit_message, get_message, has_older, message, messages, pin,
+                                        pinned, post_message, react, thread)
+from apps.chat.service.personal import activity, mark_unread, save_for_later, saved_items, threads
+from apps.chat.service.search import (OPERATORS, TOKEN_RE, SearchError, parse_query, search, search_files,
+                                      search_people, search_terms)
 
 __all__ = [
     "BROADCAST", "CHANNEL", "DM", "EMOJIS", "GROUP", "KINDS", "MAX_GROUP", "MAX_NAME", "MAX_TEXT", "MAX_TOPIC",
-    "MENTION_RE", "MSG_NOT_FOUND", "NAME_RE", "NOT_FOUND", "OPERATORS", "TOKEN_RE", "SearchError", "browse_channels",
+    "MENTION_RE", "MSG_NOT_FOUND", "NAME_RE", "NOT_FOUND", "OPERATORS", "TOKEN_RE", "SearchError", "activity",
+    "archive_channel", "browse_channels", "has_older", "mark_unread", "rename_channel", "save_for_later",
+    "saved_items", "search_files", "search_people", "threads",
     "channel_name_error", "conversation", "conversation_by_name", "create_channel", "delete_message",
     "drive_choices", "edit_message", "get_message", "invite", "is_member", "join", "last_read", "leave",
     "list_conversations", "mark_read", "member_ids", "mention_candidates", "mentions_in", "message", "messages",

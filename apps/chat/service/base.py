@@ -107,6 +107,12 @@ def _require(store: Store, user: str, conv_id: int) -> dict:
     return conv
 
 
+def _require_open(conv: dict, field: str = "text") -> None:
+    """An archived channel is read-only."""
+    if conv["archived"]:
+        raise Invalid("This channel has been archived: nothing in it can change.", field)
+
+
 def _require_member(store: Store, user: str, conv: dict) -> None:
     if not is_member(store, conv["id"], user):
         raise Forbidden(f"You're not a member of #{conv['name']}. Join the channel first."
@@ -168,11 +174,18 @@ def _decorate_messages(store: Store, user: str, rows: list[dict], people: dict |
     files: dict[int, list] = {}
     for f in store.all(f"SELECT * FROM chat_files WHERE message IN ({marks}) ORDER BY id", ids):
         item = None
+        if f["item"] is None:                 # uploaded from the computer: stored with the message
+            files.setdefault(f["message"], []).append({"id": f["id"], "item_id": None, "item": None, "upload": {
+                "name": f["name"], "mime": f["mime"], "size": f["size"]}})
+            continue
         try:
             item = drive.get(store, user, f["item"])
         except (NotFound, Forbidden):
             pass
-        files.setdefault(f["message"], []).append({"id": f["id"], "item_id": f["item"], "item": item})
+        files.setdefault(f["message"], []).append({"id": f["id"], "item_id": f["item"], "item": item,
+                                                   "upload": None})
+    saved = {r["message"] for r in store.all(
+        f"SELECT message FROM chat_saved WHERE person=? AND message IN ({marks})", [user, *ids])}
     repliers: dict[int, list] = {}
     for r in store.all(f"SELECT thread, author FROM chat_messages WHERE thread IN ({marks}) ORDER BY id", ids):
         lst = repliers.setdefault(r["thread"], [])
@@ -186,5 +199,6 @@ def _decorate_messages(store: Store, user: str, rows: list[dict], people: dict |
         m["files"] = files.get(m["id"], [])
         m["repliers"] = repliers.get(m["id"], [])[:5]
         m["mine"] = m["author"] == user
+        m["saved"] = m["id"] in saved
         out.append(m)
     return out

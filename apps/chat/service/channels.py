@@ -1,4 +1,5 @@
-"""Channels and DMs: creating, joining, leaving, inviting, topic and purpose; the pickers' candidates."""
+"""Channels and DMs: creating, joining, leaving, inviting, topic and purpose, renaming and archiving;
+the pickers' candidates."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -90,6 +91,7 @@ def leave(store: Store, caller: Caller, conv_id: int) -> None:
 def invite(store: Store, caller: Caller, conv_id: int, people: Iterable[str]) -> list[str]:
     """Add people to a channel the caller is in; returns who was added."""
     conv = _channel_for_change(store, caller, conv_id)
+    _not_archived(conv, "people")
     if conv["kind"] != CHANNEL:
         raise Invalid("People can only be added to channels. Start a new group conversation instead.", "people")
     slugs = _resolve_people(store, people)
@@ -105,14 +107,52 @@ def invite(store: Store, caller: Caller, conv_id: int, people: Iterable[str]) ->
     return added
 
 
+def _not_archived(conv: dict, field: str) -> None:
+    if conv["archived"]:
+        raise Invalid("This channel has been archived: nothing in it can change.", field)
+
+
 def set_topic(store: Store, caller: Caller, conv_id: int, topic: str) -> None:
-    _channel_for_change(store, caller, conv_id)
+    _not_archived(_channel_for_change(store, caller, conv_id), "topic")
     store.update("chat_conversations", conv_id, caller.actor, topic=_short(topic, "topic"))
 
 
 def set_purpose(store: Store, caller: Caller, conv_id: int, purpose: str) -> None:
-    _channel_for_change(store, caller, conv_id)
+    _not_archived(_channel_for_change(store, caller, conv_id), "purpose")
     store.update("chat_conversations", conv_id, caller.actor, purpose=_short(purpose, "purpose"))
+
+
+def rename_channel(store: Store, caller: Caller, conv_id: int, name: str) -> bool:
+    """Rename a channel you are in (Slack's name rules; names are unique). False when unchanged."""
+    conv = _channel_for_change(store, caller, conv_id)
+    if conv["kind"] != CHANNEL:
+        raise Invalid("Only channels have a name.", "name")
+    if conv["archived"]:
+        raise Invalid("This channel has been archived: unarchive it to change its name.", "name")
+    name = (name or "").strip()
+    name = name[1:] if name.startswith("#") else name
+    error = channel_name_error(name)
+    if error:
+        raise Invalid(error, "name")
+    if name == conv["name"]:
+        return False
+    if store.scalar("SELECT 1 FROM chat_conversations WHERE kind='channel' AND name=? AND id<>?", (name, conv_id)):
+        raise Invalid(f"That name is already taken by a channel. Try another, like “{name}-2”.", "name")
+    store.update("chat_conversations", conv_id, caller.actor, name=name)
+    return True
+
+
+def archive_channel(store: Store, caller: Caller, conv_id: int, archived: bool = True) -> bool:
+    """Archive a channel you are in (read-only, gone from the sidebar) or unarchive it.
+    False when it already was so."""
+    conv = _require(store, caller.user, conv_id)
+    if conv["kind"] != CHANNEL:
+        raise Invalid("Only channels can be archived.", "archived")
+    _require_member(store, caller.user, conv)
+    if bool(conv["archived"]) == bool(archived):
+        return False
+    store.update("chat_conversations", conv_id, caller.actor, archived=bool(archived))
+    return True
 
 
 def mention_candidates(store: Store, user: str, conv_id: int) -> list[dict]:

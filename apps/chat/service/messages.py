@@ -1,23 +1,47 @@
-"""Messages: the timeline, threads and pins; posting (with Drive files), editing, deleting, reactions."""
+"""Messages: the timeline (in pages), threads and pins; posting (with Drive files and uploads), editing,
+deleting, reactions."""
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 
 from apps.chat.service.base import (MAX_TEXT, MSG_NOT_FOUND, _clean_text, _conv, _decorate, _decorate_messages,
-                                    _member_row, _people, _require, _require_member, _visible, member_ids,
-                                    mentions_in)
+                                    _member_row, _people, _require, _require_member, _require_open, _visible,
+                                    member_ids, mentions_in)
+from apps.chat.emoji import as_emoji
+from apps.core import local_files
+from apps.core.files import guess_mime, put_blob
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
 
 
-def messages(store: Store, user: str, conv_id: int) -> list[dict]:
-    """The conversation's timeline, oldest first: top-level messages and replies also sent to it."""
+MAX_UPLOAD = 1024 * 1024 * 1024          # Slack's per-file limit, 1 GB
+
+
+def messages(store: Store, user: str, conv_id: int, *, before: int | None = None,
+             limit: int | None = None) -> list[dict]:
+    """The conversation's timeline, oldest first: top-level messages and replies also sent to it.
+    ``limit``: only the newest that many (older than message ``before`` when given) — a page."""
     _require(store, user, conv_id)
-    rows = store.select("chat_messages", "conversation=? AND (thread IS NULL OR also_channel=1)", (conv_id,),
-                        order="at, id")
+    where = "conversation=? AND (thread IS NULL OR also_channel=1)"
+    args: list = [conv_id]
+    if before is not None:
+        where += " AND id<?"
+        args.append(before)
+    if limit is None:
+        rows = store.select("chat_messages", where, args, order="at, id")
+    else:
+        rows = store.select("chat_messages", where, args, order="at DESC, id DESC")[:max(1, limit)][::-1]
     return _decorate_messages(store, user, rows)
+
+
+def has_older(store: Store, conv_id: int, first_id: int) -> bool:
+    """Whether the timeline has messages before message ``first_id`` (for "Load earlier")."""
+    first = store.get("chat_messages", first_id)
+    return first is not None and bool(store.scalar(
+        "SELECT 1 FROM chat_messages WHERE conversation=? AND (thread IS NULL OR also_channel=1)"
+        " AND (at<? OR (at=? AND id<?)) LIMIT 1", (conv_id, first["at"], first["at"], first_id)))
 
 
 def _message_row(store: Store, user: str, message_id: int) -> tuple[dict, dict]:
@@ -49,8 +73,11 @@ def get_message(store: Store, user: str, message_id: int) -> dict:
         "mentions": m["mentions"], "at": m["at"], "edited_at": m["edited_at"], "edited": m["edited_at"] is not None,
         "deleted": m["deleted"], "pinned": m["pinned"], "also_channel": m["also_channel"],
         "reply_count": m["reply_count"], "reactions": reactions,
-        "files": [f["item"] for f in store.all("SELECT item FROM chat_files WHERE message=? ORDER BY id",
-                                               (message_id,))],
+        "files": [f["item"] for f in store.all("SELECT item FROM chat_files WHERE message=? AND item IS NOT NULL"
+                                               " ORDER BY id", (message_id,))],
+        "uploads": [f["name"] for f in store.all("SELECT name FROM chat_files WHERE message=? AND item IS NULL"
+                                                 " ORDER BY id", (message_id,))],
+        "saved": bool(store.scalar("SELECT 1 FROM chat_saved WHERE message=? AND person=?", (message_id, user))),
     }
 
 
@@ -98,16 +125,39 @@ def _share_with_members(store: Store, caller: Caller, conv: dict, items: list[di
             drive.share(store, caller, item["id"], lacking, drive.Role.VIEWER.value, notify=False)
 
 
+def _uploads(store: Store, user: str, local: Iterable[int], uploads: Iterable[tuple]) -> list[dict]:
+    """Files from the computer: the in-app picker's ids (``local``) and uploaded (name, bytes, mime)."""
+    out = []
+    for lid in dict.fromkeys(local):
+        try:
+            f = local_files.get(store, user, int(lid))
+        except (NotFound, ValueError, TypeError):
+            raise Invalid("That file isn't on this computer.", "local") from None
+        out.append({"name": f["name"], "mime": f["mime"], "size": f["size"], "blob": f["blob"]})
+    for name, data, mime in uploads:
+        name = " ".join((name or "").split())
+        if not name:
+            raise Invalid("The file needs a name.", "file")
+        if len(data) > MAX_UPLOAD:
+            raise Invalid("Files can be at most 1 GB.", "file")
+        out.append({"name": name, "mime": mime or guess_mime(name), "size": len(data), "data": data})
+    return out
+
+
 def post_message(store: Store, caller: Caller, conversation: int, text: str, *, thread: int | None = None,
-                 drive_items: Iterable[int] = (), also_channel: bool = False) -> int:
-    """Post in a conversation (``thread``: reply to that message's thread). Returns the message id."""
+                 drive_items: Iterable[int] = (), also_channel: bool = False, local: Iterable[int] = (),
+                 uploads: Iterable[tuple] = ()) -> int:
+    """Post in a conversation (``thread``: reply to that message's thread). Returns the message id.
+    Files: ``drive_items`` (Drive ids), ``local`` (ids of files on the user's computer) and
+    ``uploads`` ((name, bytes, mime) triples), stored with the message."""
     conv = _require(store, caller.user, conversation)
     _require_member(store, caller.user, conv)
     if conv["archived"]:
         raise Invalid("This channel has been archived: nobody can post in it.", "text")
     text = _clean_text(text)
     items = _drive_items(store, caller.user, drive_items)
-    if not text.strip() and not items:
+    ups = _uploads(store, caller.user, local, uploads)
+    if not text.strip() and not items and not ups:
         raise Invalid("Write a message first.", "text")
     if len(text) > MAX_TEXT:
         raise Invalid(f"Messages can be at most {MAX_TEXT:,} characters.", "text")
@@ -128,6 +178,10 @@ def post_message(store: Store, caller: Caller, conversation: int, text: str, *, 
                            also_channel=bool(also_channel and parent))
         for item in items:
             store.insert("chat_files", caller.actor, message=mid, item=item["id"])
+        for up in ups:
+            blob = up.get("blob") or put_blob(store, up["data"], up["mime"], actor=caller.actor)
+            store.insert("chat_files", caller.actor, message=mid, item=None, name=up["name"], mime=up["mime"],
+                         size=up["size"], blob=blob)
         if parent is not None:
             _reply_stats(store, caller.actor, parent["id"])
         row = _member_row(store, conv["id"], caller.user)
@@ -144,6 +198,7 @@ def _own_message(store: Store, caller: Caller, message_id: int, verb: str) -> tu
     if m["author"] != caller.user:
         raise Forbidden(f"You can only {verb} your own messages.")
     _require_member(store, caller.user, conv)
+    _require_open(conv)
     return m, conv
 
 
@@ -172,6 +227,8 @@ def delete_message(store: Store, caller: Caller, message_id: int) -> str:
             store.delete("chat_reactions", r["id"], caller.actor)
         for f in store.all("SELECT id FROM chat_files WHERE message=?", (message_id,)):
             store.delete("chat_files", f["id"], caller.actor)
+        for f in store.all("SELECT id FROM chat_saved WHERE message=?", (message_id,)):
+            store.delete("chat_saved", f["id"], caller.actor)
         if m["thread"] is None and m["reply_count"]:
             store.update("chat_messages", message_id, caller.actor, deleted=True, text="", mentions=[], pinned=False)
             return "tombstone"
@@ -192,7 +249,8 @@ def react(store: Store, caller: Caller, message: int, emoji: str) -> bool:
     if m["deleted"]:
         raise NotFound(MSG_NOT_FOUND)
     _require_member(store, caller.user, conv)
-    emoji = (emoji or "").strip()
+    _require_open(conv, "emoji")
+    emoji = as_emoji(emoji)
     if not emoji or len(emoji) > 16 or re.search(r"\s", emoji):
         raise Invalid("Choose an emoji to react with.", "emoji")
     row = store.one("SELECT id FROM chat_reactions WHERE message=? AND person=? AND emoji=?",
@@ -210,4 +268,5 @@ def pin(store: Store, caller: Caller, message_id: int, pinned_: bool = True) -> 
     if m["deleted"]:
         raise NotFound(MSG_NOT_FOUND)
     _require_member(store, caller.user, conv)
+    _require_open(conv, "pinned")
     store.update("chat_messages", message_id, caller.actor, pinned=bool(pinned_))

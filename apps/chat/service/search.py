@@ -1,5 +1,5 @@
-"""Search: the query language (``from:``, ``in:``, ``before:``, ``after:``, ``on:``, ``during:``
-and quoted phrases) and the messages it finds.
+"""Search: the query language (``from:``, ``in:``, ``before:``, ``after:``, ``on:``, ``during:``,
+``is:saved`` and quoted phrases) and the messages, files and people it finds.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class SearchError(Invalid):
 
 
 TOKEN_RE = re.compile(r'(?P<op>[a-zA-Z]+):(?:"(?P<qv>[^"]*)"|(?P<v>\S+))|"(?P<phrase>[^"]*)"|(?P<word>\S+)')
-OPERATORS = ("from", "in", "before", "after", "on", "during")
+OPERATORS = ("from", "in", "before", "after", "on", "during", "is")
 
 
 def _day(store: Store, value: str, op: str) -> date:
@@ -52,12 +52,16 @@ def _person_for_search(store: Store, user: str, value: str) -> str:
 def parse_query(store: Store, user: str, q: str) -> dict:
     """``from:@person`` ``in:#channel`` (or ``in:@person`` for a DM) ``before:`` ``after:`` ``on:``
     dates, "quoted phrases" and words (all must match)."""
-    out = {"from": [], "in": [], "before": None, "after": None, "terms": []}
+    out = {"from": [], "in": [], "before": None, "after": None, "terms": [], "saved": False}
     for m in TOKEN_RE.finditer(q or ""):
         op = (m.group("op") or "").lower()
         if op in OPERATORS:
             value = m.group("qv") if m.group("qv") is not None else m.group("v")
-            if op == "from":
+            if op == "is":
+                if value.lower() != "saved":
+                    raise SearchError(f"“is:{value}”: Chat searches only is:saved (messages you saved for later).")
+                out["saved"] = True
+            elif op == "from":
                 out["from"].append(_person_for_search(store, user, value))
             elif op == "in":
                 if value.startswith("@"):
@@ -100,12 +104,15 @@ def _dm_between(store: Store, user: str, other: str) -> int | None:
 def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
     """Messages the user can see matching ``q``, newest first (raises ``SearchError``)."""
     p = parse_query(store, user, q)
-    if not (p["terms"] or p["from"] or p["in"] or p["before"] or p["after"]):
+    if not (p["terms"] or p["from"] or p["in"] or p["before"] or p["after"] or p["saved"]):
         return []
     where = ["m.deleted=0",
              "((c.kind='channel' AND c.private=0) OR EXISTS (SELECT 1 FROM chat_members x"
              " WHERE x.conversation=c.id AND x.person=?))"]
     params: list = [user]
+    if p["saved"]:
+        where.append("EXISTS (SELECT 1 FROM chat_saved s WHERE s.message=m.id AND s.person=?)")
+        params.append(user)
     if p["from"]:
         where.append(f"m.author IN ({','.join('?' * len(p['from']))})")
         params += p["from"]
@@ -141,3 +148,33 @@ def search_terms(store: Store, user: str, q: str) -> list[str]:
         return parse_query(store, user, q)["terms"]
     except SearchError:
         return []
+
+
+def search_files(store: Store, user: str, q: str, limit: int = 50) -> list[dict]:
+    """Files shared in messages the user can see whose name contains every word of ``q`` (operators
+    ignored), newest first: ``name``, ``mime``, ``message`` (decorated, with ``conv``), ``item_id``."""
+    words = [t.lower() for t in parse_query(store, user, q)["terms"]] if q else []
+    out = []
+    for m in search(store, user, " ".join(t for t in (q or "").split() if ":" in t) or "after:1970-01-01", 1000):
+        for f in m["files"]:
+            name = f["item"]["name"] if f["item"] else (f["upload"] or {}).get("name")
+            if not name or not all(w in name.lower() for w in words):
+                continue
+            out.append({"name": name, "mime": f["item"]["mime"] if f["item"] else f["upload"]["mime"],
+                        "item_id": f["item_id"], "file_id": f["id"], "message": m})
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def search_people(store: Store, q: str, limit: int = 30) -> list[dict]:
+    """Directory people whose name, id, email or title contains every word of ``q``."""
+    words = [w for w in (q or "").lower().split() if ":" not in w]
+    if not words:
+        return []
+    out = []
+    for p in store.all("SELECT slug, name, email, title FROM people ORDER BY name"):
+        hay = " ".join(str(p[k] or "") for k in ("slug", "name", "email", "title")).lower()
+        if all(w in hay for w in words):
+            out.append(dict(p))
+    return out[:limit]
