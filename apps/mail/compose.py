@@ -21,6 +21,40 @@ REPLY = "reply"
 REPLY_ALL = "reply_all"
 FORWARD = "forward"
 MODES = (REPLY, REPLY_ALL, FORWARD)
+FORWARDED = "---------- Forwarded message ---------"
+
+
+# ---------------------------------------------------------------- settings: the signature
+def settings(store: Store, user: str) -> dict:
+    """The user's Mail settings (a signature, "" when none)."""
+    row = store.select("mail_settings", "owner=?", (user,))
+    return row[0] if row else {"id": None, "owner": user, "signature": ""}
+
+
+def set_signature(store: Store, caller: Caller, signature: str) -> dict:
+    """Save the signature Gmail inserts below "-- " in new messages, replies and forwards."""
+    if signature is None:
+        raise Invalid("Type a signature (or an empty one to have none).", "signature")
+    text = "\n".join(line.rstrip() for line in str(signature).replace("\r\n", "\n").split("\n")).strip("\n")
+    if len(text) > 10000:
+        raise Invalid("A signature can be at most 10,000 characters.", "signature")
+    row = settings(store, caller.user)
+    if row["id"] is None:
+        store.insert("mail_settings", caller.actor, owner=caller.user, signature=text)
+    else:
+        store.update("mail_settings", row["id"], caller.actor, signature=text)
+    return settings(store, caller.user)
+
+
+def signature_block(store: Store, user: str) -> str:
+    sig = settings(store, user)["signature"]
+    return f"-- \n{sig}" if sig.strip() else ""
+
+
+def initial_body(store: Store, user: str) -> str:
+    """What a new message's body starts as: empty, or two blank lines and the signature."""
+    block = signature_block(store, user)
+    return f"\n\n{block}" if block else ""
 
 
 def _draft(store: Store, user: str, draft_id: int) -> dict:
@@ -91,7 +125,7 @@ def quote(store: Store, m: dict) -> str:
 
 def forward_header(store: Store, m: dict) -> str:
     who = f"{m['sender_name']} <{m['sender']}>" if m["sender_name"] else m["sender"]
-    lines = ["---------- Forwarded message ---------", f"From: {who}",
+    lines = [FORWARDED, f"From: {who}",
              f"Date: {long_datetime(store, m['sent_at'])}", f"Subject: {m['subject']}",
              f"To: {', '.join(_named(store, m['to']))}"]
     if m["cc"]:
@@ -113,9 +147,12 @@ def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int
         raise Invalid("Choose reply, reply all or forward.", "mode")
     m = message_for(store, caller.user, message_id)
     my = me(store, caller.user)
+    sig = signature_block(store, caller.user)
     if mode == FORWARD:
+        # Gmail's forward: the cursor on an empty line, the signature, then the forwarded message.
+        body = "\n\n" + (sig + "\n\n" if sig else "") + forward_header(store, m)
         with store.transaction():
-            d = create_draft(store, caller, subject=_prefixed("Fwd:", m["subject"]), body="",
+            d = create_draft(store, caller, subject=_prefixed("Fwd:", m["subject"]), body=body,
                              thread=m["thread"], forward_of=m["id"])
             for a in m["attachments"]:
                 store.insert("mail_draft_files", caller.actor, draft=d, name=a["name"], mime=a["mime"],
@@ -129,7 +166,7 @@ def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int
         if mode == REPLY_ALL:
             cc = [a for a in m["to"] + m["cc"] if a not in (my, m["sender"])]
     return create_draft(store, caller, to=to, cc=cc, subject=_prefixed("Re:", m["subject"]),
-                        thread=m["thread"], in_reply_to=m["id"])
+                        body=f"\n\n{sig}" if sig else "", thread=m["thread"], in_reply_to=m["id"])
 
 
 # ---------------------------------------------------------------- attachments
@@ -211,7 +248,9 @@ def send_draft(store: Store, caller: Caller, draft_id: int, *, allow_empty: bool
             body = body.rstrip() + "\n\n" + quote(store, message_for(store, caller.user, d["in_reply_to"]))
         except NotFound:
             pass
-    if d["forward_of"]:
+    if d["forward_of"] and FORWARDED in body:
+        body = body.strip("\n")          # the block is in the body, as the compose showed it
+    elif d["forward_of"]:                # a body typed over the block (or a draft from before): add it
         try:
             body = (body.rstrip() + "\n\n" if body.strip() else "") + \
                 forward_header(store, message_for(store, caller.user, d["forward_of"]))

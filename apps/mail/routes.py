@@ -15,6 +15,7 @@ from apps.mail import service
 from apps.mail.blueprint import bp
 from apps.mail.search import SearchError
 from apps.mail.service import FOLDER_TITLES, Action, Folder
+from apps.mail.chips import chips as search_chips
 from apps.mail.compose import list_drafts
 from apps.mail.views import context, current_view, view_url
 
@@ -33,15 +34,21 @@ ACTION_TOASTS = {
     Action.RESTORE: "moved out of Trash", Action.DELETE_FOREVER: "deleted forever",
     Action.READ: "marked as read", Action.UNREAD: "marked as unread", Action.STAR: "starred",
     Action.UNSTAR: "unstarred", Action.ADD_LABEL: "labelled", Action.REMOVE_LABEL: "label removed",
-    Action.MOVE_TO_LABEL: "moved",
+    Action.MOVE_TO_LABEL: "moved", Action.SPAM: "marked as spam", Action.NOT_SPAM: "unmarked as spam",
+    Action.SNOOZE: "snoozed", Action.UNSNOOZE: "unsnoozed",
 }
 UNDOABLE = {Action.ARCHIVE, Action.INBOX, Action.TRASH, Action.RESTORE, Action.MOVE_TO_LABEL,
-            Action.ADD_LABEL, Action.REMOVE_LABEL, Action.READ, Action.UNREAD}
+            Action.ADD_LABEL, Action.REMOVE_LABEL, Action.READ, Action.UNREAD, Action.SPAM, Action.NOT_SPAM,
+            Action.SNOOZE, Action.UNSNOOZE}
 
 
 def _toast_for(action: Action, n: int, snapshot: list[dict], view: str, label: dict | None) -> tuple[str, dict | None]:
     noun = "Conversation" if n == 1 else f"{n} conversations"
     text = f"{noun} {ACTION_TOASTS[action]}"
+    if action is Action.SNOOZE and snapshot:
+        box = g.store.get("mail_boxes", int(snapshot[0]["id"]))
+        if box and box["snoozed_until"]:
+            text += " until " + g.store.local(box["snoozed_until"]).strftime("%a, %b %-d, %-I:%M %p")
     if label and action in (Action.ADD_LABEL, Action.MOVE_TO_LABEL):
         text += f" {'to' if action is Action.MOVE_TO_LABEL else 'as'} “{label['name']}”"
     elif label and action is Action.REMOVE_LABEL:
@@ -100,7 +107,7 @@ def search():
     except SearchError as e:
         page, error = service.Page([], 0, 1, 1, 0, 0), str(e)
     return _list_page(page, view=f"search:{q}", title="Search results", q=q, current=None,
-                      search_error=error)
+                      search_error=error, chips=search_chips(g.store, g.caller.user, q))
 
 
 @bp.post("/act")
@@ -113,8 +120,11 @@ def act():
         action, _, lab = request.form["op"].partition(":")
         label_id = label_id if as_id(lab) is None else as_id(lab)
     ids = _ids()
+    until = None
+    if action == Action.SNOOZE:
+        until = request.form["op"].partition(":")[2] if "op" in request.form else request.form.get("until")
     try:
-        snapshot = service.apply(g.store, g.caller, ids, action, label_id)
+        snapshot = service.apply(g.store, g.caller, ids, action, label_id, until=until)
     except Invalid as e:
         if is_htmx():
             return toast_response(e.message, 422)
@@ -123,9 +133,11 @@ def act():
     lab = service.label(g.store, g.caller.user, label_id) if label_id else None
     text, undo_ = _toast_for(Action(action), len(ids), snapshot, view, lab)
     if request.form.get("from_thread"):
-        # Leaving a conversation: go back to the list, as Gmail does.
+        # Labels, stars, read marks: Gmail stays on the conversation. What takes it out of the
+        # list (archive, delete, move, spam, snooze) goes back to the list.
         flash_toast(text, undo=undo_)
-        target = view_url(view)
+        stays = Action(action) in service.STAYS and not (Action(action) is Action.UNREAD)
+        target = url_for("mail.thread", thread_id=ids[0], v=view) if stays and len(ids) == 1 else view_url(view)
         if is_htmx():
             return "", 204, {"HX-Redirect": target}
         return redirect(target)
@@ -152,6 +164,8 @@ def _rerender(view: str, note: str | None = None):
     if not is_htmx():
         return redirect(view_url(view, page_no))
     ctx = context(q=view[7:] if view.startswith("search:") else "")
+    if view.startswith("search:"):
+        ctx["chips"] = search_chips(store, user, view[7:])
     nav = render_nav(ctx, view)
     return render("mail/list.html", "threads", page=page, view=view, view_title=title,
                   oob=[note, nav] if note else [nav], **_listcontext(view, page), **ctx)
@@ -360,6 +374,18 @@ def advanced_search():
     if not parts:
         return redirect(url_for("mail.folder", folder="inbox"))
     return redirect(url_for("mail.search", q=" ".join(parts)))
+
+
+@bp.get("/snooze/pick")
+def snooze_pick():
+    """Snooze → Pick date & time: an in-page dialog (the conversations are in ``t``)."""
+    ids = _ids()
+    if not ids:
+        raise Invalid("Select at least one conversation.", "t")
+    tomorrow = service.snooze_choices(g.store)
+    default = next((w for n, w, _ in tomorrow if n == "Tomorrow"), "")
+    return render("mail/_snooze_dialog.html", ids=ids, view=current_view(), default=default,
+                  from_thread=request.args.get("from_thread", ""))
 
 
 @bp.get("/shortcuts")

@@ -38,8 +38,25 @@ def _save() -> int:
     return draft_id
 
 
-def _panel(draft_id: int, fk: str, *, errors: dict | None = None, status: int = 200, confirm_empty=False):
-    d = compose.get_draft(g.store, g.caller.user, draft_id)
+def _pristine() -> bool:
+    """A new message's form as it opened: no recipient, subject or words beyond the signature.
+    Gmail keeps no draft of it."""
+    f = _form_fields()
+    if int_arg("draft_id") is not None or any(a.strip() for k in ("to", "cc", "bcc") for a in f[k]):
+        return False
+    body = (f["body"] or "").strip()
+    return not (f["subject"] or "").strip() and body in ("", compose.initial_body(g.store, g.caller.user).strip())
+
+
+def _blank(**fields) -> dict:
+    """A new message not saved yet (saved as a draft once something is typed)."""
+    return {"id": None, "to": [], "cc": [], "bcc": [], "subject": "", "files": [], "thread": None,
+            "in_reply_to": None, "forward_of": None, "body": compose.initial_body(g.store, g.caller.user),
+            **fields}
+
+
+def _panel(draft: int | dict, fk: str, *, errors: dict | None = None, status: int = 200, confirm_empty=False):
+    d = draft if isinstance(draft, dict) else compose.get_draft(g.store, g.caller.user, draft)
     return render("mail/_compose.html", status=status, d=d, fk=fk, errors=errors or {}, view=current_view(),
                   confirm_empty=confirm_empty, names=_names(d))
 
@@ -55,22 +72,23 @@ def compose_page():
     if draft_id is not None:
         d = compose.get_draft(g.store, g.caller.user, draft_id)
     else:
-        d = {"id": None, "to": [a for a in request.args.getlist("to") if a], "cc": [], "bcc": [],
-             "subject": request.args.get("subject", ""), "body": "", "files": [], "thread": None,
-             "in_reply_to": None, "forward_of": None}
+        d = _blank(to=[a for a in request.args.getlist("to") if a], subject=request.args.get("subject", ""))
     return render("mail/compose_page.html", d=d, fk=PANEL, errors={}, view=current_view(), names=_names(d),
                   confirm_empty=False, **context(current=None))
 
 
 @bp.post("/compose")
 def compose_open():
-    """The Compose button: a new draft in the floating window (or an existing one, ``draft``)."""
+    """The Compose button: a new message in the floating window (or an existing draft, ``draft``).
+    A new message becomes a draft only once something is typed, as in Gmail."""
     draft_id = int_arg("draft")
     if draft_id is None:
-        draft_id = compose.create_draft(g.store, g.caller, to=request.values.getlist("to"),
-                                        subject=request.values.get("subject", ""))
-    else:
-        compose.get_draft(g.store, g.caller.user, draft_id)
+        to = [a for a in request.values.getlist("to") if a.strip()]
+        subject = request.values.get("subject", "")
+        if not is_htmx():
+            return go(url_for("mail.compose_page", to=to, subject=subject or None))
+        return _panel(_blank(to=addresses.lenient(to), subject=subject), PANEL)
+    compose.get_draft(g.store, g.caller.user, draft_id)
     if not is_htmx():
         return go(url_for("mail.compose_page", draft=draft_id))
     return _panel(draft_id, PANEL)
@@ -87,8 +105,14 @@ def reply(message_id: int):
 
 @bp.post("/compose/save")
 def compose_save():
+    fk = _fk()
+    if _pristine():
+        return render("mail/_compose_status.html", fk=fk, draft_id=None, text="")
+    new = int_arg("draft_id") is None
     draft_id = _save()
-    return render("mail/_compose_status.html", fk=_fk(), draft_id=draft_id, text="Draft saved")
+    # A draft made by this save: the form learns its id, so the next save updates it.
+    oob = [render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)] if new else None
+    return render("mail/_compose_status.html", fk=fk, draft_id=draft_id, text="Draft saved", oob=oob)
 
 
 @bp.post("/compose/send")
@@ -132,10 +156,13 @@ def compose_discard():
 
 @bp.post("/compose/close")
 def compose_close():
-    """The window's ×: keep what was typed as a draft; an untouched draft is dropped."""
+    """The window's ×: keep what was typed as a draft; an untouched message leaves nothing."""
+    if _pristine():
+        return render("mail/_compose_closed.html", headers={"HX-Trigger": "mail-changed"})
     draft_id = _save()
     d = compose.get_draft(g.store, g.caller.user, draft_id)
-    empty = not (d["to"] or d["cc"] or d["bcc"] or d["subject"].strip() or d["body"].strip() or d["files"])
+    empty = not (d["to"] or d["cc"] or d["bcc"] or d["subject"].strip() or d["files"]
+                 or d["body"].strip() not in ("", compose.initial_body(g.store, g.caller.user).strip()))
     if empty and d["thread"] is None:
         compose.discard_draft(g.store, g.caller, draft_id)
         return render("mail/_compose_closed.html", headers={"HX-Trigger": "mail-changed"})

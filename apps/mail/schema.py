@@ -38,6 +38,8 @@ BOXES = Table("mail_boxes", (
     content("starred", Kind.BOOL, default=False),
     content("trashed", Kind.BOOL, default=False),
     content("labels", Kind.JSON, default=[]),   # mail_labels ids, sorted
+    content("spam", Kind.BOOL, default=False),  # reported as spam: in Spam, out of every other list
+    content("snoozed_until", Kind.TIME),        # out of the Inbox until then (world time), in Snoozed
     ephemeral("read", Kind.BOOL, default=True),
 ), indexes=("owner, thread", "message"))
 
@@ -88,4 +90,10 @@ DRAFT_FILES = Table("mail_draft_files", (
     content("drive_item", Kind.INT, ref="drive_items"),
 ), indexes=("draft",))
 
-TABLES = (THREADS, MESSAGES, BOXES, LABELS, ATTACHMENTS, CONTACTS, DRAFTS, DRAFT_FILES)
+SETTINGS = Table("mail_settings", (          # one row per user who changed a setting
+    key(),
+    content("owner"),
+    content("signature", default=""),            # inserted below "-- " in new messages
+), indexes=("owner",))
+
+TABLES = (THREADS, MESSAGES, BOXES, LABELS, ATTACHMENTS, CONTACTS, DRAFTS, DRAFT_FILES, SETTINGS)

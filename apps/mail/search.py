@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 from apps.core import people as directory
 from apps.core.store.db import Store, utc_iso
@@ -20,7 +20,8 @@ from apps.core.store.db import Store, utc_iso
 TOKEN = re.compile(r'(-?)(?:(\w+):)?("([^"]*)"|\S+)')
 DATE_FORMATS = ("%Y/%m/%d", "%Y-%m-%d", "%m/%d/%Y", "%b %d %Y", "%d %b %Y")
 OPERATORS = {"from", "to", "cc", "bcc", "subject", "has", "filename", "label", "in", "is",
-             "before", "after", "older", "newer"}
+             "before", "after", "older", "newer", "older_than", "newer_than"}
+AGE = re.compile(r"^(\d{1,4})([dmy])$", re.I)
 
 
 class SearchError(ValueError):
@@ -149,7 +150,16 @@ class Compiler:
                 return "b.read=1", []
             if lv == "starred":
                 return "b.starred=1", []
+            if lv == "snoozed":
+                return "b.snoozed_until>?", [self.store.now_iso()]
             raise SearchError(f"Unknown “is:{v}”. Try is:unread, is:read or is:starred.")
+        if op in ("older_than", "newer_than"):
+            m = AGE.match(v.strip())
+            if not m:
+                raise SearchError(f"Couldn't understand “{op}:{v}”. Use a number and d, m or y, like {op}:7d.")
+            n, unit = int(m.group(1)), m.group(2).lower()
+            at = self.store.now() - timedelta(days=n * {"d": 1, "m": 30, "y": 365}[unit])
+            return ("m.sent_at < ?" if op == "older_than" else "m.sent_at >= ?"), [utc_iso(at)]
         if op in ("before", "older", "after", "newer"):
             day = parse_date(v, op)
             at = utc_iso(datetime.combine(day.date(), time(0, 0)).replace(tzinfo=self.store.tz))
@@ -157,9 +167,11 @@ class Compiler:
         raise SearchError(f"Unknown operator “{op}:”.")
 
     def _in(self, where: str) -> tuple[str, list]:
-        if where in ("trash", "anywhere"):
+        if where in ("trash", "anywhere", "spam"):
             self.scope = where
-            return ("b.trashed=1", []) if where == "trash" else ("1", [])
+            return {"trash": ("b.trashed=1", []), "spam": ("b.spam=1 AND b.trashed=0", [])}.get(where, ("1", []))
+        if where == "snoozed":
+            return "b.snoozed_until>?", [self.store.now_iso()]
         if where == "inbox":
             return "b.inbox=1", []
         if where == "sent":
@@ -199,8 +211,8 @@ def compile_query(store: Store, user: str, q: str) -> tuple[str, list]:
         clauses.append((sql, params))
     if pending_or:
         raise SearchError("“OR” needs a term on each side.")
-    if comp.scope is None:
-        clauses.append(("b.trashed=0", []))
+    if comp.scope is None:            # Gmail searches Trash and Spam only when asked to
+        clauses.append(("b.trashed=0 AND b.spam=0", []))
     where = " AND ".join(f"({s})" for s, _ in clauses)
     params = [p for _, ps in clauses for p in ps]
     return where, params

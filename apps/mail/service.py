@@ -29,11 +29,13 @@ class Folder(StrEnum):
     ARCHIVE = "archive"
     ALL = "all"
     TRASH = "trash"
+    SNOOZED = "snoozed"
+    SPAM = "spam"
 
 
-FOLDER_TITLES = {Folder.INBOX: "Inbox", Folder.STARRED: "Starred", Folder.SENT: "Sent",
-                 Folder.DRAFTS: "Drafts", Folder.ARCHIVE: "Archive", Folder.ALL: "All Mail",
-                 Folder.TRASH: "Trash"}
+FOLDER_TITLES = {Folder.INBOX: "Inbox", Folder.STARRED: "Starred", Folder.SNOOZED: "Snoozed",
+                 Folder.SENT: "Sent", Folder.DRAFTS: "Drafts", Folder.ARCHIVE: "Archive",
+                 Folder.ALL: "All Mail", Folder.SPAM: "Spam", Folder.TRASH: "Trash"}
 
 
 class Action(StrEnum):
@@ -49,6 +51,14 @@ class Action(StrEnum):
     ADD_LABEL = "add_label"
     REMOVE_LABEL = "remove_label"
     MOVE_TO_LABEL = "move_to_label"   # label it and take it out of the Inbox
+    SPAM = "spam"                # Report spam: to Spam, out of the Inbox
+    NOT_SPAM = "not_spam"        # back to the Inbox
+    SNOOZE = "snooze"            # out of the Inbox until ``until`` (world time)
+    UNSNOOZE = "unsnooze"
+
+
+# Actions after which the conversation is still where the user is looking (Gmail stays on it).
+STAYS = {Action.READ, Action.UNREAD, Action.STAR, Action.UNSTAR, Action.ADD_LABEL, Action.REMOVE_LABEL}
 
 
 @dataclass
@@ -70,22 +80,30 @@ def me(store: Store, user: str) -> str:
 
 # ---------------------------------------------------------------- listing
 def _folder_where(store: Store, user: str, folder: Folder | str, label: int | None) -> tuple[str, list]:
+    now = store.now_iso()
+    awake = "(b.snoozed_until IS NULL OR b.snoozed_until<=?)"
     if label is not None:
-        return ("b.trashed=0 AND EXISTS (SELECT 1 FROM json_each(b.labels) j WHERE j.value=?)", [label])
+        return ("b.trashed=0 AND b.spam=0 AND EXISTS (SELECT 1 FROM json_each(b.labels) j WHERE j.value=?)",
+                [label])
     folder = Folder(folder)
     if folder is Folder.INBOX:
-        return "b.inbox=1 AND b.trashed=0", []
+        return f"b.inbox=1 AND b.trashed=0 AND b.spam=0 AND {awake}", [now]
     if folder is Folder.STARRED:
-        return "b.starred=1 AND b.trashed=0", []
+        return "b.starred=1 AND b.trashed=0 AND b.spam=0", []
+    if folder is Folder.SNOOZED:
+        return "b.snoozed_until>? AND b.trashed=0 AND b.spam=0", [now]
     if folder is Folder.SENT:
         return "m.sender=? AND b.trashed=0", [me(store, user)]
     if folder is Folder.TRASH:
         return "b.trashed=1", []
+    if folder is Folder.SPAM:
+        return "b.spam=1 AND b.trashed=0", []
     if folder is Folder.ALL:
-        return "b.trashed=0", []
+        return "b.trashed=0 AND b.spam=0", []
     if folder is Folder.ARCHIVE:
-        return ("b.trashed=0 AND NOT EXISTS (SELECT 1 FROM mail_boxes b2 WHERE b2.owner=b.owner"
-                " AND b2.thread=b.thread AND b2.inbox=1 AND b2.trashed=0)", [])
+        return ("b.trashed=0 AND b.spam=0 AND NOT EXISTS (SELECT 1 FROM mail_boxes b2 WHERE b2.owner=b.owner"
+                f" AND b2.thread=b.thread AND b2.inbox=1 AND b2.trashed=0 AND {awake.replace('b.', 'b2.')})",
+                [now])
     raise NotFound(f"No folder {folder}.")
 
 
@@ -96,11 +114,13 @@ def _threads(store: Store, user: str, where: str, params: list, *, page: int, tr
     page = min(max(1, page), pages)
     # A conversation sorts by its newest message the user can see in this view's scope.
     scope = "b2.trashed=1" if trash_view else "b2.trashed=0"
+    # ... and one back from snooze by the time it came back, as Gmail puts it on top again.
     rows = store.all(
-        f"SELECT b.thread AS thread, (SELECT max(m2.sent_at || printf('%012d', m2.id)) FROM mail_boxes b2"
+        f"SELECT b.thread AS thread, (SELECT max(CASE WHEN b2.snoozed_until<=? AND b2.snoozed_until>m2.sent_at"
+        f" THEN b2.snoozed_until ELSE m2.sent_at END || printf('%012d', m2.id)) FROM mail_boxes b2"
         f" JOIN mail_messages m2 ON m2.id=b2.message WHERE b2.owner=b.owner AND b2.thread=b.thread"
         f" AND {scope}) AS latest {base} GROUP BY b.thread ORDER BY latest DESC LIMIT ? OFFSET ?",
-        (user, *params, PAGE_SIZE, (page - 1) * PAGE_SIZE))
+        (store.now_iso(), user, *params, PAGE_SIZE, (page - 1) * PAGE_SIZE))
     threads = summaries(store, user, [r["thread"] for r in rows], trash_view=trash_view)
     first = (page - 1) * PAGE_SIZE + 1 if total else 0
     return Page(threads, total, page, pages, first, first + len(threads) - 1 if total else 0)
@@ -184,6 +204,9 @@ def summaries(store: Store, user: str, threads: list[int], *, trash_view: bool =
             "unread": any(not r["read"] for r in rows),
             "starred": any(r["starred"] for r in rows),
             "inbox": any(r["inbox"] for r in rows),
+            "spam": any(r["spam"] for r in rows),
+            "snoozed_until": max((r["snoozed_until"] for r in rows if r["snoozed_until"]
+                                  and r["snoozed_until"] > store.now_iso()), default=None),
             "labels": sorted((all_labels[i] for i in label_ids if i in all_labels),
                              key=lambda lab: (lab["name"].lower(), lab["id"])),
             "attachments": [f for r in rows for f in files_by.get(r["message"], [])],
@@ -221,14 +244,17 @@ def split_quote(body: str) -> tuple[str, str]:
 def counts(store: Store, user: str) -> dict:
     """Unread conversations in Inbox and per label; drafts count."""
     inbox = store.scalar("SELECT count(DISTINCT thread) FROM mail_boxes WHERE owner=? AND inbox=1"
-                         " AND trashed=0 AND read=0", (user,))
+                         " AND trashed=0 AND spam=0 AND read=0 AND (snoozed_until IS NULL OR snoozed_until<=?)",
+                         (user, store.now_iso()))
+    spam = store.scalar("SELECT count(DISTINCT thread) FROM mail_boxes WHERE owner=? AND spam=1"
+                        " AND trashed=0 AND read=0", (user,))
     drafts = store.scalar("SELECT count(*) FROM mail_drafts WHERE owner=?", (user,))
     per_label = {}
     for lab in labels(store, user):
         per_label[lab["id"]] = store.scalar(
             "SELECT count(DISTINCT b.thread) FROM mail_boxes b, json_each(b.labels) j WHERE b.owner=?"
-            " AND b.trashed=0 AND b.read=0 AND j.value=?", (user, lab["id"]))
-    return {"inbox": inbox, "drafts": drafts, "labels": per_label}
+            " AND b.trashed=0 AND b.spam=0 AND b.read=0 AND j.value=?", (user, lab["id"]))
+    return {"inbox": inbox, "drafts": drafts, "spam": spam, "labels": per_label}
 
 
 # ---------------------------------------------------------------- a conversation
@@ -261,6 +287,10 @@ def thread(store: Store, user: str, thread_id: int) -> dict:
         "trashed_count": len(boxes) - len(visible) if not in_trash else 0,
         "inbox": any(b["inbox"] for b in visible),
         "starred": any(b["starred"] for b in shown),
+        "spam": any(b["spam"] for b in shown),
+        "unread": any(not b["read"] for b in shown),
+        "snoozed_until": max((b["snoozed_until"] for b in shown if b["snoozed_until"]
+                              and b["snoozed_until"] > store.now_iso()), default=None),
     }
 
 
@@ -389,17 +419,19 @@ def _boxes(store: Store, user: str, thread_ids: Iterable[int], trashed: bool | N
     return rows
 
 
-SNAPSHOT_FIELDS = ("inbox", "starred", "trashed", "labels", "read")
+SNAPSHOT_FIELDS = ("inbox", "starred", "trashed", "labels", "read", "spam", "snoozed_until")
 
 
 def apply(store: Store, caller: Caller, thread_ids: Iterable[int], action: Action | str,
-          label_id: int | None = None) -> list[dict]:
+          label_id: int | None = None, until: str | None = None) -> list[dict]:
     """Apply an action to whole conversations. Returns the boxes' previous
-    state (for Undo, see ``restore_state``)."""
+    state (for Undo, see ``restore_state``). ``until`` is the snooze's end (ISO, world time)."""
     try:
         action = Action(action)
     except ValueError:
         raise Invalid(f"Unknown action {action!r}.", "action") from None
+    if action is Action.SNOOZE:
+        until = snooze_time(store, until)
     if action in (Action.ADD_LABEL, Action.REMOVE_LABEL, Action.MOVE_TO_LABEL):
         if label_id is None:
             raise Invalid("Choose a label.", "label")
@@ -438,6 +470,14 @@ def apply(store: Store, caller: Caller, thread_ids: Iterable[int], action: Actio
                 changes = {"labels": sorted(set(b["labels"]) - {label_id})}
             elif action is Action.MOVE_TO_LABEL:
                 changes = {"labels": sorted(set(b["labels"]) | {label_id}), "inbox": False}
+            elif action is Action.SPAM:
+                changes = {"spam": True, "inbox": False, "snoozed_until": None}
+            elif action is Action.NOT_SPAM:
+                changes = {"spam": False, "inbox": True}
+            elif action is Action.SNOOZE:
+                changes = {"snoozed_until": until, "inbox": True}
+            elif action is Action.UNSNOOZE:
+                changes = {"snoozed_until": None}
             elif action is Action.DELETE_FOREVER:
                 if not b["trashed"]:
                     raise Invalid("Only conversations in Trash can be deleted forever.", "threads")
@@ -446,6 +486,42 @@ def apply(store: Store, caller: Caller, thread_ids: Iterable[int], action: Actio
             if changes:
                 store.update("mail_boxes", b["id"], caller.actor, **changes)
     return before
+
+
+def snooze_time(store: Store, until: str | None) -> str:
+    """A snooze's end as stored (UTC ISO): ``until`` is ISO with an offset, or a local
+    ``YYYY-MM-DDTHH:MM`` in the world's timezone; it must be in the future."""
+    from datetime import datetime, timezone
+    if not until or not str(until).strip():
+        raise Invalid("Choose when the conversation should come back.", "until")
+    try:
+        when = datetime.fromisoformat(str(until).strip())
+    except ValueError:
+        raise Invalid(f"“{until}” isn't a date and time (YYYY-MM-DDTHH:MM).", "until") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=store.tz)
+    when = when.astimezone(timezone.utc)
+    if when <= store.now():
+        raise Invalid("Choose a time in the future to snooze until.", "until")
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def snooze_choices(store: Store) -> list[tuple[str, str, str]]:
+    """Gmail's Snooze menu: (name, when as local ISO, how it reads) — later today 6 PM (or 8 PM,
+    if 6 has passed), tomorrow 8 AM, this weekend (Saturday 8 AM), next week (Monday 8 AM)."""
+    from datetime import timedelta
+    now = store.local(store.now())
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    out = []
+    later = day.replace(hour=18) if now.hour < 17 else day.replace(hour=20) if now.hour < 19 else None
+    if later is not None:
+        out.append(("Later today", later))
+    out.append(("Tomorrow", (day + timedelta(days=1)).replace(hour=8)))
+    if now.weekday() < 5:
+        out.append(("This weekend", (day + timedelta(days=5 - now.weekday())).replace(hour=8)))
+    out.append(("Next week", (day + timedelta(days=7 - now.weekday())).replace(hour=8)))
+    fmt = (lambda d: d.strftime("%-I:%M %p") if d.date() == now.date() else d.strftime("%a, %-I:%M %p"))
+    return [(name, d.strftime("%Y-%m-%dT%H:%M"), fmt(d)) for name, d in out]
 
 
 def restore_state(store: Store, caller: Caller, snapshot: list[dict]) -> None:

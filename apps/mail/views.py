@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import g, request, url_for
 
-from apps.mail.service import FOLDER_TITLES, Folder, counts, labels
+from apps.mail.service import FOLDER_TITLES, Folder, counts, labels, snooze_choices
 
 
 def current_view() -> str:
@@ -39,6 +39,7 @@ def context(**extra) -> dict:
         "labels": labels(store, user),
         "counts": counts(store, user),
         "folder_titles": FOLDER_TITLES,
+        "snooze_choices": snooze_choices(store),
         "search": {"action": url_for("mail.search"), "placeholder": "Search mail", "q": q,
                    "clear": url_for("mail.folder", folder="inbox")},
         **extra,

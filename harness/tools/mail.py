@@ -11,16 +11,18 @@ from apps.mail import compose
 from apps.mail import service as mail
 from harness.tools.registry import read, write
 
-Folder = Literal["inbox", "starred", "sent", "archive", "all", "trash"]
+Folder = Literal["inbox", "starred", "snoozed", "sent", "archive", "all", "spam", "trash"]
 Action = Literal["archive", "inbox", "trash", "restore", "read", "unread", "star", "unstar",
-                 "add_label", "remove_label", "move_to_label"]
+                 "add_label", "remove_label", "move_to_label", "spam", "not_spam", "snooze", "unsnooze"]
 
 
-def act(store: Store, caller: Caller, thread_ids: list[int], action: Action, label_id: int | None = None) -> list[dict]:
+def act(store: Store, caller: Caller, thread_ids: list[int], action: Action, label_id: int | None = None,
+        until: str | None = None) -> list[dict]:
     """Act on whole conversations, as the toolbar does: archive, move to inbox, trash, restore from
     trash, mark read or unread, star or unstar, add or remove a label, or move to a label (label it and
-    take it out of the inbox). Returns the conversations as they are now."""
-    mail.apply(store, caller, thread_ids, action, label_id)
+    take it out of the inbox), report spam (to Spam) or not spam (back to the Inbox), snooze until a
+    time (out of the Inbox until then, in Snoozed) or unsnooze. Returns the conversations as they are now."""
+    mail.apply(store, caller, thread_ids, action, label_id, until=until)
     return mail.summaries(store, caller.user, thread_ids, trash_view=action == "trash")
 
 
@@ -69,6 +71,12 @@ def read_attachment(store: Store, user: str, attachment_id: int) -> dict:
     return {**a, "text": blob_text(store, a["blob"]) if a["blob"] else ""}
 
 
+def set_signature(store: Store, caller: Caller, signature: str) -> dict:
+    """Set the signature Mail inserts below "-- " in new messages, replies and forwards written in
+    the app (an empty one removes it). Returns the settings."""
+    return compose.set_signature(store, caller, signature)
+
+
 ADDRESSES = "Email addresses (a person's address from the directory, or any outside address)."
 FILES = "Drive file ids to attach (Docs, Sheets and Slides go in as links)."
 
@@ -111,7 +119,11 @@ TOOLS = [
                 "bcc": ADDRESSES, "drive_files": FILES}),
     write(act, "mail.act",
           args={"thread_ids": "Conversation ids.", "action": "What to do.",
-                "label_id": "The label for add_label, remove_label and move_to_label (see mail.labels)."}),
+                "label_id": "The label for add_label, remove_label and move_to_label (see mail.labels).",
+                "until": "For snooze: when the conversation comes back to the Inbox, YYYY-MM-DDTHH:MM in "
+                         "the world's time zone (or ISO with an offset); it must be in the future."}),
+    write(set_signature, "mail.set_signature",
+          args={"signature": "The signature's text (plain text, several lines allowed)."}),
     write(mail.create_label, "mail.create_label", "Create a label. Returns its id.",
           args={"name": "The label's name.", "color": "A #rrggbb colour (default: the next in the palette)."}),
 ]
