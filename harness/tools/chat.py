@@ -33,11 +33,11 @@ def read_conversation(store: Store, caller: Caller, channel: str | int, limit: i
 
 
 def post(store: Store, caller: Caller, channel: str | int, text: str, thread: int | None = None,
-         also_channel: bool = False, drive_items: list[int] = ()) -> dict:
+         also_channel: bool = False, drive_items: list[int] = (), local_files: list[int] = ()) -> dict:
     """Post a message in a channel or direct message you are a member of (`@person.id` mentions
     someone). Returns the posted message."""
     mid = chat.post_message(store, caller, conversation_id(store, caller.user, channel), text, thread=thread,
-                            also_channel=also_channel, drive_items=drive_items)
+                            also_channel=also_channel, drive_items=drive_items, local=local_files)
     return chat.get_message(store, caller.user, mid)
 
 
@@ -70,17 +70,37 @@ def invite(store: Store, caller: Caller, channel: str | int, people: list[str]) 
 
 
 def set_topic(store: Store, caller: Caller, channel: str | int, topic: str | None = None,
-              purpose: str | None = None) -> dict:
-    """Set a channel's topic (shown in its header) and/or its purpose; an empty text clears it.
-    Returns the channel."""
+              purpose: str | None = None, name: str | None = None, archived: bool | None = None) -> dict:
+    """Change a channel's settings: its topic (shown in its header), its purpose, its name, or archive
+    it (read-only for everyone, gone from sidebars) / unarchive it; an empty topic or purpose clears
+    it. Returns the channel."""
     conv_id = conversation_id(store, caller.user, channel)
-    if topic is None and purpose is None:
-        raise Invalid("Give a topic or a purpose.", "topic")
+    if topic is None and purpose is None and name is None and archived is None:
+        raise Invalid("Give a topic or a purpose (or a name, or archived).", "topic")
+    if archived is False:
+        chat.archive_channel(store, caller, conv_id, False)
     if topic is not None:
         chat.set_topic(store, caller, conv_id, topic)
     if purpose is not None:
         chat.set_purpose(store, caller, conv_id, purpose)
+    if name is not None:
+        chat.rename_channel(store, caller, conv_id, name)
+    if archived:
+        chat.archive_channel(store, caller, conv_id, True)
     return chat.conversation(store, caller.user, conv_id)
+
+
+def mark(store: Store, caller: Caller, message_id: int, saved: bool | None = None,
+         unread: bool | None = None) -> dict:
+    """Save a message for later (or take it off the Later list), and/or mark it unread (its
+    conversation shows unread from that message on). Returns the message."""
+    if saved is None and not unread:
+        raise Invalid("Say saved (true or false) or unread (true).", "saved")
+    if saved is not None:
+        chat.save_for_later(store, caller, message_id, bool(saved))
+    if unread:
+        chat.mark_unread(store, caller, message_id)
+    return chat.get_message(store, caller.user, message_id)
 
 
 CHANNEL = "A channel name (`general`, `#general`) or a conversation id (DMs: see chat.channels)."
@@ -97,13 +117,16 @@ TOOLS = [
          args={"message_id": "The id of the thread's parent message, or of any reply in it."}),
     read(chat.search, "chat.search",
          "Search messages the user can see, newest first: words and \"quoted phrases\" (all must match), "
-         "from:@person.id, in:#channel or in:@person.id, before:/after:/on: YYYY-MM-DD.",
+         "from:@person.id, in:#channel or in:@person.id, before:/after:/on: YYYY-MM-DD, is:saved (the "
+         "user's saved-for-later messages).",
          args={"q": "The query, e.g. `from:@priya.raman deductible in:#general`.", "limit": "At most this many."}),
     write(post, "chat.post",
           args={"channel": CHANNEL, "text": "The message (plain text; `@person.id` mentions).",
                 "thread": "Reply in the thread of this message id.",
                 "also_channel": "With thread: also send the reply to the channel.",
-                "drive_items": "Drive item ids to share with the message."}),
+                "drive_items": "Drive item ids to share with the message.",
+                "local_files": "Ids of files on the user's computer (the world's local files) to upload "
+                               "into the message."}),
     write(dm, "chat.dm", args={"people": "Person ids (like `priya.raman`) or email addresses.",
                                "text": "The message."}),
     write(chat.react, "chat.react",
@@ -120,5 +143,11 @@ TOOLS = [
     write(invite, "chat.invite", args={"channel": CHANNEL, "people": "Person ids (like `priya.raman`) or email "
                                                                     "addresses."}),
     write(set_topic, "chat.set_topic", args={"channel": CHANNEL, "topic": "The new topic (\"\" clears it).",
-                                             "purpose": "The new purpose (\"\" clears it)."}),
+                                             "purpose": "The new purpose (\"\" clears it).",
+                                             "name": "A new name for the channel (Slack's rules: lowercase, "
+                                                     "no spaces or periods).",
+                                             "archived": "True archives the channel, false unarchives it."}),
+    write(mark, "chat.mark", args={"message_id": "The message id.",
+                                   "saved": "True saves it for later, false takes it off the Later list.",
+                                   "unread": "True marks it unread (for you)."}),
 ]
