@@ -12,7 +12,7 @@ from datetime import date
 from flask import abort, g, redirect, request, url_for
 
 from apps.calendar import service
-from apps.core.errors import Forbidden
+from apps.core.errors import Forbidden, Invalid
 from apps.calendar.blueprint import bp
 from apps.calendar.views import (BACK, VIEWS, after_change, back_view, fragment, mini_ctx, parse_day, side_ctx,
                                  template_ctx, view_ctx, view_fragment, view_url)
@@ -69,20 +69,38 @@ def event(event_id: int):
 
 @bp.post("/event/<int:event_id>/respond")
 def respond(event_id: int):
+    """Yes / No / Maybe. On an occurrence of a series, Google Calendar asks first: this event or all
+    events (the answer to one occurrence makes it an exception of the series)."""
     occ = request.form.get("occ") or None
     response = request.form.get("response", "")
-    service.respond(g.store, g.caller, event_id, response, request.form.get("note", ""))
+    ev = service.get_event(g.store, g.caller.user, event_id, occ)
+    back = request.form.get("back", "")
+    popup = request.form.get("popup") == "1"
+    scope = request.form.get("scope")
+    if response not in service.RSVP:
+        raise Invalid("Answer Yes (accepted), No (declined) or Maybe (tentative).", "response")
+    if ev["in_series"] and not scope and is_htmx():
+        return fragment("calendar/_scope.html", headers={"HX-Retarget": "#modal", "HX-Reswap": "innerHTML"},
+                        ev=ev, action=url_for("calendar.respond", event_id=event_id), title="RSVP to recurring event",
+                        verb="OK", back=back, start=None, target="#cal-card", scopes=["this", "all"],
+                        hidden={"response": response, "note": request.form.get("note", ""),
+                                "popup": "1" if popup else "0"})
+    scope = scope or "all"
+    service.respond(g.store, g.caller, event_id, response, request.form.get("note", ""), occ=occ, scope=scope)
+    if scope == "this" and ev["recurring"]:              # the occurrence is now an event of its own
+        event_id = g.store.scalar("SELECT id FROM cal_events WHERE series=? AND series_day=? ORDER BY id DESC",
+                                  (event_id, ev["occ"]))
+        occ = None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     msg = {"accepted": "You're going", "declined": "You declined", "tentative": "You replied maybe"}[response]
-    back = request.form.get("back", "")
     if not is_htmx():
         flash_toast(msg)
         return redirect(url_for("calendar.event", event_id=event_id, occ=occ, back=back or None))
     extra = ""
-    if BACK.match(back) and request.form.get("popup") == "1":
+    if BACK.match(back) and popup:
         extra = view_fragment(*back_view(), swap_oob=True)
-    return fragment("calendar/_card.html", oob=[extra, toast(msg)], ev=ev, back=back,
-                    popup=request.form.get("popup") == "1")
+    return fragment("calendar/_card.html", oob=[extra, toast(msg)], ev=ev, back=back, popup=popup,
+                    headers={"HX-Retarget": "#cal-card", "HX-Reswap": "outerHTML"})
 
 
 @bp.get("/event/<int:event_id>/delete")
@@ -90,7 +108,7 @@ def delete_dialog(event_id: int):
     occ = request.args.get("occ") or None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     return fragment("calendar/_scope.html", ev=ev, action=url_for("calendar.delete", event_id=event_id),
-                    title="Delete recurring event", verb="Delete", back=request.args.get("back", ""), start=None)
+                    title="Delete recurring event", verb="OK", back=request.args.get("back", ""), start=None)
 
 
 @bp.post("/event/<int:event_id>/delete")
@@ -106,7 +124,8 @@ def delete(event_id: int):
 
 @bp.post("/event/<int:event_id>/move")
 def move(event_id: int):
-    """Drag and drop: a new start (world-local ISO); a recurring event asks "This event / All events"."""
+    """Drag and drop: a new start (world-local ISO); a recurring event asks "This event / This and
+    following events / All events"."""
     occ = request.form.get("occ") or None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     start = request.form.get("start", "")
@@ -122,12 +141,7 @@ def move(event_id: int):
     return after_change("Event moved")
 
 
-# ---------------------------------------------------------------- invitations, other calendars
-@bp.get("/invitations")
-def invitations():
-    return fragment("calendar/_invites.html", invites=service.invitations(g.store, g.caller.user))
-
-
+# ---------------------------------------------------------------- other calendars
 @bp.post("/calendars/add")
 def add_calendar():
     slug = service.add_calendar(g.store, g.caller, request.form.get("person", ""))

@@ -154,7 +154,8 @@ def _guest_view(v: dict, organizer: str, event_id: int | None, ev: dict | None) 
                    "response": None, "unknown": True} for x in bad]
 
 
-def _form_page(v: dict, *, event: dict | None = None, errors: dict | None = None, status: int = 200):
+def _form_page(v: dict, *, event: dict | None = None, errors: dict | None = None, status: int = 200,
+               ask_scope: bool = False):
     view, d = back_view()
     try:
         sd = date.fromisoformat(v["start_date"])
@@ -165,7 +166,7 @@ def _form_page(v: dict, *, event: dict | None = None, errors: dict | None = None
                        repeat_options=_repeat_options(sd), colors=service.EVENT_COLORS,
                        guests=_guest_view(v, organizer, event["id"] if event else None, event),
                        back=request.values.get("back") or view_url(view, d), sd=sd, days=service.DAYS,
-                       day_names=service.DAY_NAMES)
+                       day_names=service.DAY_NAMES, ask_scope=ask_scope)
     return render("calendar/form.html", status=status, **ctx)
 
 
@@ -239,15 +240,25 @@ def edit(event_id: int):
 
 @bp.post("/event/<int:event_id>/save")
 def save(event_id: int):
+    """Save the form. A recurring event asks first, as Google Calendar does: "This event", "This and
+    following events" or "All events" (the form is shown again with that question over it)."""
     occ = request.form.get("occ") or None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     v = _form_values()
-    scope = request.form.get("scope", "all")
+    scope = request.form.get("scope") or ""
+    if ev["recurring"] and scope not in service.SCOPES:
+        if scope:
+            raise Invalid("Apply the change to this event, this and following events or all events.", "scope")
+        return _form_page({**v, "occ": occ}, event=ev, ask_scope=True)
     try:
         args = _service_args(v)
         if ev["recurring"] and scope == "this":
             args.pop("recurrence")
-        new_id = service.update_event(g.store, g.caller, event_id, occ=occ, scope=scope, **args)
+        elif ev["recurring"] and scope == "following" and occ:
+            shown, d0 = _form_from_event(ev), ev["start"].date()
+            if _same_rule(_recurrence(v, d0), _recurrence(shown, d0), d0):
+                args.pop("recurrence")               # the rule as it was: the new series carries it on
+        new_id = service.update_event(g.store, g.caller, event_id, occ=occ, scope=scope or "all", **args)
     except Invalid as e:
         return _form_page({**v, "occ": occ}, event=ev, errors=e.errors or {"form": e.message}, status=422)
     flash_toast("Event saved")
@@ -255,6 +266,13 @@ def save(event_id: int):
     target = request.form.get("back") if BACK.match(request.form.get("back", "")) else \
         view_url("week", saved["start"].date())
     return go(target)
+
+
+def _same_rule(a: dict | None, b: dict | None, d: date) -> bool:
+    try:
+        return service.clean_recurrence(a, d) == service.clean_recurrence(b, d)
+    except Invalid:
+        return False
 
 
 @bp.get("/availability")

@@ -245,10 +245,10 @@ def mini_ctx(month: date, view: str, d: date) -> dict:
 
 
 def side_ctx(view: str, d: date) -> dict:
-    """The sidebar: the mini month, my calendars and other people's, pending invitations."""
+    """The sidebar: the mini month, my calendars and other people's (invitations are events on the
+    grid with Yes / No / Maybe in their card, as in Google Calendar: there is no invitations tray)."""
     store, user = g.store, g.caller.user
-    return {**mini_ctx(d, view, d), "cals": service.calendars(store, user),
-            "invites": service.invitations(store, user)}
+    return {**mini_ctx(d, view, d), "cals": service.calendars(store, user)}
 
 
 def view_fragment(view: str, d: date, swap_oob: bool = False) -> str:

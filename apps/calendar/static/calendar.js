@@ -202,6 +202,12 @@
     return `${String(t.getUTCFullYear()).padStart(4, "0")}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
   }
 
+  /* ---------------------------------------------------------------- "This event / … / All events" closes once answered */
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const d = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("dialog.cal-scope");
+    if (d && e.detail.successful) { if (d.open) d.close(); d.remove(); }
+  });
+
   /* ---------------------------------------------------------------- sidebar: add someone's calendar */
   document.addEventListener("mousedown", (e) => {
     const opt = e.target.closest("#cal-people-list [role=option]");

@@ -247,7 +247,14 @@ def test_edit_by_organizer_and_refused_otherwise(client, app, slot):
 def test_edit_one_occurrence_of_a_series(client, slot):
     eid = make(slot, ALEX, guests=[], recurrence={"freq": "daily", "count": 5})
     body = client.get(f"/calendar/event/{eid}/edit?occ=2026-04-09").data.decode()
-    assert 'name="start_date" value="2026-04-09"' in body and 'value="this" checked' in body
+    assert 'name="start_date" value="2026-04-09"' in body and 'name="scope"' not in body
+    r = client.post(f"/calendar/event/{eid}/save", data=form(title="Moved occurrence", start_date="2026-04-09",
+                                                              end_date="2026-04-09", occ="2026-04-09"))
+    body = r.data.decode()                                          # Save asks which events first
+    assert r.status_code == 200 and "Edit recurring event" in body and 'value="this" checked' in body
+    assert "This and following events" in body and "All events" in body and rows(slot, "Moved occurrence") == []
+    assert client.post(f"/calendar/event/{eid}/save", data=form(title="x", occ="2026-04-09", scope="some")
+                       ).status_code == 422
     r = client.post(f"/calendar/event/{eid}/save", data=form(title="Moved occurrence", start_date="2026-04-09",
                                                               end_date="2026-04-09", occ="2026-04-09", scope="this"))
     assert r.status_code == 302
@@ -309,14 +316,62 @@ def test_guest_availability_and_find_a_time(client, slot):
     assert sugg and all(not (d == "2026-04-09" and "14:00" <= s < "16:00") for d, s, _ in sugg)
 
 
-def test_invitations_indicator(client, slot):
-    before = client.get("/calendar/invitations").data.decode()
-    make(slot, title="Please come")
-    body = client.get("/calendar/invitations").data.decode()
-    assert "Please come" in body and 'hx-trigger="deskworld:refresh from:body"' in body
-    n = len(re.findall(r"cal-inv-row", body))
-    assert n == len(re.findall(r"cal-inv-row", before)) + 1
-    assert re.search(rf'aria-label="Invitations: {n} awaiting your response"', body)
+def test_no_invitations_tray_an_invitation_is_an_event_with_rsvp(client, hx, slot):
+    eid = make(slot, title="Please come")
+    assert client.get("/calendar/invitations").status_code == 404
+    body = client.get(BACK).data.decode()
+    assert "Invitations" not in body and "cal-inv" not in body
+    assert re.search(r'aria-label="Please come, 10 – 11am, Tuesday, April 7, needs response"', body)
+    card = hx.get(f"/calendar/event/{eid}?back={BACK}").data.decode()
+    assert "Going?" in card and 'value="accepted"' in card
+
+
+# ---------------------------------------------------------------- series: this, following, all
+def test_edit_this_and_following_from_the_form(client, slot):
+    eid = make(slot, ALEX, guests=["priya.raman"], title="Weekly", start="2026-04-07T10:00", end="2026-04-07T10:30",
+               recurrence={"freq": "weekly", "until": "2026-05-26"})
+    r = client.post(f"/calendar/event/{eid}/save", data=form(title="Weekly", start_date="2026-04-21",
+                                                              end_date="2026-04-21", start_time="14:00",
+                                                              end_time="14:30", occ="2026-04-21",
+                                                              repeat="custom", freq="weekly", interval="1",
+                                                              byday=["TU"], ends="until", until="2026-05-26",
+                                                              scope="following"))
+    assert r.status_code == 302
+    old, new = rows(slot, "Weekly")
+    assert old["recurrence"]["until"] == "2026-04-20" and new["start"] == "2026-04-21T18:00:00Z"
+    assert new["recurrence"] == {"freq": "weekly", "interval": 1, "until": "2026-05-26"}   # the rule carries on
+
+
+def test_delete_and_move_dialogs_offer_this_and_following(hx, slot):
+    series = make(slot, ALEX, guests=[], title="Daily", recurrence={"freq": "daily", "count": 5})
+    dialog = hx.get(f"/calendar/event/{series}/delete?occ=2026-04-09&back={BACK}").data.decode()
+    assert "This and following events" in dialog and 'value="following"' in dialog
+    r = hx.post(f"/calendar/event/{series}/move", data={"start": "2026-04-09T12:00", "occ": "2026-04-09", "back": BACK})
+    assert 'value="following"' in r.data.decode()
+    hx.post(f"/calendar/event/{series}/delete", data={"occ": "2026-04-09", "scope": "following", "back": BACK})
+    assert rows(slot, "Daily")[0]["recurrence"] == {"freq": "daily", "interval": 1, "until": "2026-04-08"}
+    r = hx.post(f"/calendar/event/{series}/delete", data={"occ": "2026-04-08", "scope": "sideways", "back": BACK})
+    assert r.status_code == 422 and "this and following events" in r.data.decode()
+
+
+def test_rsvp_to_a_series_asks_this_or_all(hx, slot):
+    eid = make(slot, title="Standing", recurrence={"freq": "weekly", "count": 4})
+    n = writes(slot)
+    r = hx.post(f"/calendar/event/{eid}/respond", data={"response": "declined", "occ": "2026-04-14", "back": BACK,
+                                                         "popup": "1"})
+    body = r.data.decode()
+    assert r.headers["HX-Retarget"] == "#modal" and "RSVP to recurring event" in body and writes(slot) == n
+    assert 'value="this"' in body and 'value="all"' in body and 'value="following"' not in body
+    r = hx.post(f"/calendar/event/{eid}/respond", data={"response": "declined", "occ": "2026-04-14", "back": BACK,
+                                                         "popup": "1", "scope": "this"})
+    assert r.status_code == 200 and "You declined" in r.data.decode()
+    with slot.store() as st:
+        ex = st.one("SELECT * FROM cal_events WHERE series=?", (eid,))
+        mine = {g["event"]: g["response"] for g in st.select("cal_guests", "person='alex.chen'")}
+    assert ex["series_day"] == "2026-04-14" and mine[ex["id"]] == "declined" and mine[eid] == "needs_action"
+    assert hx.post(f"/calendar/event/{eid}/respond", data={"response": "accepted", "occ": "2026-04-21",
+                                                           "scope": "following"}).status_code == 422
+    assert hx.post(f"/calendar/event/{eid}/respond", data={"response": "nope", "occ": "2026-04-21"}).status_code == 422
 
 
 def test_other_calendars_add_toggle_remove(client, hx, slot):
