@@ -110,13 +110,16 @@ def _list_args(kind: str) -> dict:
     if quick and quick not in S.QUICK:
         raise Invalid(f"Unknown quick filter {quick!r}.", "quick")
     sort = request.args.get("sort", "")
+    group = request.args.get("group", "")
+    if group and group not in S.GROUPABLE:
+        raise Invalid(f"A list can't be grouped by {group!r}.", "group")
     d = request.args.get("dir", "")
     try:
         page = max(1, int(request.args.get("page", "1") or 1))
     except ValueError:
         raise Invalid("The page must be a number.", "page") from None
     return {"conditions": conds, "quick": quick, "q": request.args.get("q", "").strip(), "sort": sort,
-            "desc": None if d not in ("asc", "desc") else d == "desc", "page": page}
+            "desc": None if d not in ("asc", "desc") else d == "desc", "page": page, "group": group}
 
 
 def list_url(kind: str, args: dict, **override) -> str:
@@ -128,6 +131,8 @@ def list_url(kind: str, args: dict, **override) -> str:
         params.append(("f", f"{f}:{op}:{v}"))
     if a.get("q"):
         params.append(("q", a["q"]))
+    if a.get("group"):
+        params.append(("group", a["group"]))
     if a.get("sort"):
         params.append(("sort", a["sort"]))
         if a.get("desc") is not None:
@@ -139,7 +144,8 @@ def list_url(kind: str, args: dict, **override) -> str:
 
 def _list_ctx(kind: str, args: dict, results: list | None = None) -> dict:
     res = S.list_records(g.store, g.caller.user, kind, conditions=args["conditions"], quick=args["quick"],
-                         q=args["q"], sort=args["sort"], desc=args["desc"], page=args["page"], per_page=PER_PAGE)
+                         q=args["q"], sort=args["sort"], desc=args["desc"], page=args["page"], per_page=PER_PAGE,
+                         group=args.get("group", ""))
     args = {**args, "sort": res["sort"] if args["sort"] else "", "page": res["page"]}
     crumbs = [("All", list_url(kind, {}))]
     acc: dict = {"conditions": []}
@@ -153,7 +159,9 @@ def _list_ctx(kind: str, args: dict, results: list | None = None) -> dict:
     if args["q"]:
         crumbs.append((f"Keywords = {args['q']}", list_url(kind, {**acc, "q": args["q"]})))
     return {"kind": kind, "plural": PLURAL[kind], "res": res, "args": args, "crumbs": crumbs,
-            "columns": S.LIST_COLUMNS[kind], "labels": S.LABELS, "fields": S.filter_fields(kind),
+            "columns": S.list_columns(g.store, g.caller.user, kind), "labels": S.LABELS,
+            "available": S.available_columns(kind), "groupable": S.GROUPABLE,
+            "filterable": [c for c in S.available_columns(kind) if c not in S.TIMES], "fields": S.filter_fields(kind),
             "operators": S.OPERATORS, "list_url": list_url, "results": results,
             "groups": S.groups(g.store), "this_url": list_url(kind, args),
             "group_options": [(str(x["id"]), x["name"]) for x in S.groups(g.store)]}
@@ -218,7 +226,9 @@ def _list_args_from(url: str, kind: str) -> dict:
     except ValueError:
         page = 1
     quick = (qs.get("quick") or [""])[0]
-    return {"conditions": conds, "quick": quick if quick in S.QUICK else "", "q": (qs.get("q") or [""])[0],
+    grp = (qs.get("group") or [""])[0]
+    return {"group": grp if grp in S.GROUPABLE else "",
+            "conditions": conds, "quick": quick if quick in S.QUICK else "", "q": (qs.get("q") or [""])[0],
             "sort": (qs.get("sort") or [""])[0], "desc": None if d not in ("asc", "desc") else d == "desc",
             "page": page}
 

@@ -102,3 +102,23 @@ def ref_lookup(what: str):
     q = request.args.get("q", "")
     return render("tickets/_lookup.html", what=what, title=WHAT[what], field=p["field"], q=q, cols=COLS[what],
                   options=ref_options(what, q, p["group"], p["service"])[:50], group=p["group"], service=p["service"])
+
+
+@bp.get("/search/suggest")
+def search_suggest():
+    """The global search's type-ahead: Service Desk records and knowledge only (no Mail or Drive)."""
+    q = request.args.get("q", "").strip()
+    hits = S.search(g.store, g.caller.user, q, limit=8) if q else []
+    return render("tickets/_suggest.html", hits=hits, q=q)
+
+
+@bp.post("/<kind>/columns")
+def personalize_columns(kind: str):
+    """Personalize list columns: the ``col`` fields in order (none = the default columns)."""
+    from apps.tickets.routes import LIST_KINDS, _list_args_from, _list_ctx, _ctx
+    if kind not in LIST_KINDS:
+        abort(404)
+    cols = [] if request.form.get("reset") else [c for c in request.form.getlist("col") if c.strip()]
+    S.set_list_columns(g.store, g.caller, kind, cols)
+    args = _list_args_from(request.form.get("back", ""), kind)
+    return render("tickets/list.html", "list", **_ctx(**_list_ctx(kind, args)))

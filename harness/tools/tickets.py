@@ -96,14 +96,25 @@ def bulk_update(store: Store, caller: Caller, refs: list[str | int], fields: dic
     return tk.bulk_update(store, caller, _kind(refs[0], kind), list(refs), **fields)
 
 
+def cmdb(store: Store, user: str, q: str = "", services: bool = False, service: str = "") -> list[dict]:
+    """The CMDB: configuration items (name, class, business service, environment, support group), or with
+    `services` the business services; the names a record's `cmdb_ci` and `business_service` take."""
+    sid = tk.resolve_ci(store, service, "business_service") if service else None
+    return [{"name": r["name"], "class": r["sys_class"], "service": r["service_name"], "environment": r["environment"],
+             "support_group": tk.group_name(store, r["support_group"]), "description": r["description"]}
+            for r in tk.cis(store, q, services=services, service=sid)]
+
+
 REF = "The record's number (INC…, REQ…, CHG…) or id."
 KIND = "incident, request or change (default: from the number, else incident)."
-FIELDS = ("Field → value. Incidents: state (New, In Progress, On Hold, Resolved, Closed) impact urgency "
+FIELDS = ("Field → value. Incidents: state (New, In Progress, On Hold, Resolved, Closed, Canceled) impact urgency "
           "(High, Medium, Low) category subcategory assignment_group assigned_to (person id) caller_id account "
+          "business_service cmdb_ci (names from tickets.cmdb) "
           "short_description description on_hold_reason resolution_code resolution_notes. Requests: "
           "requested_for short_description state assignment_group assigned_to. Changes: type category "
           "short_description description justification implementation_plan backout_plan risk impact state "
-          "requested_by assignment_group assigned_to planned_start planned_end close_code close_notes.")
+          "requested_by assignment_group assigned_to business_service cmdb_ci planned_start planned_end close_code "
+          "close_notes.")
 
 TOOLS = [
     read(tk.search, "tickets.search",
@@ -120,6 +131,8 @@ TOOLS = [
                "sort": "A field to sort by (default priority for incidents, else number).",
                "desc": "Descending.", "page": "Page number.", "per_page": "Rows a page."}),
     read(get, "tickets.get", args={"ref": REF, "kind": KIND}),
+    read(cmdb, "tickets.cmdb", args={"q": "Only names containing this.", "services": "Business services instead of CIs.",
+                                     "service": "Only the CIs of this business service (its name)."}),
     read(tk.kb_list, "tickets.kb_search", "Published knowledge articles, best matches first (or newest first).",
          args={"q": "Words to look for.", "category": "Only this category."}),
     read(tk.kb_get, "tickets.kb_get", "A knowledge article with its full text (Markdown).",

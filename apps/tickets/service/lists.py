@@ -25,6 +25,51 @@ QUICK = {"mine": "Assigned to me", "open": "Open", "unassigned": "Unassigned", "
          "my_groups": "My groups' work", "all": "All"}
 
 
+GROUPABLE = ("state", "priority", "category", "assignment_group", "assigned_to", "caller_id", "type", "risk",
+             "requested_for", "impact", "urgency", "business_service", "cmdb_ci")
+TIMES = ("opened_at", "sla_due", "planned_start", "planned_end", "updated_at")
+
+
+def available_columns(kind: str) -> list[str]:
+    """Every column a list can show (Personalize list columns)."""
+    cols = list(LIST_COLUMNS[kind]) + [f for f, _ in filter_fields(kind)]
+    return list(dict.fromkeys(c for c in cols if c not in ("on_hold_reason", "resolution_code")))
+
+
+def list_columns(store: Store, user: str, kind: str) -> tuple[str, ...]:
+    """The user's personalized columns of a list, else the default ones."""
+    row = store.one("SELECT id FROM tk_list_prefs WHERE user=? AND kind=?", (user, kind))
+    if row:
+        cols = [c for c in store.get("tk_list_prefs", row[0])["columns"] if c in available_columns(kind)]
+        if cols:
+            return tuple(cols)
+    return LIST_COLUMNS[kind]
+
+
+def set_list_columns(store: Store, caller: Caller, kind: str, columns: list[str]) -> tuple[str, ...]:
+    """Personalize a list's columns (in this order) for the user; an empty list restores the default."""
+    _check_kind(kind)
+    avail = available_columns(kind)
+    bad = [c for c in columns if c not in avail]
+    if bad:
+        raise Invalid(f"“{bad[0]}” is not a column of the {KINDS[kind][2].lower()} list.", "col")
+    cols = list(dict.fromkeys(columns))
+    if cols and "number" not in cols:
+        raise Invalid("The Number column can't be removed: it opens the record.", "col")
+    with store.transaction():
+        row = store.one("SELECT id FROM tk_list_prefs WHERE user=? AND kind=?", (caller.user, kind))
+        if row:
+            store.update("tk_list_prefs", row[0], caller.actor, columns=cols)
+        else:
+            store.insert("tk_list_prefs", caller.actor, user=caller.user, kind=kind, columns=cols)
+    return list_columns(store, caller.user, kind)
+
+
+def cell_value(r: dict, field: str) -> str:
+    """A decorated record's display value of a field (what Show Matching / Filter Out match)."""
+    return _cell(r, field)[1]
+
+
 def filter_fields(kind: str) -> list[tuple[str, str]]:
     cols = ["number"] + [f for f in EDITABLE[kind] if f not in ("description", "resolution_notes", "justification",
                                                                   "implementation_plan", "backout_plan",
@@ -47,7 +92,8 @@ def _cell(r: dict, field: str) -> tuple[object, str]:
     disp = {"assignment_group": r.get("group_name"), "assigned_to": r.get("assigned_name"),
             "caller_id": r.get("caller_name"), "account": r.get("account_name"),
             "requested_for": r.get("requested_for_name"), "requested_by": r.get("requested_by_name"),
-            "priority": r.get("priority_label")}.get(field)
+            "priority": r.get("priority_label"), "business_service": r.get("service_name"),
+            "cmdb_ci": r.get("ci_name")}.get(field)
     return raw, str(disp if disp is not None else ("" if raw is None else raw))
 
 
@@ -104,7 +150,7 @@ def parse_condition(text: str, kind: str) -> tuple[str, str, str]:
 
 def list_records(store: Store, user: str, kind: str, *, conditions: list[tuple[str, str, str]] = (),
                  quick: str = "", q: str = "", sort: str = "", desc: bool | None = None, page: int = 1,
-                 per_page: int = 20) -> dict:
+                 per_page: int = 20, group: str = "") -> dict:
     """A list view: ``{rows, total, page, pages, sort, desc}``; conditions are AND-ed."""
     table = _check_kind(kind)
     if quick and quick not in QUICK:
@@ -152,11 +198,26 @@ def list_records(store: Store, user: str, kind: str, *, conditions: list[tuple[s
         return (0 if raw not in (None, "") else 1, disp.lower() if isinstance(raw, str) or raw is None else raw)
     rows.sort(key=lambda r: r["number"], reverse=desc)
     rows.sort(key=key, reverse=desc)
+    group_counts: dict[str, int] = {}
+    if group:
+        if group not in GROUPABLE or group not in cols:
+            raise Invalid(f"A {KINDS[kind][2].lower()} list can't be grouped by {group!r}.", "group")
+        for r in rows:
+            r["_group_label"] = _cell(r, group)[1]
+            group_counts[r["_group_label"]] = group_counts.get(r["_group_label"], 0) + 1
+
+        def gkey(r):
+            if group == "priority":
+                return (r.get("priority") or 9, "")
+            if group == "state":
+                return (STATES[kind].index(r["state"]) if r["state"] in STATES[kind] else 99, "")
+            return (0 if r["_group_label"] else 1, r["_group_label"].lower())
+        rows.sort(key=gkey)
     total = len(rows)
     pages = max(1, math.ceil(total / per_page))
     page = min(max(1, page), pages)
     return {"rows": rows[(page - 1) * per_page: page * per_page], "total": total, "page": page, "pages": pages,
-            "sort": sort, "desc": desc, "first": (page - 1) * per_page + 1 if total else 0,
+            "sort": sort, "desc": desc, "group": group, "group_counts": group_counts, "first": (page - 1) * per_page + 1 if total else 0,
             "last": min(page * per_page, total)}
 
 

@@ -175,6 +175,44 @@
     if (box) setTimeout(() => { if (!box.contains(document.activeElement)) { const l = $(".tk-ref-list", box); if (l) l.innerHTML = ""; } }, 150);
   });
 
+  /* The header's All menu pins / unpins the application navigator; History lists the records opened
+     in this browser session (newest first), as ServiceNow's History menu does. */
+  document.addEventListener("click", (e) => {
+    const all = e.target.closest("[data-all-menu]");
+    if (!all) return;
+    const nav = document.getElementById("tk-sidebar");
+    const open = nav.hidden;
+    nav.hidden = !open;
+    all.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) { const f = $("[data-nav-filter]", nav); if (f) f.focus(); }
+  });
+  const HKEY = "tk-history";
+  function history() { try { return JSON.parse(sessionStorage.getItem(HKEY) || "[]"); } catch (err) { return []; } }
+  function noteVisit() {
+    const form = $("[data-record-form]");
+    const num = document.querySelector(".tk-form-num");
+    if (!form || !num || num.textContent.trim() === "New record") return;
+    const title = (($("#f-short_description") || {}).value || "").trim();
+    const item = { n: num.textContent.trim(), t: title, u: location.pathname };
+    const h = [item].concat(history().filter((x) => x.n !== item.n)).slice(0, 10);
+    try { sessionStorage.setItem(HKEY, JSON.stringify(h)); } catch (err) { /* storage full or blocked */ }
+  }
+  function drawHistory() {
+    const box = $("[data-history-items]");
+    if (!box) return;
+    const h = history();
+    if (!h.length) return;
+    box.innerHTML = "";
+    h.forEach((x) => {
+      const a = document.createElement("a");
+      a.setAttribute("role", "menuitem"); a.href = x.u;
+      a.textContent = x.n + (x.t ? " - " + x.t : "");
+      box.appendChild(a);
+    });
+  }
+  document.addEventListener("toggle", (e) => { if (e.target.matches && e.target.matches("[data-history-menu]") && e.target.open) drawHistory(); }, true);
+  document.addEventListener("DOMContentLoaded", noteVisit);
+
   /* Navigator filter (ServiceNow's "Filter navigator"). */
   document.addEventListener("input", (e) => {
     if (!e.target.matches("[data-nav-filter]")) return;
@@ -205,7 +243,120 @@
     }
   });
 
+  /* Lists wider than their container: shadows at the overflowing edge and a drawn scrollbar (the
+     browser's own is hidden in screenshots); drag the thumb or click the track to scroll. */
+  function syncScroll(wrap) {
+    const box = wrap.closest("[data-hscroll-box]") || wrap;
+    const max = wrap.scrollWidth - wrap.clientWidth;
+    box.classList.toggle("over-left", wrap.scrollLeft > 1);
+    box.classList.toggle("over-right", wrap.scrollLeft < max - 1);
+    const bar = $("[data-hbar]", box), thumb = bar && $("[data-hbar-thumb]", bar);
+    if (!bar) return;
+    bar.hidden = max <= 1;
+    if (max <= 1) return;
+    const w = Math.max(40, bar.clientWidth * wrap.clientWidth / wrap.scrollWidth);
+    thumb.style.width = w + "px";
+    thumb.style.left = ((bar.clientWidth - w) * wrap.scrollLeft / max) + "px";
+  }
+  document.addEventListener("scroll", (e) => { if (e.target.matches && e.target.matches("[data-hscroll]")) syncScroll(e.target); }, true);
+  window.addEventListener("resize", () => $$("[data-hscroll]").forEach(syncScroll));
+  let drag = null;
+  document.addEventListener("mousedown", (e) => {
+    const bar = e.target.closest("[data-hbar]");
+    if (!bar) return;
+    e.preventDefault();
+    const wrap = $("[data-hscroll]", bar.closest("[data-hscroll-box]"));
+    const thumb = $("[data-hbar-thumb]", bar);
+    if (e.target === thumb) { drag = { wrap, bar, x: e.clientX, left: wrap.scrollLeft }; return; }
+    const r = bar.getBoundingClientRect();
+    wrap.scrollLeft = (e.clientX - r.left) / r.width * wrap.scrollWidth - wrap.clientWidth / 2;
+  });
+  document.addEventListener("mousemove", (e) => {
+    if (!drag) return;
+    drag.wrap.scrollLeft = drag.left + (e.clientX - drag.x) * drag.wrap.scrollWidth / drag.bar.clientWidth;
+  });
+  document.addEventListener("mouseup", () => { drag = null; });
+
+  /* List context menus: a column header's (its ☰ button or a right-click) — sort, group by, personalize —
+     and a cell's (right-click) — Show Matching / Filter Out. */
+  function closeMenus() { $$(".tk-ctx").forEach((m) => { m.hidden = true; }); }
+  function openMenu(menu, x, y) {
+    closeMenus();
+    menu.hidden = false;
+    const r = menu.getBoundingClientRect();
+    menu.style.left = Math.min(x, window.innerWidth - r.width - 8) + "px";
+    menu.style.top = Math.min(y, window.innerHeight - r.height - 8) + "px";
+    const first = $("[role=menuitem]", menu); if (first) first.focus();
+  }
+  function cellUrl(td, op) {
+    const list = td.closest("[data-list-url]");
+    const u = new URL(list.dataset.listUrl, location.href);
+    u.searchParams.append("f", td.dataset.cellCol + ":" + op + ":" + td.dataset.cellVal);
+    u.searchParams.delete("page");
+    return u.pathname + u.search;
+  }
+  document.addEventListener("contextmenu", (e) => {
+    const th = e.target.closest("th[data-col-menu]");
+    const td = !th && e.target.closest("td[data-cell-col]");
+    if (th) { e.preventDefault(); openMenu($(".tk-ctx", th), e.clientX, e.clientY); return; }
+    if (td) {
+      e.preventDefault();
+      const menu = $("[data-cell-menu]", td.closest("[data-list-url]"));
+      $$("[data-cell-action]", menu).forEach((a) => { a.href = cellUrl(td, a.dataset.cellAction); });
+      openMenu(menu, e.clientX, e.clientY);
+    }
+  });
+  document.addEventListener("click", (e) => {
+    const btn = e.target.closest("[data-col-menu-btn]");
+    if (btn) {
+      const r = btn.getBoundingClientRect();
+      openMenu($(".tk-ctx", btn.closest("th")), r.left, r.bottom + 2);
+      return;
+    }
+    const pers = e.target.closest("[data-personalize]");
+    if (pers) {
+      closeMenus();
+      const d = $("[data-personalize-dialog]", pers.closest("[data-list-url]"));
+      d.hidden = false;
+      return;
+    }
+    if (e.target.closest("[data-personalize-close]")) { e.target.closest("[data-personalize-dialog]").hidden = true; return; }
+    const li = e.target.closest(".tk-slush-list li");
+    if (li) {
+      const dlg = li.closest("[data-personalize-dialog]");
+      const sel = $("[data-slush-selected]", dlg), avail = $("[data-slush-available]", dlg);
+      if (e.target.closest("[data-slush-add]")) {
+        const label = $("span", li).textContent;
+        const n = document.createElement("li"); n.dataset.col = li.dataset.col;
+        n.innerHTML = `<input type="hidden" name="col"><span></span>`;
+        $("input", n).value = li.dataset.col; $("span", n).textContent = label;
+        ["up", "down", "remove"].forEach((k) => {
+          const b = document.createElement("button"); b.type = "button"; b.className = "tk-icon-btn sm";
+          b.setAttribute("data-slush-" + k, ""); b.setAttribute("aria-label", { up: "Move " + label + " up", down: "Move " + label + " down", remove: "Remove " + label }[k]);
+          b.title = { up: "Move up", down: "Move down", remove: "Remove" }[k];
+          b.textContent = { up: "▲", down: "▼", remove: "✕" }[k];
+          n.appendChild(b);
+        });
+        sel.appendChild(n); li.remove();
+      } else if (e.target.closest("[data-slush-remove]")) {
+        const label = $("span", li).textContent;
+        const n = document.createElement("li"); n.dataset.col = li.dataset.col;
+        n.innerHTML = `<span></span><button type="button" class="tk-icon-btn sm" data-slush-add title="Add">▶</button>`;
+        $("span", n).textContent = label; $("button", n).setAttribute("aria-label", "Add " + label);
+        avail.appendChild(n); li.remove();
+      } else if (e.target.closest("[data-slush-up]") && li.previousElementSibling) {
+        li.parentNode.insertBefore(li, li.previousElementSibling);
+      } else if (e.target.closest("[data-slush-down]") && li.nextElementSibling) {
+        li.parentNode.insertBefore(li.nextElementSibling, li);
+      }
+      return;
+    }
+    if (!e.target.closest(".tk-ctx")) closeMenus();
+  });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenus(); });
+
   function init(root) {
+    $$("[data-hscroll]", root.querySelectorAll ? root : document).forEach(syncScroll);
     $$("[data-record-form]", root).forEach((f) => { syncAssignees(f); syncForm(f); });
     if (root.matches && root.matches("[data-record-form]")) { syncAssignees(root); syncForm(root); }
   }
