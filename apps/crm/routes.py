@@ -181,8 +181,13 @@ def pipeline_move():
 @bp.get("/search")
 def search():
     q = request.args.get("q", "").strip()
+    scope = request.args.get("scope", "all") or "all"
+    if scope != "all" and scope not in S.OBJECTS:
+        raise Invalid("Choose All or one object to search.", "scope")
     res = S.search_records(g.store, g.caller.user, q, limit=25)
-    return render("crm/search.html", **template_ctx(tab="", q_global=q, q=q, res=res))
+    if scope != "all":
+        res = {o: (rows if o == scope else []) for o, rows in res.items()}
+    return render("crm/search.html", **template_ctx(tab="", q_global=q, q=q, res=res, search_scope=scope))
 
 
 @bp.get("/lookup/<kind>")

@@ -24,7 +24,7 @@ def obj_or_404(obj: str) -> str:
 def template_ctx(**extra) -> dict:
     """What every CRM template gets: the tabs, the search box, formatting, plus ``extra``."""
     q = extra.pop("q_global", "")
-    return {"app_name": "crm", "S": S, "ICONS": ICONS, "COLORS": COLORS, "money": S.money,
+    return {"app_name": "crm", "S": S, "scope_opts": SCOPES, "search_scope": extra.pop("search_scope", "all"), "ICONS": ICONS, "COLORS": COLORS, "money": S.money,
             "money_short": S.money_short, "tabs": TABS, "current_tab": extra.pop("tab", ""),
             "search": {"action": url_for("crm.search"), "placeholder": "Search CRM records…", "q": q,
                        "clear": url_for("crm.index")},
@@ -32,6 +32,7 @@ def template_ctx(**extra) -> dict:
             "fmt_date": fmt_date, "fmt_dt": fmt_dt, "fmt_value": fmt_value, **extra}
 
 
+SCOPES = [("all", "All")] + [(o, S.LABEL_PLURAL[o]) for o in ("accounts", "contacts", "opportunities", "leads")]
 TABS = [("home", "Home", "crm.index", {}), ("accounts", "Accounts", "crm.list_view", {"obj": "accounts"}),
         ("contacts", "Contacts", "crm.list_view", {"obj": "contacts"}),
         ("leads", "Leads", "crm.list_view", {"obj": "leads"}),

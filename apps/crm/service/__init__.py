@@ -33,7 +33,7 @@ from apps.crm.service.builder import (clean_definition, delete_report, export_cs
                                       list_reports, report_fields, report_types, run_definition, run_report,
                                       save_report)
 from apps.crm.service.reports import dashboard, pipeline, report
-from apps.crm.service.search import lookup, search, search_records
+from apps.crm.service.search import lookup, search, search_records, suggest
 from apps.crm.service.values import (date_range, money, money_short, month_range, parse_amount, parse_date,
                                      parse_local_dt, quarter_range, slugify, today)
 from apps.crm.service.views import (BUILTIN_VIEWS, clean_filters, delete_view, describe_filter, get_view, list_records,
@@ -42,7 +42,7 @@ from apps.crm.service.views import matches_filter, picklist_order
 
 __all__ = [
     "clean_definition", "delete_report", "export_csv", "get_report", "group_fields", "list_reports", "report_fields",
-    "report_types", "run_definition", "run_report", "save_report", "picklist_order",
+    "report_types", "suggest", "run_definition", "run_report", "save_report", "picklist_order",
     "matches_filter",
     "ACCOUNT_TYPES", "ACTIVITY_KINDS", "BUILTIN_VIEWS", "CLOSED_STAGES", "COLUMNS", "DATE_RANGES", "EMAIL_RE",
     "EXTRA_FIELDS", "FIELDS", "HIGHLIGHTS", "INDUSTRIES", "LABEL", "LABEL_PLURAL", "LEAD_SOURCES", "LEAD_STATUSES",

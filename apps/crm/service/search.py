@@ -1,7 +1,7 @@
 """Search across CRM objects, and the lookups the forms' reference fields use."""
 from __future__ import annotations
 
-from apps.core.errors import NotFound
+from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Store
 from apps.crm.service.base import _all, _require_user, _search_text, is_internal, users
 from apps.crm.service.fields import SINGULAR
@@ -50,15 +50,34 @@ def search(store: Store, user: str, q: str, limit: int = 5) -> list[dict]:
     return out[:limit]
 
 
+def suggest(store: Store, user: str, q: str, scope: str = "all", limit: int = 7) -> list[dict]:
+    """The global search's type-ahead: CRM records only (no mail, files…), of every object or of the
+    ``scope`` object, names starting with the words first. Each {obj, id, title, subtitle, url}."""
+    _require_user(store, user)
+    objs = ("accounts", "contacts", "opportunities", "leads") if scope in ("", "all", None) else (scope,)
+    if any(o not in SINGULAR for o in objs):
+        raise Invalid("Choose All or one object to search.", "scope")
+    per = search_records(store, user, q, limit)
+    hits = [(0 if r["name"].lower().startswith((q or "").lower().strip()) else 1, i, obj, r)
+            for obj in objs for i, r in enumerate(per[obj])]
+    hits.sort(key=lambda h: (h[0], h[1]))
+    return [{"obj": obj, "id": r["id"], "title": r["name"], "subtitle": _subtitle(obj, r), "url": r["url"]}
+            for _, _, obj, r in hits[:limit]]
+
+
 def lookup(store: Store, user: str, kind: str, q: str, account=None, limit: int = 8) -> list[dict]:
-    """Suggestions for a lookup field: ``kind`` accounts | contacts | users (contacts optionally of an
-    ``account``). Each {id, label, sub}."""
+    """Suggestions for a lookup field: ``kind`` accounts | contacts | opportunities | leads | users
+    (contacts optionally of an ``account``), or ``records`` (any of the four objects: ids like
+    ``opportunity:12``). Each {id, label, sub, obj}."""
     _require_user(store, user)
     q = (q or "").strip().lower()
+    if kind == "records":
+        return [{"id": f"{SINGULAR[h['obj']]}:{h['id']}", "label": h["title"], "sub": h["subtitle"], "obj": h["obj"]}
+                for h in suggest(store, user, q, "all", limit)] if q else []
     if kind == "users":
         rows = [p for p in users(store) if not q or q in p["name"].lower() or q in p["email"]]
         return [{"id": p["slug"], "label": p["name"], "sub": p["title"] or p["email"]} for p in rows[:limit]]
-    if kind not in ("accounts", "contacts"):
+    if kind not in ("accounts", "contacts", "opportunities", "leads"):
         raise NotFound("No such lookup.")
     rows = _all(store, kind)
     if kind == "contacts" and account not in (None, ""):
@@ -70,6 +89,6 @@ def lookup(store: Store, user: str, kind: str, q: str, account=None, limit: int 
     if q:
         rows = [r for r in rows if q in r["name"].lower()]
     rows.sort(key=lambda r: (not r["name"].lower().startswith(q), r["name"].lower(), r["id"]))
-    return [{"id": str(r["id"]), "label": r["name"],
+    return [{"id": str(r["id"]), "label": r["name"], "obj": kind,
              "sub": (r.get("city") or r.get("industry") or "") if kind == "accounts" else
-             (r.get("account_name") or "")} for r in rows[:limit]]
+             (r.get("company") or "") if kind == "leads" else (r.get("account_name") or "")} for r in rows[:limit]]

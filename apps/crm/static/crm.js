@@ -226,3 +226,74 @@
     if (e.target.closest("[data-close-save]")) document.querySelector("[data-save-wrap]").hidden = true;
   });
 })();
+
+/* ---------------------------------------------------------------- global header: the search scope and the App Launcher's filter */
+(function () {
+  "use strict";
+  document.addEventListener("change", (e) => {
+    const t = e.target;
+    if (!(t.matches && t.matches("form[data-sf-search] input[name=scope]"))) return;
+    const q = t.form.querySelector("input[name=q]");
+    const label = t.closest("[data-select-menu]").querySelector("[data-select-label]").textContent.trim();
+    q.placeholder = t.value === "all" ? "Search..." : "Search " + label + "...";
+    q.focus();
+    if (q.value.trim()) htmx.trigger(q, "focus");
+  });
+  document.addEventListener("input", (e) => {
+    if (!(e.target.matches && e.target.matches("[data-launcher-filter]"))) return;
+    const v = e.target.value.trim().toLowerCase();
+    e.target.closest(".launcher").querySelectorAll("[data-launcher-item]").forEach((a) => {
+      a.hidden = !!v && !a.dataset.launcherItem.includes(v) && !a.textContent.toLowerCase().includes(v);
+    });
+  });
+})();
+
+/* ---------------------------------------------------------------- lookups as pills: a chosen record shows as a
+   pill (its icon and name, ✕ to clear) over the search box; typing in the box or ✕ clears it */
+(function () {
+  "use strict";
+  function pill(box) { return box.querySelector("[data-lk-pill]"); }
+  document.addEventListener("crm:picked", (e) => {
+    const box = e.target.closest("[data-lookup]");
+    const p = box && pill(box);
+    if (!p) return;
+    const li = box.querySelector(`.lk-list li[data-id="${CSS.escape(e.detail.id)}"]`);
+    const ic = li && li.querySelector(".obj-icon, .avatar");
+    if (ic) p.querySelector("[data-lk-pill-icon]").innerHTML = ic.outerHTML;
+    p.querySelector("[data-lk-pill-label]").textContent = e.detail.label;
+    p.hidden = false;
+  });
+  document.addEventListener("mousedown", (e) => {
+    const li = e.target.closest(".lk-list li[data-id]");
+    if (!li) return;
+    // keep the picked item's icon for the pill (pick() empties the list after this)
+    const box = li.closest("[data-lookup]");
+    const ic = li.querySelector(".obj-icon, .avatar");
+    const p = box && pill(box);
+    if (p) p.querySelector("[data-lk-pill-icon]").innerHTML = ic ? ic.outerHTML : "";
+  }, true);
+  document.addEventListener("input", (e) => {
+    if (!(e.target.matches && e.target.matches(".lk-input"))) return;
+    const p = pill(e.target.closest("[data-lookup]"));
+    if (p) p.hidden = true;
+  });
+  document.addEventListener("click", (e) => {
+    const p = e.target.closest("[data-lk-pill]");
+    if (!p) return;
+    const box = p.closest("[data-lookup]");
+    const input = box.querySelector(".lk-input");
+    if (e.target.closest("[data-lk-clear]")) {
+      box.querySelector("[data-lk-value]").value = "";
+      input.value = "";
+    }
+    p.hidden = true;
+    input.focus();
+    if (input.value) input.select();
+  });
+})();
+
+/* a menu closes once one of its items is chosen (the dialog it opens is drawn without it) */
+document.addEventListener("click", (e) => {
+  const item = e.target.closest && e.target.closest("details.menu-wrap [role=menuitem]");
+  if (item) item.closest("details.menu-wrap").removeAttribute("open");
+});
