@@ -102,10 +102,17 @@ def _tk_due(iso: str | None) -> str:
 def _list_args(kind: str) -> dict:
     """The list's query: conditions, quick filter, search, sort, page (bad ones are 422)."""
     conds = [S.parse_condition(c, kind) for c in request.args.getlist("f") if c.strip()]
-    # the condition builder sends parallel lists: field (cf), operator (co), value (cv)
-    for f, op, v in zip(request.args.getlist("cf"), request.args.getlist("co"), request.args.getlist("cv")):
-        if f.strip():
-            conds.append(S.parse_condition(f"{f}:{op}:{v}", kind))
+    # the condition builder sends parallel lists: field (cf), operator (co), value (cv) and how each row
+    # joins the one before (cj: and | or | nq = new criteria); AND-only rows stay plain conditions
+    cf, co, cv = request.args.getlist("cf"), request.args.getlist("co"), request.args.getlist("cv")
+    cj = request.args.getlist("cj") + ["and"] * len(cf)
+    rows = [(S.parse_condition(f"{f}:{op}:{v}", kind), j if j in ("and", "or", "nq") else "and")
+            for f, op, v, j in zip(cf, co, cv, cj) if f.strip()]
+    query = S.parse_query(request.args.get("sysparm_query", ""), kind)
+    if any(j != "and" for _, j in rows[1:]):
+        query = query + S.from_rows([(*c, j) for c, j in rows]) if query else S.from_rows([(*c, j) for c, j in rows])
+    else:
+        conds += [c for c, _ in rows]
     quick = request.args.get("quick", "")
     if quick and quick not in S.QUICK:
         raise Invalid(f"Unknown quick filter {quick!r}.", "quick")
@@ -119,7 +126,7 @@ def _list_args(kind: str) -> dict:
     except ValueError:
         raise Invalid("The page must be a number.", "page") from None
     return {"conditions": conds, "quick": quick, "q": request.args.get("q", "").strip(), "sort": sort,
-            "desc": None if d not in ("asc", "desc") else d == "desc", "page": page, "group": group}
+            "desc": None if d not in ("asc", "desc") else d == "desc", "page": page, "group": group, "query": query}
 
 
 def list_url(kind: str, args: dict, **override) -> str:
@@ -129,6 +136,8 @@ def list_url(kind: str, args: dict, **override) -> str:
         params.append(("quick", a["quick"]))
     for f, op, v in a.get("conditions", []):
         params.append(("f", f"{f}:{op}:{v}"))
+    if a.get("query"):
+        params.append(("sysparm_query", S.encode_query(a["query"])))
     if a.get("q"):
         params.append(("q", a["q"]))
     if a.get("group"):
@@ -145,7 +154,7 @@ def list_url(kind: str, args: dict, **override) -> str:
 def _list_ctx(kind: str, args: dict, results: list | None = None) -> dict:
     res = S.list_records(g.store, g.caller.user, kind, conditions=args["conditions"], quick=args["quick"],
                          q=args["q"], sort=args["sort"], desc=args["desc"], page=args["page"], per_page=PER_PAGE,
-                         group=args.get("group", ""))
+                         group=args.get("group", ""), query=args.get("query") or [])
     args = {**args, "sort": res["sort"] if args["sort"] else "", "page": res["page"]}
     crumbs = [("All", list_url(kind, {}))]
     acc: dict = {"conditions": []}
@@ -156,6 +165,10 @@ def _list_ctx(kind: str, args: dict, results: list | None = None) -> dict:
         acc = {**acc, "conditions": acc["conditions"] + [c]}
         label = dict(S.filter_fields(kind)).get(c[0], c[0])
         crumbs.append((f"{label} {c[1]} {c[2]}".strip(), list_url(kind, acc)))
+    if args.get("query"):
+        acc = {**acc, "query": args["query"]}
+        crumbs.append((S.describe_query(args["query"], lambda f: dict(S.filter_fields(kind)).get(f, f)),
+                       list_url(kind, acc)))
     if args["q"]:
         crumbs.append((f"Keywords = {args['q']}", list_url(kind, {**acc, "q": args["q"]})))
     return {"kind": kind, "plural": PLURAL[kind], "res": res, "args": args, "crumbs": crumbs,
@@ -181,6 +194,8 @@ def index():
 def records(kind: str):
     kind = _kind(kind)
     args = _list_args(kind)
+    if any(j in ("or", "nq") for j in request.args.getlist("cj")[1:]):
+        return redirect(list_url(kind, args))          # the builder's OR / New criteria: as sysparm_query
     nav = {"incident": f"incident-{args['quick'] or 'all'}", "request": "request-all",
            "change": f"change-{args['quick'] or 'all'}"}[kind]
     return render("tickets/list.html", "list", **_ctx(nav_current=nav, **_list_ctx(kind, args)))
@@ -227,7 +242,11 @@ def _list_args_from(url: str, kind: str) -> dict:
         page = 1
     quick = (qs.get("quick") or [""])[0]
     grp = (qs.get("group") or [""])[0]
-    return {"group": grp if grp in S.GROUPABLE else "",
+    try:
+        query = S.parse_query((qs.get("sysparm_query") or [""])[0], kind)
+    except Invalid:
+        query = []
+    return {"group": grp if grp in S.GROUPABLE else "", "query": query,
             "conditions": conds, "quick": quick if quick in S.QUICK else "", "q": (qs.get("q") or [""])[0],
             "sort": (qs.get("sort") or [""])[0], "desc": None if d not in ("asc", "desc") else d == "desc",
             "page": page}

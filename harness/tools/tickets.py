@@ -31,12 +31,12 @@ def get(store: Store, user: str, ref: str | int, kind: Kind | None = None) -> di
 
 def list_records(store: Store, user: str, kind: Kind = "incident", quick: Quick | None = None, q: str = "",
                  conditions: list[str] = (), sort: str = "", desc: bool | None = None, page: int = 1,
-                 per_page: int = 20) -> dict:
+                 per_page: int = 20, query: str = "", group: str = "") -> dict:
     """A list of incidents, requests or changes: a quick filter, conditions, a text search, a sort and
     a page. Returns rows, total and pages."""
     conds = [tk.parse_condition(c, kind) for c in conditions]
     return tk.list_records(store, user, kind, conditions=conds, quick=quick or "", q=q, sort=sort, desc=desc,
-                           page=page, per_page=per_page)
+                           page=page, per_page=per_page, query=query, group=group)
 
 
 def update(store: Store, caller: Caller, ref: str | int, fields: dict[str, str] | None = None, work_note: str = "",
@@ -128,6 +128,10 @@ TOOLS = [
                "conditions": "Conditions `field:operator:value`, all must hold; operators: is, is not, contains, "
                              "does not contain, starts with, is empty, is not empty, greater than, less than. "
                              "E.g. `state:is:In Progress`, `assignment_group:is:Billing Ops`.",
+               "query": "An encoded query as ServiceNow writes it (sysparm_query): `^` AND, `^OR` OR with the "
+                        "condition before, `^NQ` new criteria (OR-ed sets); operators = != LIKE NOT LIKE STARTSWITH "
+                        "ISEMPTY ISNOTEMPTY > <. E.g. `state=New^ORstate=On Hold^NQassigned_to=hana.sato`.",
+               "group": "Group the rows by this field (state, priority, category, assignment_group, …).",
                "sort": "A field to sort by (default priority for incidents, else number).",
                "desc": "Descending.", "page": "Page number.", "per_page": "Rows a page."}),
     read(get, "tickets.get", args={"ref": REF, "kind": KIND}),

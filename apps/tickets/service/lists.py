@@ -10,6 +10,7 @@ from apps.tickets.service.base import (EDITABLE, KINDS, LABELS, STATES, _check_k
                                        decorate)
 from apps.tickets.service.editing import update
 from apps.tickets.service.people import is_staff, user_groups
+from apps.tickets.service.query import holds, parse_query
 
 LIST_COLUMNS = {
     "incident": ("number", "opened_at", "short_description", "caller_id", "priority", "state", "category",
@@ -150,8 +151,9 @@ def parse_condition(text: str, kind: str) -> tuple[str, str, str]:
 
 def list_records(store: Store, user: str, kind: str, *, conditions: list[tuple[str, str, str]] = (),
                  quick: str = "", q: str = "", sort: str = "", desc: bool | None = None, page: int = 1,
-                 per_page: int = 20, group: str = "") -> dict:
-    """A list view: ``{rows, total, page, pages, sort, desc}``; conditions are AND-ed."""
+                 per_page: int = 20, group: str = "", query: list | str = ()) -> dict:
+    """A list view: ``{rows, total, page, pages, sort, desc}``; conditions are AND-ed, and with an encoded
+    ``query`` (``sysparm_query`` text or parsed, see ``query.py``)."""
     table = _check_kind(kind)
     if quick and quick not in QUICK:
         raise Invalid(f"Unknown quick filter {quick!r}.", "quick")
@@ -176,6 +178,10 @@ def list_records(store: Store, user: str, kind: str, *, conditions: list[tuple[s
         rows = [r for r in rows if r["open"] and r.get("assignment_group") in mine_groups]
     for field, op, value in conditions:
         rows = [r for r in rows if _matches(r, field, op, value)]
+    if isinstance(query, str):
+        query = parse_query(query, kind)
+    if query:
+        rows = [r for r in rows if holds(query, lambda c, r=r: _matches(r, *c))]
     terms = [t for t in (q or "").lower().split() if t]
     if terms:
         def hay(r):

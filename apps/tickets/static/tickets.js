@@ -94,14 +94,32 @@
       const rows = $("[data-cond-rows]", add.closest("form"));
       const first = $("[data-cond]", rows);
       const copy = first.cloneNode(true);
+      const join = add.dataset.join || "and";
       $("input[name=cv]", copy).value = "";
+      $("input[name=cj]", copy).value = join;
+      $("[data-cond-join]", copy).textContent = join === "nq" ? "" : join;
+      copy.classList.toggle("is-or", join === "or");
+      if (join === "nq") {
+        const sep = document.createElement("div");
+        sep.className = "tk-cond-nq"; sep.setAttribute("data-cond-nq", "");
+        sep.innerHTML = '— or — <span class="muted">(new criteria)</span>';
+        rows.appendChild(sep);
+      }
       rows.appendChild(copy);
       return;
     }
     const rm = e.target.closest("[data-cond-remove]");
     if (rm) {
       const rows = rm.closest("[data-cond-rows]");
-      if ($$("[data-cond]", rows).length > 1) rm.closest("[data-cond]").remove();
+      if ($$("[data-cond]", rows).length > 1) {
+        const row = rm.closest("[data-cond]");
+        const prev = row.previousElementSibling;
+        if (prev && prev.matches("[data-cond-nq]")) prev.remove();
+        row.remove();
+        const firstRow = $("[data-cond]", rows);
+        if (firstRow) { $("input[name=cj]", firstRow).value = "and"; $("[data-cond-join]", firstRow).textContent = ""; }
+        const lead = rows.firstElementChild; if (lead && lead.matches("[data-cond-nq]")) lead.remove();
+      }
       else { $("input[name=cv]", rows).value = ""; setChoice($("[data-select-menu]", rows), $("[data-select-menu] [role=option]", rows).dataset.value); }
       return;
     }

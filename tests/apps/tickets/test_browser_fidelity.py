@@ -111,3 +111,28 @@ def test_header_column_menu_cell_menu_group_and_personalize(tk_desk):
     with page.slot.store() as st:
         cols = S.list_columns(st, "jordan.blake", "incident")
     assert "category" not in cols and cols.index("caller_id") < cols.index("short_description")
+
+
+def test_condition_builder_or_and_new_criteria(tk_desk):
+    page = tk_desk
+    page.goto(f"{page.base}/tickets/incident")
+    page.get_by_role("button", name="Show filter").click()
+    page.get_by_role("textbox", name="Value").fill("New")                # State is New
+    page.get_by_role("button", name="OR", exact=True).click()
+    page.get_by_role("textbox", name="Value").nth(1).fill("On Hold")     # or State is On Hold
+    page.get_by_role("button", name="New criteria", exact=True).click()
+    page.get_by_role("button", name="Field: State").nth(2).click()
+    page.get_by_role("option", name="Assigned to", exact=True).click()
+    page.get_by_role("textbox", name="Value").nth(2).fill("Hana Sato")   # — or — Assigned to is Hana Sato
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page).to_have_url(re.compile(r"sysparm_query=state%3DNew%5EORstate%3DOn\+Hold%5ENQassigned_to%3DHana\+Sato"))
+    crumbs = page.get_by_role("navigation", name="Filter breadcrumb")
+    expect(crumbs).to_contain_text("State is New or State is On Hold — or — Assigned to is Hana Sato")
+    table = page.get_by_role("table", name="Incidents")
+    for n in ("INC0010441", "INC0010434", "INC0010437"):
+        expect(table.get_by_role("link", name=n, exact=True)).to_be_visible()
+    expect(table.get_by_role("link", name="INC0010421", exact=True)).to_have_count(0)
+    with page.slot.store() as st:
+        want = S.list_records(st, "jordan.blake", "incident", per_page=500,
+                              query="state=New^ORstate=On Hold^NQassigned_to=Hana Sato")["total"]
+    expect(page.locator(".tk-range")).to_contain_text(f"of {want}")
