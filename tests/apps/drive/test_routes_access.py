@@ -1,0 +1,84 @@
+"""The newer Drive routes through the Flask client: general access, Make a copy, layout, the details
+panel and the filter chips — with bad input (a 422 naming the field, nothing written)."""
+from __future__ import annotations
+
+
+from apps.core.store.export import diff, export
+from tests.apps.drive.test_routes import get_item, item_id
+
+
+def snapshot(slot):
+    with slot.store() as st:
+        return export(st)
+
+
+def test_general_access_in_the_share_dialog(hx, slot):
+    notes = item_id(slot, "Notes")
+    r = hx.get(f"/drive/items/{notes}/share")
+    assert r.status_code == 200 and b"General access" in r.data and b"Copy link" in r.data
+    assert b"Only people with access can open with the link" in r.data
+    assert f'data-copy-link="http://localhost/drive/open/{notes}"'.encode() in r.data
+    r = hx.post(f"/drive/items/{notes}/general-access", data={"access": "anyone"})
+    assert r.status_code == 200 and b"Anyone on the internet with the link can view" in r.data
+    r = hx.post(f"/drive/items/{notes}/general-access", data={"access": "org", "link_role": "commenter"})
+    assert b"Anyone in this group with the link can comment" in r.data
+    item = get_item(slot, notes)
+    assert (item["link_access"], item["link_role"]) == ("org", "commenter")
+
+
+def test_general_access_bad_input_is_a_422_and_writes_nothing(hx, slot):
+    notes = item_id(slot, "Notes")
+    before = snapshot(slot)
+    for data, field in (({"access": "world"}, b"access"), ({"access": "anyone", "link_role": "owner"}, b"role"),
+                        ({}, b"access")):
+        r = hx.post(f"/drive/items/{notes}/general-access", data=data)
+        assert r.status_code == 422, data
+        assert b"General access must be" in r.data or b"Choose Viewer" in r.data
+    assert hx.post("/drive/items/999999/general-access", data={"access": "anyone"}).status_code == 404
+    assert not diff(before, snapshot(slot))["tables"]
+
+
+def test_make_a_copy_route(hx, client, slot):
+    sheet = item_id(slot, "Timesheet – March 2026.csv")
+    r = hx.post(f"/drive/items/{sheet}/copy")
+    assert r.status_code == 200 and "Created “Copy of Timesheet – March 2026.csv”.".encode() in r.data
+    copy = item_id(slot, "Copy of Timesheet – March 2026.csv")
+    assert get_item(slot, copy)["owner"] == "alex.chen"
+    assert hx.post(f"/drive/items/{item_id(slot, 'Notes')}/copy").status_code == 422
+    assert hx.post("/drive/items/999999/copy").status_code == 404
+    assert client.post(f"/drive/items/{sheet}/copy").status_code == 302
+    assert b"Make a copy" in client.get("/drive/my-drive").data
+
+
+def test_layout_toggle(hx, client, slot):
+    assert b'class="ftable grid"' not in client.get("/drive/my-drive").data
+    r = hx.post("/drive/layout", data={"layout": "grid"})
+    assert r.status_code == 200 and r.headers.get("HX-Trigger") == "drive-changed"
+    assert b'class="ftable grid"' in client.get("/drive/my-drive").data
+    assert hx.post("/drive/layout", data={"layout": "tiles"}).status_code == 422
+    with slot.store() as st:
+        assert [r["layout"] for r in st.select("drive_prefs")] == ["grid"]
+
+
+def test_details_panel_tabs(hx, slot):
+    notes = item_id(slot, "Notes")
+    hx.post(f"/drive/items/{notes}/rename", data={"name": "Notes 2026"})
+    r = hx.get(f"/drive/items/{notes}/details")
+    assert r.status_code == 200 and b"Who has access" in r.data and b'aria-selected="true" hx-get' in r.data
+    r = hx.get(f"/drive/items/{notes}/details?tab=activity")
+    assert r.status_code == 200 and b"renamed" in r.data and b"created" in r.data
+    assert hx.get(f"/drive/items/{notes}/details?tab=bogus").status_code == 200
+    assert b"Select an item to see the details" in hx.get("/drive/details").data
+    assert hx.get("/drive/items/999999/details").status_code == 404
+
+
+def test_filter_chips_apply_the_operators(client):
+    page = client.get("/drive/my-drive").data.decode()
+    assert 'aria-label="Filters"' in page and "/drive/search?q=type:pdf" in page and "owner:me" in page
+    page = client.get("/drive/search?q=survey+type:pdf").data.decode()
+    assert 'aria-label="Type: PDFs"' in page
+    assert 'href="/drive/search?q=survey"' in page                  # clearing the chip keeps the words
+    assert "/drive/search?q=survey+type:document" in page            # another type replaces it
+    assert "after:" in page and 'aria-label="Modified"' in page
+    assert "Final Survey Report" in page
+    assert 'aria-label="Filters"' not in client.get("/drive/trash").data.decode()
