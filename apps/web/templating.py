@@ -113,6 +113,7 @@ def init_app(app: Flask) -> None:
         return {
             "me": g.user,
             "world_clock": timefmt.clock(g.store),
+            "world_today": g.store.local(g.store.now()).date().isoformat(),
             "world_title": g.store.meta("title"),
             "apps_list": current_app.extensions.get("deskworld.apps", []),
         }

@@ -28,10 +28,12 @@ DEAD_PROXY = "--proxy-server=http://127.0.0.1:9"
 EXTRA_ARGS = (DEAD_PROXY, "--disable-gpu", "--disable-quic", "--disable-background-networking",
               "--disable-component-update", "--disable-sync", "--no-first-run",
               "--disable-default-apps", "--disable-extensions", "--mute-audio",
-              "--hide-scrollbars", "--font-render-hinting=none", "--force-color-profile=srgb",
+              "--font-render-hinting=none", "--force-color-profile=srgb",
               # Whole-tile raster: partial raster anti-aliases curve edges by which part of a tile was
               # invalidated when, so the same page gave different pixels under load (harness/env/settle.py).
               "--disable-partial-raster",
+              # Scrollbars stay: with them hidden, a list wider or longer than its panel was cut off with
+              # no cue that more was there. The apps style them as their products do (deskworld.css).
               "--disable-features=Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions")
 
 
@@ -95,7 +97,8 @@ def install_hint() -> str:
 
 def launch_args() -> dict:
     """Keyword arguments for ``playwright.chromium.launch``."""
-    args = {"headless": True, "args": list(EXTRA_ARGS)}
+    args = {"headless": True, "args": list(EXTRA_ARGS),
+            "ignore_default_args": ["--hide-scrollbars"]}       # Playwright hides them in headless mode
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args["chromium_sandbox"] = False
     exe = executable_path()

@@ -132,7 +132,8 @@
     box.setAttribute("aria-expanded", "true");
     open = { el, box, picker };
   }
-  function today() {
+  function today() {                                            // the world's day, else the page's clock
+    if (/^\d{4}-\d{2}-\d{2}$/.test(document.body.dataset.today || "")) return document.body.dataset.today;
     const n = new Date(Date.now());
     return iso(n.getFullYear(), n.getMonth() + 1, n.getDate());
   }

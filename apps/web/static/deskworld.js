@@ -51,6 +51,13 @@
       if (panel) panel.remove();
     }
   });
+  /* A toast stays until the next press anywhere else (a press on it — Undo, a link — is its own),
+     as a snackbar a real app times out would be gone by a person's next action; a press rather than a
+     timer keeps what a screenshot shows independent of how long the step took. */
+  document.addEventListener("pointerdown", (e) => {
+    const region = document.getElementById("toast-region");
+    if (region && region.firstElementChild && !region.contains(e.target)) region.replaceChildren();
+  }, true);
   document.addEventListener("close", (e) => {
     if (e.target.matches && e.target.matches("dialog[data-modal]")) e.target.remove();
   }, true);
