@@ -16,6 +16,7 @@ from flask import g, redirect, request, url_for
 from apps.core.errors import Invalid
 from apps.crm import service as S
 from apps.crm.blueprint import bp
+from apps.crm.routes_listedit import editable
 from apps.crm.views import (PERIODS, board_args, board_response, close_stage_dialog, fragment, go, obj_or_404,
                             template_ctx)
 from apps.web.render import error_page, id_arg, render
@@ -71,6 +72,8 @@ def list_view(obj: str):
     q = request.args.get("q", "")
     sort = request.args.get("sort") or None
     page = request.args.get("page", 1, type=int) or 1
+    kanban = obj == "opportunities" and request.args.get("display") == "kanban"
+    per_page = 200 if kanban else 50
     error = None
     filters = _filters_from(request.args)
     adding = bool(request.args.get("nf"))
@@ -78,11 +81,12 @@ def list_view(obj: str):
         filters.append({"field": request.args.get("nf", ""), "op": request.args.get("nop", "equals"),
                         "value": request.args.get("nv", "")})
     try:
-        data = S.list_records(store, user, obj, view=view, filters=filters, q=q, sort=sort, page=page)
+        data = S.list_records(store, user, obj, view=view, filters=filters, q=q, sort=sort, page=page,
+                              per_page=per_page)
     except Invalid as e:
         error = e.message
         filters = filters[:-1] if adding else []
-        data = S.list_records(store, user, obj, view=view, filters=filters, q=q, page=page)
+        data = S.list_records(store, user, obj, view=view, filters=filters, q=q, page=page, per_page=per_page)
     else:
         if adding:
             return redirect(_list_url(obj, view=data["view"]["id"], q=q, sort=data["sort"], f=data["filters"],
@@ -98,8 +102,16 @@ def list_view(obj: str):
                        columns=S.COLUMNS[obj], error=error,
                        filter_opts=[(f["name"], f["label"]) for f in S.filter_fields(obj)], owners=S.users(store),
                        show_filters=request.args.get("filters") == "1" or bool(error), add=add,
-                       self_url=request.full_path.rstrip("?"))
+                       self_url=request.full_path.rstrip("?"), edit_ok=lambda c: editable(obj, c) is not None,
+                       kanban=_kanban(data["rows"]) if kanban else None)
     return render("crm/list.html", "listbody", status=200, **ctx)
+
+
+def _kanban(rows: list[dict]) -> list[dict]:
+    """The Kanban display of an opportunities list: a column per stage, in picklist order."""
+    return [{"stage": st, "opps": [r for r in rows if r["stage"] == st],
+             "count": sum(1 for r in rows if r["stage"] == st),
+             "total": sum(r["amount"] or 0 for r in rows if r["stage"] == st)} for st in S.STAGES]
 
 
 @bp.get("/o/<obj>/views/new")

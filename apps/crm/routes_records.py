@@ -240,6 +240,8 @@ def set_stage(rid: int):
         ("Congratulations — you won “" + r["name"] + "”!" if stage == "Closed Won" else f"“{r['name']}” was closed as lost.")
     if back == "pipeline":
         return board_response(msg)
+    if back == "/crm/o/opportunities" or back.startswith("/crm/o/opportunities?"):
+        return go(back, msg)                     # the list's Kanban display, back with the card moved
     return go(r["url"], msg)
 
 

@@ -21,7 +21,7 @@ from apps.crm.schema import (ACCOUNT_TYPES, ACTIVITY_KINDS, CLOSED_STAGES, EMAIL
                              LEAD_STATUSES, LOSS_REASONS, OPEN_STAGES, OPP_TYPES, STAGE_PROBABILITY, STAGES,
                              TASK_STATUSES)
 from apps.crm.service.base import by_slug, get, is_internal, person_id, record_title, resolve, url, users
-from apps.crm.service.editing import change_owner, clone_values, create, delete, set_stage, update
+from apps.crm.service.editing import change_owner, clone_values, create, delete, set_stage, update, update_many
 from apps.crm.service.fields import (COLUMNS, DATE_RANGES, EXTRA_FIELDS, FIELDS, HIGHLIGHTS, LABEL, LABEL_PLURAL,
                                      MAX_LONG, MAX_TEXT, NOT_FOUND, OBJECTS, OPS, PLURAL, PREFIX, RELATED_TYPES,
                                      REQUIRED, SINGULAR, TABLE, F, field, filter_fields, ops_for)
@@ -42,7 +42,7 @@ from apps.crm.service.views import matches_filter, picklist_order
 
 __all__ = [
     "clean_definition", "delete_report", "export_csv", "get_report", "group_fields", "list_reports", "report_fields",
-    "report_types", "suggest", "run_definition", "run_report", "save_report", "picklist_order",
+    "report_types", "suggest", "update_many", "run_definition", "run_report", "save_report", "picklist_order",
     "matches_filter",
     "ACCOUNT_TYPES", "ACTIVITY_KINDS", "BUILTIN_VIEWS", "CLOSED_STAGES", "COLUMNS", "DATE_RANGES", "EMAIL_RE",
     "EXTRA_FIELDS", "FIELDS", "HIGHLIGHTS", "INDUSTRIES", "LABEL", "LABEL_PLURAL", "LEAD_SOURCES", "LEAD_STATUSES",

@@ -231,3 +231,23 @@ def change_owner(store: Store, caller: Caller, obj: str, ids, owner) -> int:
                 store.update(TABLE[obj], r["id"], caller.actor, modified_at=store.now_iso())
                 n += 1
     return n
+
+
+def update_many(store: Store, caller: Caller, obj: str, changes: dict) -> dict[int, list[str]]:
+    """Inline edit in a list view: ``{record id: {field: value}}`` saved together, all or nothing (as
+    the list's Save does). A bad value raises ``Invalid`` naming the record and the field (``field`` is
+    ``<id>.<name>``) and writes nothing. Returns record id → the fields that changed."""
+    _require_user(store, caller.user)
+    if not changes:
+        raise Invalid("There are no changes to save.", "changes")
+    out: dict[int, list[str]] = {}
+    with store.transaction():
+        for rid, values in changes.items():
+            row = _row(store, obj, rid)
+            try:
+                out[row["id"]] = update(store, caller, obj, row["id"], **values)
+            except Invalid as e:
+                f = e.field or next(iter(e.errors or {}), None)
+                msg = (e.errors or {}).get(f, e.message) if f else e.message
+                raise Invalid(f"{record_title(obj, row)}: {msg}", f"{row['id']}.{f}" if f else str(row["id"])) from None
+    return out

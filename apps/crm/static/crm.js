@@ -297,3 +297,31 @@ document.addEventListener("click", (e) => {
   const item = e.target.closest && e.target.closest("details.menu-wrap [role=menuitem]");
   if (item) item.closest("details.menu-wrap").removeAttribute("open");
 });
+
+/* ---------------------------------------------------------------- list views: inline edit of a cell (double-click
+   it or its pencil); edited cells stay open, marked, until the bar's Save or Cancel */
+(function () {
+  "use strict";
+  document.addEventListener("dblclick", (e) => {
+    const td = e.target.closest && e.target.closest("#crm-list td.ie-cell:not(.editing)");
+    if (!td) return;
+    const pencil = td.querySelector(".ie-pencil");
+    if (pencil) { e.preventDefault(); pencil.click(); }
+  });
+  document.addEventListener("htmx:afterSettle", (e) => {
+    const td = e.detail.target;
+    if (!(td && td.matches && td.matches("#crm-list td.ie-cell")) || !td.querySelector("[data-ie-edit]")) return;
+    td.classList.add("editing");
+    const bar = document.getElementById("ie-bar");
+    if (bar) bar.hidden = false;
+    const el = td.querySelector(".ie-edit input:not([type=hidden]), .ie-edit summary");
+    if (el) { el.focus(); if (el.select) el.select(); }
+    td.dataset.ready = "1";
+  });
+  document.addEventListener("submit", (e) => {
+    if (!(e.target.matches && e.target.matches("form[data-ie-edit]"))) return;
+    e.preventDefault();
+    const save = document.querySelector("[data-ie-save]");
+    if (save) save.click();
+  });
+})();
