@@ -136,3 +136,22 @@ def test_condition_builder_or_and_new_criteria(tk_desk):
         want = S.list_records(st, "jordan.blake", "incident", per_page=500,
                               query="state=New^ORstate=On Hold^NQassigned_to=Hana Sato")["total"]
     expect(page.locator(".tk-range")).to_contain_text(f"of {want}")
+
+
+def test_change_planned_dates_use_the_in_page_picker(tk_desk):
+    page = tk_desk
+    page.goto(f"{page.base}/tickets/change/CHG0000320")
+    start = page.locator("#f-planned_start")
+    start.fill("2026-06-25 18:00:00")
+    end = page.locator("#f-planned_end")
+    end.click()
+    dlg = page.get_by_role("dialog", name="Choose date")
+    expect(dlg).to_be_visible()
+    dlg.get_by_role("button", name="Friday, June 26, 2026").click()
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("status").filter(has_text="CHG0000320 saved")).to_be_visible()
+    with page.slot.store() as st:
+        ch = S.get_change(st, "jordan.blake", "CHG0000320")
+        assert st.local(ch["planned_start"]).strftime("%Y-%m-%d %H:%M") == "2026-06-25 18:00"
+        assert st.local(ch["planned_end"]).strftime("%Y-%m-%d") == "2026-06-26"
+
