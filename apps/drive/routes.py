@@ -55,7 +55,7 @@ def _listing(items, *, where: str, title: str, folder: dict | None = None, crumb
     return render("drive/list.html", "listing", items=items, where=where, title=title, folder=folder,
                   crumbs=crumbs or [], sort=sort, desc=desc, can_add=can_add, here=here,
                   parent_id=folder["id"] if folder else "", layout=sharing.layout(g.store, g.caller.user),
-                  chips=filters.chips(g.store, g.caller.user, extra.get("q", "")) if where in ("my-drive", "search") else None,
+                  chips=filters.chips(g.store, g.caller.user, extra.get("q", "")),
                   **_ctx(**extra))
 
 

@@ -138,10 +138,10 @@ def test_sort_search_star_details_and_recent(desk, live_slot):
     expect(page.get_by_role("status").filter(has_text="Added to Starred")).to_be_visible()
     r.click(button="right")
     page.get_by_role("menuitem", name="File information").click()
-    info = page.get_by_role("dialog", name=re.compile("Ullage Survey Summary"))
+    info = page.get_by_role("region", name=re.compile("Details of Ullage Survey Summary"))   # the side panel
     expect(info).to_contain_text("Sofia Marchetti")
     expect(info).to_contain_text("02 Vessel & Casualty")
-    info.get_by_role("button", name="Close").click()
+    info.get_by_role("button", name="Close details").click()
     row(page, "Ullage Survey Summary (2026-02-20).pdf").dblclick()
     page.get_by_role("link", name="Close preview").click()
     page.get_by_role("link", name="Starred").click()

@@ -81,4 +81,4 @@ def test_filter_chips_apply_the_operators(client):
     assert "/drive/search?q=survey+type:document" in page            # another type replaces it
     assert "after:" in page and 'aria-label="Modified"' in page
     assert "Final Survey Report" in page
-    assert 'aria-label="Filters"' not in client.get("/drive/trash").data.decode()
+    assert 'aria-label="Filters"' in client.get("/drive/shared").data.decode()
