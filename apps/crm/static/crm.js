@@ -239,6 +239,9 @@
     q.focus();
     if (q.value.trim()) htmx.trigger(q, "focus");
   });
+  document.addEventListener("toggle", (e) => {
+    if (e.target.matches && e.target.matches(".sf-scope details[open]")) { const s = document.getElementById("suggest"); if (s) s.innerHTML = ""; }
+  }, true);
   document.addEventListener("input", (e) => {
     if (!(e.target.matches && e.target.matches("[data-launcher-filter]"))) return;
     const v = e.target.value.trim().toLowerCase();
