@@ -48,7 +48,8 @@ from apps.tickets.service.people import (account_name, caller_info, crm_account,
                                          resolve_person, user_groups)
 from apps.tickets.service.search import search
 from apps.tickets.service.sla import task_slas
-from apps.tickets.service.query import describe as describe_query, encode_query, from_rows, parse_query
+from apps.tickets.service.query import describe as describe_query, encode_query, from_rows
+from apps.tickets.service.lists import parse_query
 from apps.tickets.service.lists import (GROUPABLE, TIMES, available_columns, cell_value, list_columns,
                                         set_list_columns)
 from apps.tickets.service.cmdb import ci_name, cis, resolve_ci

@@ -10,7 +10,8 @@ from apps.tickets.service.base import (EDITABLE, KINDS, LABELS, STATES, _check_k
                                        decorate)
 from apps.tickets.service.editing import update
 from apps.tickets.service.people import is_staff, user_groups
-from apps.tickets.service.query import holds, parse_query
+from apps.tickets.service.query import holds
+from apps.tickets.service.query import parse_query as _parse_query
 
 LIST_COLUMNS = {
     "incident": ("number", "opened_at", "short_description", "caller_id", "priority", "state", "category",
@@ -147,6 +148,11 @@ def parse_condition(text: str, kind: str) -> tuple[str, str, str]:
     if op not in OPERATORS:
         raise Invalid(f"“{op}” is not an operator: use {_or(OPERATORS)}.", "f")
     return field, op, value
+
+
+def parse_query(text: str, kind: str) -> list:
+    """An encoded query (``sysparm_query``) for a list of ``kind``, each condition validated."""
+    return _parse_query(text, kind, parse_condition)
 
 
 def list_records(store: Store, user: str, kind: str, *, conditions: list[tuple[str, str, str]] = (),

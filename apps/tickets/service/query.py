@@ -22,9 +22,9 @@ _COND = re.compile(r"^([a-z_]+)(ISNOTEMPTY|ISEMPTY|NOT LIKE|STARTSWITH|LIKE|!=|>
 Query = list[list[list[tuple[str, str, str]]]]
 
 
-def parse_query(text: str, kind: str) -> Query:
-    """``sysparm_query`` text → criteria sets (each condition checked like a list condition)."""
-    from apps.tickets.service.lists import parse_condition
+def parse_query(text: str, kind: str, parse_condition) -> Query:
+    """``sysparm_query`` text → criteria sets; ``parse_condition("field:op:value", kind)`` checks each
+    condition as a list condition is checked."""
     text = (text or "").strip()
     if not text:
         return []
