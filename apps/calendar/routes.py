@@ -124,19 +124,25 @@ def delete(event_id: int):
 
 @bp.post("/event/<int:event_id>/move")
 def move(event_id: int):
-    """Drag and drop: a new start (world-local ISO); a recurring event asks "This event / This and
-    following events / All events"."""
+    """Drag and drop: a new start (world-local ISO), or with ``end`` a new end (the bottom edge
+    dragged); a recurring event asks "This event / This and following events / All events"."""
     occ = request.form.get("occ") or None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
-    start = request.form.get("start", "")
+    start, end = request.form.get("start", ""), request.form.get("end", "")
     service.local_dt(g.store, start)                 # a bad start is a 422 before anything else
+    if end:
+        service.local_dt(g.store, end, "end")
     if not ev["can_edit"]:
         raise Forbidden(f"Only the organizer ({ev['organizer_name']}) can move “{ev['display_title']}”.")
     scope = request.form.get("scope")
     if ev["recurring"] and not scope and is_htmx():
         return fragment("calendar/_scope.html", headers={"HX-Retarget": "#modal", "HX-Reswap": "innerHTML"},
                         ev=ev, action=url_for("calendar.move", event_id=event_id), title="Change recurring event",
-                        verb="OK", back=request.form.get("back", ""), start=start)
+                        verb="OK", back=request.form.get("back", ""), start=start,
+                        hidden={"end": end} if end else None)
+    if end:
+        service.update_event(g.store, g.caller, event_id, occ=occ, scope=scope or "all", end=end)
+        return after_change("Event saved")
     service.move_event(g.store, g.caller, event_id, start, occ=occ, scope=scope or "all")
     return after_change("Event moved")
 

@@ -13,11 +13,13 @@ from jinja2_fragments.flask import render_block
 from apps.calendar import service
 from apps.web.render import flash_toast, is_htmx, render, toast
 
-VIEWS = ("day", "week", "month")
+VIEWS = ("day", "week", "month", "4days")          # the view menu's order (Google Calendar: D, W, M, X)
+VIEW_NAMES = {"day": "Day", "week": "Week", "month": "Month", "4days": "4 days"}
+VIEW_KEYS = {"day": "d", "week": "w", "month": "m", "4days": "x"}
 HOUR_PX = 48
 PX_PER_MIN = HOUR_PX / 60
 MONTH_CHIPS = 3
-BACK = re.compile(r"^/calendar/(day|week|month)/(\d{4}-\d{2}-\d{2})$")
+BACK = re.compile(r"^/calendar/(day|week|month|4days)/(\d{4}-\d{2}-\d{2})$")
 
 
 # ---------------------------------------------------------------- formatting (Google Calendar, en-US)
@@ -62,6 +64,8 @@ def _week_start(d: date) -> date:
 def _range(view: str, d: date) -> tuple[date, date]:
     if view == "day":
         return d, d + timedelta(days=1)
+    if view == "4days":
+        return d, d + timedelta(days=4)
     if view == "week":
         s = _week_start(d)
         return s, s + timedelta(days=7)
@@ -77,7 +81,7 @@ def _title(view: str, d: date) -> str:
         return f"{_md(d)}, {d.year}"
     if view == "month":
         return d.strftime("%B %Y")
-    s, e = _range("week", d)
+    s, e = _range("week" if view == "week" else view, d)
     last = e - timedelta(days=1)
     if s.month == last.month:
         return s.strftime("%B %Y")
@@ -89,6 +93,8 @@ def _title(view: str, d: date) -> str:
 def _step(view: str, d: date, n: int) -> date:
     if view == "day":
         return d + timedelta(days=n)
+    if view == "4days":
+        return d + timedelta(days=4 * n)
     if view == "week":
         return d + timedelta(days=7 * n)
     m = d.month - 1 + n
@@ -207,7 +213,8 @@ def view_ctx(view: str, d: date, swap_oob: bool = False) -> dict:
            "prev_url": view_url(view, _step(view, d, -1)), "next_url": view_url(view, _step(view, d, 1)),
            "today_url": view_url(view, today), "self_url": view_url(view, d), "swap_oob": swap_oob,
            "now_top": (now.hour * 60 + now.minute) * PX_PER_MIN, "hour_px": HOUR_PX,
-           "hours": [time(h) for h in range(24)], "views": VIEWS}
+           "hours": [time(h) for h in range(24)], "views": VIEWS,
+           "view_names": VIEW_NAMES, "view_keys": VIEW_KEYS, "step_name": "period" if view == "4days" else view}
     if view == "month":
         per_day: dict[date, list[dict]] = {x: [] for x in days}
         for ev in events:
@@ -238,6 +245,8 @@ def mini_ctx(month: date, view: str, d: date) -> dict:
     elif view == "week":
         ws = _week_start(d)
         sel = {ws + timedelta(days=i) for i in range(7)}
+    elif view == "4days":
+        sel = {d + timedelta(days=i) for i in range(4)}
     return {"mini_month": first, "mini_weeks": [days[i:i + 7] for i in range(0, len(days), 7)],
             "mini_sel": sel, "mini_prev": _step("month", first, -1).strftime("%Y-%m"),
             "mini_next": _step("month", first, 1).strftime("%Y-%m"), "view": view, "day": d,

@@ -61,7 +61,7 @@
     if (e.detail.target && e.detail.target.id === "cal-card" && pop() && pop().contains(e.detail.target)) place();
   });
   document.addEventListener("click", (e) => {
-    if (ignoreClick) { ignoreClick = false; if (e.target.closest(".cal-col, .cal-ev")) { e.preventDefault(); return; } }
+    if (ignoreClick) { ignoreClick = false; if (e.target.closest(".cal-col, .cal-ev, .cal-mcell")) { e.preventDefault(); return; } }
     if (e.target.closest("[data-cal-close]")) { e.preventDefault(); closePop(); return; }
     const more = e.target.closest("[data-more]");
     if (more) {
@@ -89,6 +89,15 @@
       quickAt(cell, `${d}T00:00`, `${d}T00:00`, true, view.dataset.back);
     }
   }, true);
+  /* ---------------------------------------------------------------- the view menu's keys: D, W, M, X */
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.target;
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable=true], [role=textbox]")) return;
+    if (document.querySelector("dialog[open]")) return;
+    const item = e.key.length === 1 && $(`.cal-viewmenu [data-view-key="${e.key.toLowerCase()}"]`);
+    if (item) { e.preventDefault(); location.assign(item.getAttribute("href")); }
+  });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && pop() && pop().firstElementChild && !document.querySelector("dialog[open]")) closePop();
   });
@@ -118,9 +127,19 @@
   document.addEventListener("dragstart", (e) => { if (e.target.closest && e.target.closest(".cal-ev")) e.preventDefault(); });
   document.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
+    const chip = e.target.closest(".cal-view .cal-mcell .cal-ev[data-day-movable]");
+    if (chip) {                                       // month view: drag a chip to another day
+      drag = { kind: "day", el: chip, from: chip.closest(".cal-mcell").dataset.date, x0: e.clientX, y0: e.clientY, moved: false };
+      return;
+    }
     const col = e.target.closest(".cal-view .cal-col");
     if (!col) return;
     const ev = e.target.closest(".cal-ev");
+    if (ev && e.target.closest(".cal-ev-resize")) {  // the bottom edge: change the end, 15-minute steps
+      drag = { kind: "resize", el: ev, col, x0: e.clientX, y0: e.clientY, start: mins(ev.dataset.start), moved: false };
+      e.preventDefault();
+      return;
+    }
     if (ev && ev.dataset.movable) {
       const start = mins(ev.dataset.start);
       let len = mins(ev.dataset.end) - start;
@@ -137,18 +156,44 @@
     if (!el) {
       el = document.createElement("div");
       el.className = "cal-ev placeholder";
-      el.innerHTML = '<span class="cal-ev-title">(No title)</span><span class="cal-ev-time"></span>';
+      el.innerHTML = '<span class="cal-ev-title">(No title)<span class="cal-ev-time"></span></span>';
     }
     if (el.parentNode !== col) col.appendChild(el);
-    const k = ppm(col);
+    const k = ppm(col), short = m1 - m0 < 45;
+    el.classList.toggle("short", short);             // a short block is one line: "(No title), 2 – 2:30pm"
     el.style.cssText = `--c: #039be5; top: ${m0 * k}px; height: ${Math.max(15, m1 - m0) * k - 2}px; left: 1px; width: calc(100% - 4px)`;
-    el.querySelector(".cal-ev-time").textContent = `${fmt(m0)} – ${fmt(m1)}`;
+    const t = el.querySelector(".cal-ev-time"), title = el.querySelector(".cal-ev-title");
+    if (short) { if (t.parentNode !== title) title.appendChild(t); t.textContent = `, ${range(m0, m1)}`; }
+    else { if (t.parentNode !== el) el.appendChild(t); t.textContent = range(m0, m1); }
     return el;
+  }
+  function range(a, b) {                              // "2 – 2:30pm", "11am – 12:30pm" (Google Calendar's)
+    const same = b < 1440 && (a < 720) === (b < 720);
+    const s = fmt(a);
+    return `${same ? s.replace(/(am|pm)$/, "") : s} – ${fmt(b)}`;
   }
   document.addEventListener("pointermove", (e) => {
     if (!drag) return;
     if (!drag.moved && Math.abs(e.clientX - drag.x0) + Math.abs(e.clientY - drag.y0) < 5) return;
     drag.moved = true;
+    if (drag.kind === "resize") {
+      const end = Math.max(drag.start + 15, Math.min(24 * 60, Math.round(minutesAt(drag.col, e.clientY) / 15) * 15));
+      const el = drag.el;
+      el.classList.add("dragging");
+      el.style.height = (end - drag.start) * ppm(drag.col) - 2 + "px";
+      const t = el.querySelector(".cal-ev-time");
+      if (t) t.textContent = el.classList.contains("short") ? ", " + fmt(drag.start) : range(drag.start, end);
+      drag.end = end;
+      return;
+    }
+    if (drag.kind === "day") {
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      const cell = under && under.closest(".cal-view .cal-mcell");
+      $$(".cal-mcell.drop-target").forEach((c) => c.classList.remove("drop-target"));
+      drag.el.classList.add("dragging");
+      if (cell) { cell.classList.add("drop-target"); drag.target = cell.dataset.date; }
+      return;
+    }
     if (drag.kind === "move") {
       const col = columnAt(e.clientX) || drag.col;
       let m = Math.round((minutesAt(col, e.clientY) - drag.grab) / 15) * 15;
@@ -174,7 +219,33 @@
     const d = drag;
     drag = null;
     if (!d) return;
+    if (d.kind === "day") {
+      $$(".cal-mcell.drop-target").forEach((c) => c.classList.remove("drop-target"));
+      d.el.classList.remove("dragging");
+      if (!d.moved) return;
+      ignoreClick = true;
+      if (!d.target || d.target === d.from) return;
+      const el = d.el, s0 = el.dataset.start;
+      const day = addDays(s0.slice(0, 10), dayDiff(d.from, d.target));
+      htmx.ajax("POST", `/calendar/event/${el.dataset.event}/move`, {
+        target: "#cal-view", swap: "outerHTML", source: el,
+        values: { start: `${day}T${s0.slice(11, 16)}`, occ: el.dataset.occ, back: el.closest(".cal-view").dataset.back },
+      });
+      return;
+    }
     const view = d.col.closest(".cal-view");
+    if (d.kind === "resize") {
+      if (!d.moved) return;
+      ignoreClick = true;
+      if (d.end == null) return;
+      const el = d.el, date = el.dataset.start.slice(0, 10);
+      const end = d.end >= 24 * 60 ? `${nextDay(date)}T00:00` : `${date}T${hhmm(d.end)}`;
+      htmx.ajax("POST", `/calendar/event/${el.dataset.event}/move`, {
+        target: "#cal-view", swap: "outerHTML", source: el,
+        values: { start: el.dataset.start, end, occ: el.dataset.occ, back: view.dataset.back },
+      });
+      return;
+    }
     if (d.kind === "move") {
       if (!d.moved) return;
       ignoreClick = true;

@@ -390,3 +390,42 @@ def test_other_calendars_add_toggle_remove(client, hx, slot):
     assert client.post("/calendar/calendars/priya.raman/remove", data={"back": BACK}).status_code == 302
     assert client.post("/calendar/calendars/priya.raman/remove", data={"back": BACK}).status_code == 404
     assert client.post("/calendar/calendars/add", data={"person": "nobody@else.example"}).status_code == 422
+
+
+# ---------------------------------------------------------------- Google Calendar's surfaces
+def test_resize_route_changes_the_end_and_refuses_bad_ends(hx, client, slot):
+    eid = make(slot, ALEX, guests=[], title="Resizable", start="2026-04-07T10:00", end="2026-04-07T11:00")
+    r = hx.post(f"/calendar/event/{eid}/move", data={"start": "2026-04-07T10:00", "end": "2026-04-07T12:15", "back": BACK})
+    assert r.status_code == 200 and "Event saved" in r.data.decode()
+    assert (rows(slot, "Resizable")[0]["start"], rows(slot, "Resizable")[0]["end"]) == (
+        "2026-04-07T14:00:00Z", "2026-04-07T16:15:00Z")
+    n = writes(slot)
+    for end in ("soon", "2026-04-07T09:00"):
+        r = client.post(f"/calendar/event/{eid}/move", data={"start": "2026-04-07T10:00", "end": end})
+        assert r.status_code == 422 and writes(slot) == n
+    series = make(slot, ALEX, guests=[], title="Daily resize", recurrence={"freq": "daily", "count": 3})
+    r = hx.post(f"/calendar/event/{series}/move", data={"start": "2026-04-08T10:00", "end": "2026-04-08T11:30",
+                                                       "occ": "2026-04-08", "back": BACK})
+    body = r.data.decode()
+    assert "Change recurring event" in body and 'name="end" value="2026-04-08T11:30"' in body and writes(slot) == n + 2
+
+
+def test_four_day_view_and_the_view_menu(client):
+    body = client.get("/calendar/4days/2026-04-06").data.decode()
+    assert body.count('class="cal-col') == 4 and 'aria-label="Next period"' in body
+    assert 'aria-label="Change view: 4 days"' in body and 'role="menu" aria-label="View"' in body
+    for key, name in (("d", "Day"), ("w", "Week"), ("m", "Month"), ("x", "4 days")):
+        assert re.search(rf'data-view-key="{key}"><span>{name}</span>', body)
+    assert "cal-switch" not in client.get(BACK).data.decode()
+
+
+def test_quick_card_has_guests_location_description_and_keeps_them_on_error(hx, slot):
+    body = hx.get(f"/calendar/quick?start=2026-04-08T15:00&end=2026-04-08T15:30&back={BACK}").data.decode()
+    for label in ("Add guests", "Add location", "Add description", "More options"):
+        assert f'aria-label="{label}"' in body or label in body
+    r = hx.post("/calendar/events", data={"quick": "1", "back": BACK, "title": "Quick", "start_date": "2026-04-08",
+                                          "end_date": "2026-04-08", "start_time": "15:00", "end_time": "15:30",
+                                          "guests": ["nobody@nowhere.example"], "location": "Room 4"})
+    body = r.data.decode()
+    assert r.status_code == 422 and "not in the directory" in body and 'value="Room 4"' in body
+    assert 'value="nobody@nowhere.example"' in body and rows(slot, "Quick") == []
