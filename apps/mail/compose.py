@@ -141,32 +141,40 @@ def _named(store: Store, addrs: list[str]) -> list[str]:
     return out
 
 
-def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int:
-    """A draft replying to (or forwarding) a message, in its conversation."""
+def reply_fields(store: Store, caller: Caller, message_id: int, mode: str) -> dict:
+    """What a reply (reply all, forward) to a message starts as: recipients, subject, body (the
+    signature; for a forward, Gmail's forwarded block below the caret), its conversation, and for a
+    forward the original's attachments. Nothing is saved."""
     if mode not in MODES:
         raise Invalid("Choose reply, reply all or forward.", "mode")
     m = message_for(store, caller.user, message_id)
     my = me(store, caller.user)
     sig = signature_block(store, caller.user)
+    out = {"thread": m["thread"], "in_reply_to": None, "forward_of": None, "to": [], "cc": [], "files": []}
     if mode == FORWARD:
         # Gmail's forward: the cursor on an empty line, the signature, then the forwarded message.
-        body = "\n\n" + (sig + "\n\n" if sig else "") + forward_header(store, m)
-        with store.transaction():
-            d = create_draft(store, caller, subject=_prefixed("Fwd:", m["subject"]), body=body,
-                             thread=m["thread"], forward_of=m["id"])
-            for a in m["attachments"]:
-                store.insert("mail_draft_files", caller.actor, draft=d, name=a["name"], mime=a["mime"],
-                             size=a["size"], blob=a["blob"], drive_item=a["drive_item"])
-        return d
+        return {**out, "subject": _prefixed("Fwd:", m["subject"]), "forward_of": m["id"],
+                "body": "\n\n" + (sig + "\n\n" if sig else "") + forward_header(store, m),
+                "files": list(m["attachments"])}
     if m["sender"] == my:
-        to, cc = list(m["to"]), list(m["cc"]) if mode == REPLY_ALL else []
+        to, cc = list(m["to"]), (list(m["cc"]) if mode == REPLY_ALL else [])
     else:
         to = [m["sender"]]
-        cc = []
-        if mode == REPLY_ALL:
-            cc = [a for a in m["to"] + m["cc"] if a not in (my, m["sender"])]
-    return create_draft(store, caller, to=to, cc=cc, subject=_prefixed("Re:", m["subject"]),
-                        body=f"\n\n{sig}" if sig else "", thread=m["thread"], in_reply_to=m["id"])
+        cc = [a for a in m["to"] + m["cc"] if a not in (my, m["sender"])] if mode == REPLY_ALL else []
+    return {**out, "to": to, "cc": cc, "subject": _prefixed("Re:", m["subject"]), "in_reply_to": m["id"],
+            "body": f"\n\n{sig}" if sig else ""}
+
+
+def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int:
+    """A draft replying to (or forwarding, with its attachments) a message, in its conversation."""
+    f = reply_fields(store, caller, message_id, mode)
+    with store.transaction():
+        d = create_draft(store, caller, to=f["to"], cc=f["cc"], subject=f["subject"], body=f["body"],
+                         thread=f["thread"], in_reply_to=f["in_reply_to"], forward_of=f["forward_of"])
+        for a in f["files"]:
+            store.insert("mail_draft_files", caller.actor, draft=d, name=a["name"], mime=a["mime"],
+                         size=a["size"], blob=a["blob"], drive_item=a["drive_item"])
+    return d
 
 
 # ---------------------------------------------------------------- attachments

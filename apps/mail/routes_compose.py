@@ -28,10 +28,21 @@ def _form_fields() -> dict:
             "subject": f.get("subject"), "body": f.get("body")}
 
 
+def _reply_of() -> tuple[int, str] | None:
+    """A reply or forward not saved yet: (the message it answers, the mode)."""
+    mid = int_arg("reply_of")
+    return None if mid is None else (mid, request.form.get("mode", compose.REPLY))
+
+
 def _save() -> int:
     """Create or update the draft behind the submitted form; return its id."""
     draft_id = int_arg("draft_id")
     fields = _form_fields()
+    if draft_id is None and _reply_of():
+        with g.store.transaction():
+            draft_id = compose.start_reply(g.store, g.caller, *_reply_of())
+            compose.update_draft(g.store, g.caller, draft_id, **fields)
+        return draft_id
     if draft_id is None:
         return compose.create_draft(g.store, g.caller, **{k: v or "" for k, v in fields.items()})
     compose.update_draft(g.store, g.caller, draft_id, **fields)
@@ -42,9 +53,15 @@ def _pristine() -> bool:
     """A new message's form as it opened: no recipient, subject or words beyond the signature.
     Gmail keeps no draft of it."""
     f = _form_fields()
-    if int_arg("draft_id") is not None or any(a.strip() for k in ("to", "cc", "bcc") for a in f[k]):
+    if int_arg("draft_id") is not None:
         return False
     body = (f["body"] or "").strip()
+    if _reply_of():                  # a reply or forward as it opened (recipients, subject, body)
+        r = compose.reply_fields(g.store, g.caller, *_reply_of())
+        same = all(set(addresses.lenient(f[k])) == set(r.get(k, [])) for k in ("to", "cc", "bcc"))
+        return same and (f["subject"] or "") == r["subject"] and body == r["body"].strip()
+    if any(a.strip() for k in ("to", "cc", "bcc") for a in f[k]):
+        return False
     return not (f["subject"] or "").strip() and body in ("", compose.initial_body(g.store, g.caller.user).strip())
 
 
@@ -97,10 +114,12 @@ def compose_open():
 @bp.post("/messages/<int:message_id>/reply")
 def reply(message_id: int):
     mode = request.values.get("mode", compose.REPLY)
-    draft_id = compose.start_reply(g.store, g.caller, message_id, mode)
     if not is_htmx():
+        draft_id = compose.start_reply(g.store, g.caller, message_id, mode)
         return go(url_for("mail.compose_page", draft=draft_id, v=current_view()))
-    return _panel(draft_id, REPLY)
+    # Saved as a draft only once something is typed (or a recipient or attachment changes).
+    fields = compose.reply_fields(g.store, g.caller, message_id, mode)
+    return _panel({"id": None, "bcc": [], "reply_of": message_id, "mode": mode, **fields}, REPLY)
 
 
 @bp.post("/compose/save")
@@ -248,6 +267,21 @@ def attach():
 @bp.post("/compose/attachments/<int:file_id>/remove")
 def remove_attachment(file_id: int):
     draft_id = int_arg("draft_id")
-    compose.remove_attachment(g.store, g.caller, draft_id, file_id)
+    oob = None
+    if draft_id is None and _reply_of():
+        # A forward not saved yet shows the original's attachments (``file_id`` is one of them):
+        # removing one is a change, so the draft is saved first, then its copy removed.
+        orig = service.message_for(g.store, g.caller.user, _reply_of()[0])
+        a = next((x for x in orig["attachments"] if x["id"] == file_id), None)
+        if a is None:
+            raise NotFound("That attachment isn't on this draft.")
+        with g.store.transaction():
+            draft_id = _save()
+            copy = next(f for f in compose.get_draft(g.store, g.caller.user, draft_id)["files"]
+                        if (f["name"], f["blob"], f["drive_item"]) == (a["name"], a["blob"], a["drive_item"]))
+            compose.remove_attachment(g.store, g.caller, draft_id, copy["id"])
+        oob = [render_template("mail/_draft_id.html", fk=_fk(), draft_id=draft_id, oob=True)]
+    else:
+        compose.remove_attachment(g.store, g.caller, draft_id, file_id)
     d = compose.get_draft(g.store, g.caller.user, draft_id)
-    return render("mail/_files.html", d=d, fk=_fk())
+    return render("mail/_files.html", d=d, fk=_fk(), oob=oob)

@@ -241,3 +241,19 @@ def test_drafts_have_checkboxes_and_discard_drafts(desk, live_slot):
     page.get_by_role("button", name="Discard drafts").click()
     expect(page.get_by_role("heading", name="You don't have any saved drafts.")).to_be_visible()
     assert drafts(live_slot) == []
+
+
+def test_an_untouched_reply_or_forward_leaves_no_draft(desk, live_slot):
+    page = desk
+    page.goto("/mail/inbox")
+    page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B").locator("a.row-link").click()
+    page.get_by_role("button", name="Forward", exact=True).last.click()
+    expect(page.locator("#compose-r").get_by_label("Message Body")).to_have_value(re.compile("Forwarded message"))
+    page.get_by_role("link", name=re.compile("^Back to")).click()
+    expect(page.get_by_role("grid", name="Inbox")).to_be_visible()
+    assert drafts(live_slot) == []
+    page.locator("tr.mrow").filter(has_text="Calder Tower – elevator bank B").locator("a.row-link").click()
+    page.get_by_role("button", name="Reply", exact=True).last.click()
+    page.locator("#compose-r").get_by_label("Message Body").press_sequentially("Noted")
+    expect(page.get_by_role("status").filter(has_text="Draft saved")).to_be_visible()
+    assert [d["body"] for d in drafts(live_slot)] == ["Noted"]

@@ -235,7 +235,24 @@ def test_reply_discard_close(hx, slot):
     r = hx.post(f"/mail/messages/{m}/reply?mode=reply_all&v=inbox")
     assert r.status_code == 200 and b'id="compose-r"' in r.data
     assert hx.post(f"/mail/messages/{m}/reply?mode=sideways").status_code == 422
-    draft = int(re.search(rb'id="draft-id-r" value="(\d+)"', r.data).group(1))
+    # A reply is saved only once something changes: opened and closed, it leaves nothing.
+    assert b'id="draft-id-r" value=""' in r.data and f'name="reply_of" value="{m}"'.encode() in r.data
+    with slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 0
+    body = re.search(rb'aria-label="Message Body"[^>]*>\n(.*?)</textarea>', r.data, re.S).group(1).decode()
+    to = re.findall(rb'name="to" value="([^"]+)"', r.data)
+    same = {"draft_id": "", "fk": "r", "reply_of": m, "mode": "reply_all", "to": [t.decode() for t in to],
+            "cc": re.findall(r'name="cc" value="([^"]+)"', r.data.decode()), "bcc": [],
+            "subject": re.search(rb'name="subject" type="text" value="([^"]*)"', r.data).group(1).decode()
+            .replace("&#39;", "'").replace("&amp;", "&"), "body": body}
+    r2 = hx.post("/mail/compose/save", data=same)
+    assert r2.status_code == 200 and b"Draft saved" not in r2.data
+    r2 = hx.post("/mail/compose/save", data={**same, "body": "Thanks."})
+    assert b"Draft saved" in r2.data
+    draft = int(re.search(rb'id="draft-id-r" value="(\d+)"', r2.data).group(1))
+    with slot.store() as st:
+        d = st.get("mail_drafts", draft)
+        assert d["in_reply_to"] == m and d["body"] == "Thanks."
     assert hx.post("/mail/compose/discard", data={"draft_id": draft, "fk": "r"}).status_code == 200
     r = hx.post("/mail/compose")
     assert b'id="draft-id-c" value=""' in r.data
@@ -248,6 +265,24 @@ def test_reply_discard_close(hx, slot):
     assert r.status_code == 200 and b"Draft saved." in r.data
     with slot.store() as st:
         assert st.scalar("SELECT count(*) FROM mail_drafts WHERE owner='alex.chen'") == 1
+
+
+def test_unsaved_forward_keeps_the_attachments_and_removing_one_saves_it(hx, slot):
+    with slot.store() as st:
+        a = st.select("mail_attachments", "mime='application/pdf'", order="id")[0]
+        m = a["message"]
+    r = hx.post(f"/mail/messages/{m}/forward?mode=forward".replace("/forward?", "/reply?"))
+    assert r.status_code == 200 and a["name"].encode() in r.data and b"---------- Forwarded message ---------" in r.data
+    with slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts") == 0
+    r = hx.post(f"/mail/compose/attachments/{a['id']}/remove",
+                data={"draft_id": "", "fk": "r", "reply_of": m, "mode": "forward", "to": [""], "body": "x"})
+    assert r.status_code == 200 and b'hx-swap-oob="true"' in r.data
+    with slot.store() as st:
+        d = st.select("mail_drafts", "forward_of=?", (m,))[0]
+        assert st.select("mail_draft_files", "draft=? AND name=?", (d["id"], a["name"])) == []
+    assert hx.post("/mail/compose/attachments/99999/remove",
+                   data={"draft_id": "", "fk": "r", "reply_of": m, "mode": "forward"}).status_code == 404
 
 
 def test_attachment_download_preview_and_save_to_drive(client, hx, slot):
