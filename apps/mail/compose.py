@@ -257,7 +257,7 @@ def send_draft(store: Store, caller: Caller, draft_id: int, *, allow_empty: bool
         except NotFound:
             pass
     if d["forward_of"] and FORWARDED in body:
-        body = body.strip("\n")          # the block is in the body, as the compose showed it
+        body = body.lstrip("\n")         # the block is in the body, as the compose showed it
     elif d["forward_of"]:                # a body typed over the block (or a draft from before): add it
         try:
             body = (body.rstrip() + "\n\n" if body.strip() else "") + \
