@@ -210,4 +210,10 @@
     const v = f.value.trim().toLowerCase();
     $$("[data-filter-text]", f.closest(".popover")).forEach((a) => { a.hidden = !!v && !a.dataset.filterText.includes(v); });
   });
+
+  // A menu item that opens a dialog (Snooze → Pick date & time) closes its menu behind it.
+  document.addEventListener("click", (e) => {
+    const item = e.target.closest("details.menu-wrap [role=menuitem][hx-get]");
+    if (item) item.closest("details").removeAttribute("open");
+  });
 })();
