@@ -78,6 +78,7 @@
       const single = ids.length === 1 ? $(`tr.frow[data-id='${ids[0]}']`) : null;
       $$("[data-single]", bar).forEach((el) => { el.hidden = !single; });
       $$("[data-needs-edit]", bar).forEach((el) => { el.hidden = $$("tr.frow[aria-selected='true']").some((r) => r.dataset.canEdit !== "1"); });
+      $$("[data-copy-link-template]", bar).forEach((el) => { if (single) el.dataset.copyLink = el.dataset.copyLinkTemplate.replace("__ID__", ids[0]); });
       $$("[data-id-template]", bar).forEach((el) => {
         if (single) { for (const attr of ["hx-get", "hx-post", "href"]) { const t = el.getAttribute("data-" + attr + "-template"); if (t) el.setAttribute(attr, t.replace("__ID__", ids[0])); } if (window.htmx) htmx.process(el); }
       });

@@ -86,5 +86,10 @@ def test_grid_layout_and_the_details_panel(desk, live_slot):
     expect(panel.get_by_role("list", name="Activity")).to_contain_text("You created")
     panel.get_by_role("button", name="Close details").click()
     expect(panel).to_have_count(0)
+    # The selection bar's Copy link copies the selected item's link.
+    page.get_by_role("toolbar", name="Selection actions").get_by_role("button", name="Copy link").click()
+    expect(page.get_by_role("status").filter(has_text="Link copied")).to_be_visible()
+    assert page.evaluate("document.body.dataset.copiedLink").endswith(f"/drive/open/{item(live_slot, 'Notes')['id']}")
+    expect(page.locator("tr.grid-heading").first).to_have_text("Folders")
     page.get_by_role("button", name="List layout").click()
     expect(page.locator("table.ftable.grid")).to_have_count(0)
