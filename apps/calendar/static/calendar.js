@@ -291,6 +291,14 @@
 
   /* ---------------------------------------------------------------- the event form */
   function form() { return $("#event-form"); }
+  const MON = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  function setDate(f, name, iso) {                  // a date_input (in-page picker): the posted value and its box
+    const h = $(`input[name='${name}']`, f);
+    if (!h) return;
+    h.value = iso;
+    const box = h.closest(".dw-picker") && $(".dw-picker-box", h.closest(".dw-picker"));
+    if (box && /^\d{4}-\d{2}-\d{2}$/.test(iso)) { const [y, m, d] = iso.split("-").map(Number); box.value = `${MON[m - 1]} ${d}, ${y}`; }
+  }
   function setSelect(name, value) {
     const input = $(`#event-form input[type=hidden][name='${name}']`);
     if (!input) return;
@@ -330,18 +338,28 @@
     return `${String(t.getUTCFullYear()).padStart(4, "0")}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
   }
   const dayDiff = (a, b) => (Date.parse(b + "T00:00:00Z") - Date.parse(a + "T00:00:00Z")) / 86400000;
+  /* the guests' free/busy follows the time and the guest list (not the title or the description) */
+  let gTimer = null;
+  function refreshGuests() {
+    clearTimeout(gTimer);
+    gTimer = setTimeout(() => document.body.dispatchEvent(new CustomEvent("cal:guests")), 200);
+  }
+  const TIME_FIELDS = ["start_date", "end_date", "start_time", "end_time", "all_day"];
+  document.addEventListener("input", (e) => { if (e.target === form()) refreshGuests(); });    // a guest chip added or removed
   document.addEventListener("change", (e) => {
     const f = e.target.closest && e.target.closest("#event-form");
     if (!f) return;
-    const t = e.target;
+    let t = e.target;
+    if (t.matches(".dw-picker-box")) t = t.closest(".dw-picker").querySelector("[data-picker-value]");   // typed, then left
+    if (TIME_FIELDS.includes(t.name)) refreshGuests();
     if (t.matches("[data-allday]")) f.classList.toggle("all-day", t.checked);
     if (t.name === "repeat") $("#cal-custom").hidden = t.value !== "custom";
     if (t.name === "freq") $("[data-weekly]", f).hidden = t.value !== "weekly";
     if (t.name === "start_date" && /^\d{4}-\d{2}-\d{2}$/.test(t.value)) {
       const end = $("input[name=end_date]", f);
       const prev = f.dataset.prevDate;
-      if (prev && end.value) end.value = addDays(t.value, Math.max(0, dayDiff(prev, end.value)));
-      else end.value = t.value;
+      if (prev && /^\d{4}-\d{2}-\d{2}$/.test(end.value)) setDate(f, "end_date", addDays(t.value, Math.max(0, dayDiff(prev, end.value))));
+      else setDate(f, "end_date", t.value);
       f.dataset.prevDate = t.value;
       repeatLabels(f);
     }
@@ -377,8 +395,8 @@
     const sugg = e.target.closest(".cal-sugg");
     if (sugg) {
       const f = form();
-      $("input[name=start_date]", f).value = sugg.dataset.date;
-      $("input[name=end_date]", f).value = sugg.dataset.date;
+      setDate(f, "start_date", sugg.dataset.date);
+      setDate(f, "end_date", sugg.dataset.date);
       f.dataset.prevDate = sugg.dataset.date;
       const all = $("[data-allday]", f);
       if (all.checked) { all.checked = false; f.classList.remove("all-day"); }

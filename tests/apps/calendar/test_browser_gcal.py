@@ -129,3 +129,23 @@ def test_a_short_chip_reads_title_then_time_never_stray_punctuation(desk, live_s
     expect(title).to_have_text("A very long title for a thirty minute meeting, 2:30pm")   # one line, cut at its end
     assert title.evaluate("el => el.getBoundingClientRect().left - el.parentElement.getBoundingClientRect().left") < 10
     assert chip.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+
+
+def test_event_form_dates_are_in_page_pickers(desk, live_slot):
+    page = desk
+    page.goto(WEEK)
+    page.get_by_role("link", name="Create").click()
+    page.get_by_label("Title").fill("Witness proofing")
+    start = page.get_by_role("textbox", name="Start date")
+    expect(start).to_have_value("Apr 6, 2026")                         # Google's format, not a native picker
+    assert page.locator("input[type=date]").count() == 0
+    start.click()
+    cal = page.get_by_role("dialog", name="Choose date")
+    cal.get_by_role("button", name="Next month").click()
+    cal.get_by_role("button", name="Thursday, May 14, 2026").click()
+    expect(start).to_have_value("May 14, 2026")
+    expect(page.get_by_role("textbox", name="End date")).to_have_value("May 14, 2026")   # the end follows
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("status").filter(has_text="Event saved")).to_be_visible()
+    ev, _ = only(live_slot, "Witness proofing")
+    assert ev["start"].startswith("2026-05-14T")

@@ -429,3 +429,11 @@ def test_quick_card_has_guests_location_description_and_keeps_them_on_error(hx, 
     body = r.data.decode()
     assert r.status_code == 422 and "not in the directory" in body and 'value="Room 4"' in body
     assert 'value="nobody@nowhere.example"' in body and rows(slot, "Quick") == []
+
+
+def test_no_native_pickers_in_calendar_templates():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[3] / "apps" / "calendar" / "templates"
+    for path in root.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r'type="(date|time|datetime-local|color)"|<select\b', text), path.name
