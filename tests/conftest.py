@@ -114,12 +114,42 @@ def live_server_on(template):
         slot.close()
 
 
+# Every browser test is also an icon sweep: an icon is a <use> of a symbol the page must define, and
+# one drawn by a fragment or a script without it is blank. Each shown <use> whose symbol is missing is
+# reported as an error of the page, wherever in a test's clicking it appears.
+ICON_SWEEP = """(() => {
+  const seen = new Set();
+  const check = (root) => {
+    if (!root.querySelectorAll) return;
+    const uses = root.matches && root.matches('use') ? [root] : root.querySelectorAll('use');
+    uses.forEach((u) => {
+      const href = u.getAttribute('href') || u.getAttribute('xlink:href') || '';
+      if (!href.startsWith('#') || document.getElementById(href.slice(1))) return;
+      const svg = u.closest('svg'), box = svg && svg.getBoundingClientRect();
+      if (!box || (box.width === 0 && box.height === 0)) return;
+      const host = svg.closest('[aria-label], [title], button, a, [role]');
+      const what = href + ' in ' + (host ? (host.getAttribute('aria-label') || host.getAttribute('title') ||
+        (host.textContent || '').trim().slice(0, 40) || host.tagName) : svg.parentElement.tagName);
+      if (!seen.has(what)) { seen.add(what); console.error('deskworld: unresolved icon ' + what); }
+    });
+  };
+  // while the page is parsed its sprite (at the end) isn't there yet: the whole page is checked once parsed
+  new MutationObserver((records) => document.readyState !== 'loading' && records.forEach((r) => r.addedNodes.forEach(check)))
+    .observe(document, { childList: true, subtree: true });
+  document.addEventListener('DOMContentLoaded', () => check(document));
+})();"""
+
+
 def signed_in(page, server, user: str) -> list[str]:
-    """Sign ``page`` in as ``user`` on ``server``; returns the list its JavaScript errors go to."""
+    """Sign ``page`` in as ``user`` on ``server``; returns the list its JavaScript errors go to (an icon
+    that doesn't resolve is one, see ICON_SWEEP)."""
     page.context.add_cookies([server.cookie(user)])
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(ICON_SWEEP)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" and
+            m.text.startswith("deskworld: unresolved icon") else None)
     page.errors = errors
     return errors
 

@@ -25,7 +25,7 @@
     const t = text.trim().replace(/\s+/g, " ");
     let m = t.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/);
     if (m) return valid(+m[1], +m[2], +m[3]) ? iso(+m[1], +m[2], +m[3]) : null;
-    m = t.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/);
+    m = t.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/) || t.match(/^(\d{2})(\d{2})(\d{4})$/);   // 5/11/2026, 05112026
     if (m) return valid(+m[3], +m[1], +m[2]) ? iso(+m[3], +m[1], +m[2]) : null;
     const month = (w) => MONTHS.findIndex((n) => w.length >= 3 && n.toLowerCase().startsWith(w.toLowerCase().replace(/\.$/, ""))) + 1;
     m = t.match(/^(?:[A-Za-z]+,? )?([A-Za-z]+\.?) (\d{1,2}),? (\d{4})$/);            // (Tue,) Dec 8, 2026
