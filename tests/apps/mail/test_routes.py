@@ -320,3 +320,54 @@ def test_html_in_world_data_and_user_input_is_inert(hx, client, slot, alex):
     assert b"<script>alert" not in body and b"&lt;script&gt;" in body
     r = hx.get("/people/suggest?field=to&to=priya")
     assert b"<script>" not in r.data
+
+
+def test_settings_signature_route_and_its_bad_inputs(hx, client, slot):
+    r = client.get("/mail/settings")
+    assert r.status_code == 200 and b'aria-label="Signature"' in r.data
+    assert client.post("/mail/settings", data={}).status_code == 422
+    r = client.post("/mail/settings", data={"signature": "x" * 10001})
+    assert r.status_code == 422 and b"10,000 characters" in r.data
+    assert client.post("/mail/settings", data={"signature": "Alex"}).status_code in (302, 303)
+    with slot.store() as st:
+        assert st.scalar("SELECT signature FROM mail_settings WHERE owner='alex.chen'") == "Alex"
+
+
+def test_drafts_discard_route_and_its_bad_inputs(hx, slot):
+    from apps.core.store.db import Caller
+    from apps.mail import compose
+    with slot.store() as st:
+        mine = [compose.create_draft(st, Caller("alex.chen", "agent"), subject=s) for s in ("A", "B")]
+        theirs = compose.create_draft(st, Caller("eleanor.vance", "agent"), subject="Hers")
+        st.conn.commit()
+    assert hx.post("/mail/drafts/discard", data={}).status_code == 422
+    assert hx.post("/mail/drafts/discard", data={"t": "abc"}).status_code == 422
+    assert hx.post("/mail/drafts/discard", data={"t": [mine[0], theirs]}).status_code == 404
+    with slot.store() as st:                        # one that isn't the user's discards none
+        assert st.scalar("SELECT count(*) FROM mail_drafts") == 3
+    r = hx.post("/mail/drafts/discard", data={"t": mine})
+    assert r.status_code == 204 and r.headers["HX-Redirect"].endswith("/mail/drafts")
+    with slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_drafts") == 1
+
+
+def test_snooze_routes_and_their_bad_inputs(hx, slot):
+    with slot.store() as st:
+        t = st.scalar("SELECT thread FROM mail_messages WHERE subject LIKE 'Calder Tower – elevator bank B%'")
+    assert hx.get("/mail/snooze/pick").status_code == 422
+    r = hx.get(f"/mail/snooze/pick?t={t}&v=inbox")
+    assert r.status_code == 200 and b'name="until"' in r.data and b"Pick date &amp; time" in r.data
+    assert hx.post("/mail/act", data={"t": t, "action": "snooze", "until": "2020-01-01T08:00"}).status_code == 422
+    assert hx.post("/mail/act", data={"t": t, "action": "snooze", "until": "soon"}).status_code == 422
+    assert hx.post("/mail/act", data={"t": t, "op": "snooze:"}).status_code == 422
+    with slot.store() as st:
+        assert st.scalar("SELECT count(*) FROM mail_boxes WHERE snoozed_until IS NOT NULL") == 0
+    r = hx.post("/mail/act", data={"t": t, "op": "snooze:2026-04-13T08:00", "v": "inbox"})
+    assert r.status_code == 200 and "snoozed until Mon, Apr 13, 8:00 AM" in r.data.decode()
+    r = hx.post("/mail/act", data={"t": t, "action": "spam", "v": "inbox", "from_thread": "1"})
+    assert r.status_code == 204 and r.headers["HX-Redirect"].endswith("/mail/inbox")
+    r = hx.post("/mail/act", data={"t": t, "op": "add_label:1", "v": "inbox", "from_thread": "1"})
+    assert r.headers["HX-Redirect"].startswith(f"/mail/thread/{t}")      # labelling stays on the conversation
+    for page in ("/mail/snoozed", "/mail/spam", "/mail/search?q=survey"):
+        assert hx.get(page).status_code == 200
+    assert b'aria-label="Search filters"' in hx.get("/mail/search?q=survey").data
