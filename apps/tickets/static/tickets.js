@@ -133,6 +133,7 @@
   /* Reference fields: pick a suggestion with the mouse or arrows + Enter, or a row of the lookup list. */
   function setRef(box, id, name, members) {
     const input = $("input[type=text]", box);
+    if (window.htmx) htmx.trigger(input, "htmx:abort");
     input.value = name;
     $("input[name$='_ref']", box).value = id;
     $("input[name$='_ref_name']", box).value = name;
@@ -170,6 +171,15 @@
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") { const d = $("[data-lookup]"); if (d) { d.remove(); e.preventDefault(); } }
+  });
+  // a late answer to a suggestion request must not reopen the list over a value just picked
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const list = e.detail.target;
+    if (!list || !list.matches || !list.matches(".tk-ref-list")) return;
+    const box = list.closest("[data-ref]"), input = $("input[type=text]", box);
+    if ($("input[name$='_ref']", box).value && input.value === $("input[name$='_ref_name']", box).value) {
+      e.detail.shouldSwap = false;
+    }
   });
   document.addEventListener("htmx:afterSwap", (e) => {
     const list = e.detail.target;
