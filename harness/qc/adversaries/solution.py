@@ -17,7 +17,7 @@ TEXT = {"body", "text", "markdown", "notes", "note", "description", "comment", "
         "message", "resolution_notes", "justification", "next_step", "summary"}
 # Texts a task may leave as they are: an event's description, a note with an RSVP, a share's message.
 OPTIONAL = {("calendar.create_event", "description"), ("calendar.update_event", "description"),
-            ("calendar.rsvp", "note"), ("drive.share", "message")}
+            ("calendar.rsvp", "note"), ("drive.share", "message"), ("mail.forward", "body")}
 MAX_VALUES = 6
 
 
