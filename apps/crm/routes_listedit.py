@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import g, request
 
 from apps.core.errors import Invalid, NotFound
+from apps.core.ids import as_id
 from apps.crm import service as S
 from apps.crm.blueprint import bp
 from apps.crm.views import close_stage_dialog, fragment, go, obj_or_404
@@ -45,14 +46,15 @@ def inline_save(obj: str):
     form = request.form
     changes: dict[int, dict] = {}
     for key in form.getlist("ie"):
-        rid, _, name = key.partition(".")
+        raw, _, name = key.partition(".")
         f = editable(obj, name)
-        if f is None or not rid.isdigit():
+        rid = as_id(raw)
+        if f is None or rid is None:
             raise Invalid("That field can't be edited here.", "ie")
         v = form.get(f"e.{key}", "")
         if f["type"] in LOOKUPS and not v.strip():
             v = form.get(f"e.{key}__text", "")
-        changes.setdefault(int(rid), {})[name] = v
+        changes.setdefault(rid, {})[name] = v
     try:
         out = S.update_many(g.store, g.caller, obj, changes)
     except Invalid as e:
@@ -65,11 +67,11 @@ def inline_save(obj: str):
 def kanban_move():
     """A card dropped on a stage column of the Kanban display. Closed Lost asks for the loss reason first;
     then the list comes back with the card in its new column."""
-    rid = request.form.get("opportunity", "")
+    rid = as_id(request.form.get("opportunity", ""))
     stage = request.form.get("stage", "")
-    if not rid.isdigit():
+    if rid is None:
         raise Invalid("Choose an opportunity to move.", "opportunity")
-    r = S.get(g.store, g.caller.user, "opportunities", int(rid))
+    r = S.get(g.store, g.caller.user, "opportunities", rid)
     back = _back("opportunities")
     if stage == r["stage"]:
         return go(back)

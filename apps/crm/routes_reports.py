@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from flask import Response, g, redirect, request, url_for
 
 from apps.core.errors import Invalid
+from apps.core.ids import as_id
 from apps.crm import service as S
 from apps.crm.blueprint import bp
 from apps.crm.routes import _filters_from
@@ -104,8 +105,8 @@ def report_builder():
         changed = True
     if request.args.get("drop_group"):
         st["group"], changed = "", True
-    if request.args.get("drop_f", "").isdigit():
-        i = int(request.args["drop_f"])
+    if as_id(request.args.get("drop_f", "")) is not None:
+        i = as_id(request.args["drop_f"])
         st["f"] = st["f"][:i] + st["f"][i + 1:]
         changed = True
     if request.args.get("nf"):

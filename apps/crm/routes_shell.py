@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import g, request, url_for
 
 from apps.core.errors import Invalid
+from apps.core.ids import as_id
 from apps.crm import service as S
 from apps.crm.blueprint import bp
 from apps.crm.views import fragment, go, template_ctx
@@ -40,13 +41,14 @@ def global_action_save(kind: str):
     f = request.form
     errors = {}
     rel = f.get("related", "")
-    rtype, _, rid = rel.partition(":")
-    if not rel or rtype not in S.RELATED_TYPES or not rid.isdigit():
+    rtype, _, raw = rel.partition(":")
+    rid = as_id(raw)
+    if not rel or rtype not in S.RELATED_TYPES or rid is None:
         errors["related"] = "Choose the record this is related to." if not f.get("related__text") else \
             "Choose a record from the list."
     else:
         try:
-            aid = S.log_activity(g.store, g.caller, rtype, int(rid), kind, f.get("subject", ""), f.get("body", ""),
+            aid = S.log_activity(g.store, g.caller, rtype, rid, kind, f.get("subject", ""), f.get("body", ""),
                                  at=f.get("at") or None, due=f.get("due") or None,
                                  who=f.get("who") or f.get("who__text") or None)
         except Invalid as e:
