@@ -13,13 +13,14 @@ from jinja2_fragments.flask import render_block
 from apps.calendar import service
 from apps.web.render import flash_toast, is_htmx, render, toast
 
-VIEWS = ("day", "week", "month", "4days")          # the view menu's order (Google Calendar: D, W, M, X)
-VIEW_NAMES = {"day": "Day", "week": "Week", "month": "Month", "4days": "4 days"}
-VIEW_KEYS = {"day": "d", "week": "w", "month": "m", "4days": "x"}
+VIEWS = ("day", "week", "month", "schedule", "4days")   # the view menu's order (Google Calendar: D, W, M, A, X)
+VIEW_NAMES = {"day": "Day", "week": "Week", "month": "Month", "schedule": "Schedule", "4days": "4 days"}
+VIEW_KEYS = {"day": "d", "week": "w", "month": "m", "schedule": "a", "4days": "x"}
+SCHEDULE_DAYS = 28
 HOUR_PX = 48
 PX_PER_MIN = HOUR_PX / 60
 MONTH_CHIPS = 3
-BACK = re.compile(r"^/calendar/(day|week|month|4days)/(\d{4}-\d{2}-\d{2})$")
+BACK = re.compile(r"^/calendar/(day|week|month|schedule|4days)/(\d{4}-\d{2}-\d{2})$")
 
 
 # ---------------------------------------------------------------- formatting (Google Calendar, en-US)
@@ -66,6 +67,8 @@ def _range(view: str, d: date) -> tuple[date, date]:
         return d, d + timedelta(days=1)
     if view == "4days":
         return d, d + timedelta(days=4)
+    if view == "schedule":
+        return d, d + timedelta(days=SCHEDULE_DAYS)
     if view == "week":
         s = _week_start(d)
         return s, s + timedelta(days=7)
@@ -81,7 +84,7 @@ def _title(view: str, d: date) -> str:
         return f"{_md(d)}, {d.year}"
     if view == "month":
         return d.strftime("%B %Y")
-    s, e = _range("week" if view == "week" else view, d)
+    s, e = _range(view, d)
     last = e - timedelta(days=1)
     if s.month == last.month:
         return s.strftime("%B %Y")
@@ -95,6 +98,8 @@ def _step(view: str, d: date, n: int) -> date:
         return d + timedelta(days=n)
     if view == "4days":
         return d + timedelta(days=4 * n)
+    if view == "schedule":
+        return d + timedelta(days=SCHEDULE_DAYS * n)
     if view == "week":
         return d + timedelta(days=7 * n)
     m = d.month - 1 + n
@@ -214,8 +219,18 @@ def view_ctx(view: str, d: date, swap_oob: bool = False) -> dict:
            "today_url": view_url(view, today), "self_url": view_url(view, d), "swap_oob": swap_oob,
            "now_top": (now.hour * 60 + now.minute) * PX_PER_MIN, "hour_px": HOUR_PX,
            "hours": [time(h) for h in range(24)], "views": VIEWS,
-           "view_names": VIEW_NAMES, "view_keys": VIEW_KEYS, "step_name": "period" if view == "4days" else view}
-    if view == "month":
+           "view_names": VIEW_NAMES, "view_keys": VIEW_KEYS, "step_name": "period" if view in ("4days", "schedule") else view}
+    if view == "schedule":                           # the days that have events, each with its events in order
+        agenda: dict[date, list[dict]] = {}
+        for ev in events:
+            first, last = ev["start"].date(), (ev["end"] - timedelta(seconds=1)).date()
+            x = max(first, s)
+            while x <= min(last, e - timedelta(days=1)):
+                agenda.setdefault(x, []).append(ev)
+                x += timedelta(days=1)
+        ctx["agenda"] = [(x, sorted(agenda[x], key=lambda o: (not o["all_day"], o["start"], o["id"])))
+                         for x in sorted(agenda)]
+    elif view == "month":
         per_day: dict[date, list[dict]] = {x: [] for x in days}
         for ev in events:
             first, last = ev["start"].date(), (ev["end"] - timedelta(seconds=1)).date()

@@ -116,6 +116,9 @@ def test_view_menu_and_keys(desk, live_slot):
     expect(page).to_have_url(re.compile(r"/calendar/4days/2026-04-10$"))
     page.keyboard.press("w")
     expect(page).to_have_url(re.compile(r"/calendar/week/2026-04-10$"))
+    page.keyboard.press("a")
+    expect(page).to_have_url(re.compile(r"/calendar/schedule/2026-04-10$"))
+    expect(page.get_by_role("list", name="Schedule").get_by_role("listitem").first).to_be_visible()
 
 
 def test_a_short_chip_reads_title_then_time_never_stray_punctuation(desk, live_slot):

@@ -414,7 +414,7 @@ def test_four_day_view_and_the_view_menu(client):
     body = client.get("/calendar/4days/2026-04-06").data.decode()
     assert body.count('class="cal-col') == 4 and 'aria-label="Next period"' in body
     assert 'aria-label="Change view: 4 days"' in body and 'role="menu" aria-label="View"' in body
-    for key, name in (("d", "Day"), ("w", "Week"), ("m", "Month"), ("x", "4 days")):
+    for key, name in (("d", "Day"), ("w", "Week"), ("m", "Month"), ("a", "Schedule"), ("x", "4 days")):
         assert re.search(rf'data-view-key="{key}"><span>{name}</span>', body)
     assert "cal-switch" not in client.get(BACK).data.decode()
 
@@ -437,3 +437,13 @@ def test_no_native_pickers_in_calendar_templates():
     for path in root.rglob("*.html"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'type="(date|time|datetime-local|color)"|<select\b', text), path.name
+
+
+def test_schedule_view_lists_the_days_with_events(client, slot):
+    make(slot, title="Agenda item", start="2026-04-09T14:30", end="2026-04-09T15:00")
+    body = client.get("/calendar/schedule/2026-04-06").data.decode()
+    assert '<h1 class="cal-title">Apr – May 2026</h1>' in body and 'aria-label="Change view: Schedule"' in body
+    assert re.search(r'aria-label="Thursday, April 9".*?2:30 – 3pm</span>\s*<span class="cal-ev-title">Agenda item', body, re.S)
+    assert 'href="/calendar/schedule/2026-05-04"' in body                   # the next four weeks
+    empty = client.get("/calendar/schedule/2030-01-01").data.decode()
+    assert "Nothing planned from January 1 for four weeks." in empty
