@@ -41,9 +41,9 @@ def test_triage_note_comment_kb_and_resolve(tk_desk, fresh):
     expect(prio).to_have_text("4 - Low")
     pick(page, "Urgency", "1 - High")
     expect(prio).to_have_text("1 - Critical")                    # computed live, read-only
-    page.get_by_role("combobox", name="Assignment group").fill("Pipeline")
+    page.get_by_role("textbox", name="Assignment group").fill("Pipeline")
     page.get_by_role("listbox", name="Assignment group suggestions").get_by_role("option", name=re.compile("^Pipeline Ops")).click()
-    page.get_by_role("combobox", name="Assigned to").fill("e")
+    page.get_by_role("textbox", name="Assigned to").fill("e")
     box = page.get_by_role("listbox", name="Assigned to suggestions")
     expect(box.get_by_role("option", name=re.compile("^Ines Duarte"))).to_be_visible()
     expect(box.get_by_role("option", name=re.compile("^Lena Fischer"))).to_have_count(0)   # Billing Ops, not in the group
