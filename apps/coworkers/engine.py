@@ -167,10 +167,23 @@ def _unquoted(body: str) -> str:
     return "\n".join(lines)
 
 
+def _copied_to_exception(store: Store, guest: dict) -> bool:
+    """A guest of a series copied onto one occurrence made an event of its own (an RSVP or an edit of
+    "this event") at the occurrence's own time: no new invitation, so nothing to answer."""
+    ev = store.get("cal_events", guest["event"])
+    if not ev or not ev.get("series"):
+        return False
+    series = store.get("cal_events", ev["series"])
+    if not series or not store.one("SELECT 1 FROM cal_guests WHERE event=? AND person=?", (series["id"], guest["person"])):
+        return False
+    return str(ev["start"])[:10] == str(ev.get("series_day")) and str(ev["start"])[10:] == str(series["start"])[10:] \
+        and str(ev["end"])[10:] == str(series["end"])[10:]
+
+
 def _invite_events(store: Store, table: str, pk: int, fields: list[str], ids: set[str]) -> list[Event]:
     if table == "cal_guests":
         g = store.get("cal_guests", pk)
-        if g is None or g["person"] not in ids:
+        if g is None or g["person"] not in ids or _copied_to_exception(store, g):
             return []
         return [Event("invite", g["person"], context={"event": g["event"]})]
     if not {"start", "end", "all_day", "recurrence"} & set(fields):

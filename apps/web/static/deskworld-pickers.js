@@ -91,10 +91,15 @@
   function sync(picker, announce) {
     const h = partsOf(picker).hidden, v = valueOf(picker);
     picker.classList.toggle("dw-picker-invalid", /[^0-9T:-]/.test(v));
-    if (h.value === v) return;
-    h.value = v;
-    h.dispatchEvent(new Event("input", { bubbles: true }));
-    if (announce) h.dispatchEvent(new Event("change", { bubbles: true }));
+    if (!("said" in h.dataset)) h.dataset.said = h.value;         // what the last "change" announced
+    if (h.value !== v) {
+      h.value = v;
+      h.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    if (announce && h.dataset.said !== v) {                      // typed, then left: a change too
+      h.dataset.said = v;
+      h.dispatchEvent(new Event("change", { bubbles: true }));
+    }
   }
   /* Rewrite the boxes in the product's format (after a choice, or when the typing is done). */
   function tidy(picker) {
@@ -247,7 +252,9 @@
     else if (e.key === "Enter" && open && open.box === box) { e.preventDefault(); close(); tidy(box.closest(".dw-picker")); }
     else if (e.key === "Tab") close();
   }, true);
-  document.addEventListener("htmx:beforeSwap", close);
+  document.addEventListener("htmx:beforeSwap", (e) => {            // only a swap that replaces the picker
+    if (open && (!e.detail.target || e.detail.target.contains(open.box))) close();
+  });
   window.addEventListener("resize", close);
 
   /* ---------------------------------------------------------------- tooltips */
@@ -298,6 +305,9 @@
   document.addEventListener("pointerdown", () => { if (tipFor) { pressed = tipFor; hideTip(); } }, true);
   document.addEventListener("keydown", (e) => { if (tipFor && e.key !== "Tab") hideTip(); }, true);
   document.addEventListener("scroll", hideTip, true);
-  document.addEventListener("htmx:beforeSwap", hideTip);
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    if (tipFor && (!e.detail.target || e.detail.target.contains(tipFor))) hideTip();
+  });
+  document.addEventListener("htmx:afterSettle", () => { if (tipFor && !tipFor.isConnected) hideTip(); });
   window.deskworldPickers = { parseDate, parseTime, valueOf };
 })();

@@ -98,10 +98,13 @@ def test_picking_a_time_from_the_list_and_typing_a_date_post_the_canonical_value
     times.get_by_role("option", name="4:15pm").click()
     expect(page.get_by_label("Start time")).to_have_value("4:15pm")
     assert posted()["start"] == "2026-12-08T16:15"
+    page.evaluate("""() => { window.changes = [];
+        document.querySelector('[name=start]').addEventListener('change', (e) => changes.push(e.target.value)); }""")
     page.get_by_label("Start", exact=True).fill("2027-03-01")
     assert posted()["start"] == "2027-03-01T16:15"
     page.get_by_label("Start", exact=True).press("Tab")           # the typing done: shown as the product does
     expect(page.get_by_label("Start", exact=True)).to_have_value("Mar 1, 2027")
+    assert page.evaluate("changes") == ["2027-03-01T16:15"]       # and announced once, as a change
     page.get_by_label("Planned start").fill("2026-12-24 17:45:00")
     assert posted()["planned"] == "2026-12-24T17:45"
     page.get_by_label("Due", exact=True).fill("31/12/2026")          # not a day: posted as typed, for the server to refuse
