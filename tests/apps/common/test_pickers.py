@@ -13,17 +13,19 @@ from apps.web.pickers import boxes
 from tests.conftest import USER, signed_in
 
 ROOT = Path(__file__).resolve().parents[3]
-NATIVE = re.compile(r"""<input\b[^>]*\btype=["']?(date|time|datetime-local|month|week)\b""", re.I)
+NATIVE = re.compile(r"""<input\b[^>]*\btype=["']?(date|time|datetime-local|month|week|color)\b|<select\b""", re.I)
+COMMENTS = re.compile(r"\{#.*?#\}|/\*.*?\*/|^\s*//.*$", re.S | re.M)
 
 
-def test_no_template_or_script_draws_a_native_date_or_time_input():
+def test_no_template_or_script_draws_a_native_picker():
+    """Date, time and colour inputs and <select> open the browser's own pop-up, outside the page."""
     found = []
     for path in [*ROOT.glob("apps/**/templates/**/*.html"), *ROOT.glob("apps/**/static/**/*.js")]:
-        text = path.read_text(encoding="utf-8")
+        text = COMMENTS.sub("", path.read_text(encoding="utf-8"))
         found += [f"{path.relative_to(ROOT)}: {m.group(0)[:80]}" for m in NATIVE.finditer(text)]
         if path.suffix == ".js":
             found += [f"{path.relative_to(ROOT)}: .type = {m}" for m in
-                      re.findall(r"""\.type\s*=\s*["'](date|time|datetime-local)["']""", text)]
+                      re.findall(r"""\.type\s*=\s*["'](date|time|datetime-local|color)["']|createElement\(["']select""", text)]
     assert not found, "native pickers open outside the page:\n" + "\n".join(found)
 
 
