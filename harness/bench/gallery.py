@@ -40,6 +40,13 @@ SHOTS = [
     ("tickets-list.png", "lumen", "/tickets/incident?quick=open", []),
     ("drive-preview.png", "meridian", "/drive/search?q=final+survey+report", [("dblclick_text", "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")]),
     # halden: Project Juniper, a sell-side M&A data room
+    ("chat-emoji.png", "meridian", "/chat/", [("click_role", "link", "# corvane-aurelia-dawn"),
+                                              ("click_role", "button", "Emoji"), ("wait_role", "dialog", "Emoji picker")]),
+    ("crm-kanban.png", "lumen", "/crm/o/opportunities?view=open&display=kanban", []),
+    ("crm-reports.png", "lumen", "/crm/reports", []),
+    ("drive-grid-details.png", "lumen", "/drive/my-drive", [("click_role", "button", "Grid layout"), ("click_text", "RevOps"),
+                                                            ("click_role", "button", "View details"),
+                                                            ("wait_role", "tab", "Activity")]),
     ("halden-mail.png", "halden", "/mail/inbox", []),
     ("halden-drive.png", "halden", "/drive/shared", [("dblclick_text", "Project Juniper – VDR")]),
     ("halden-sheets.png", "halden", "/drive/search?q=juniper+model+v7",
@@ -165,6 +172,12 @@ TASK_SHOTS = {
     "sheets-chart.png": "meridian/damages-claims-chart",
     "slides-objects.png": "meridian/client-update-grounding-slide",
     "sheets-conditional.png": "meridian/billing-long-entries",
+    "drive-general-access.png": "lumen/pipeline-review-org-comments",
+    "crm-report.png": "lumen/q3-pipeline-by-rep-report",
+    "tickets-canceled.png": "lumen/withdraw-brightvault-history-ticket",
+    "calendar-series.png": "meridian/focus-time-afternoons",
+    "chat-later.png": "lumen/save-meadowline-addon-unread-quarry",
+    "mail-forward.png": "meridian/forward-tourism-data-to-sofia",
 }
 
 

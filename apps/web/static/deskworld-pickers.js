@@ -298,8 +298,11 @@
   document.addEventListener("mouseout", (e) => {
     if (tipFor && !tipFor.contains(e.relatedTarget)) { hideTip(); if (!titled(e.relatedTarget)) pressed = null; }
   });
+  let tabbed = false;                                            // focus moved by Tab, not by a script or a click
+  document.addEventListener("keydown", (e) => { tabbed = e.key === "Tab"; }, true);
+  document.addEventListener("pointerdown", () => { tabbed = false; }, true);
   document.addEventListener("focusin", (e) => {
-    if (e.target.matches && e.target.matches(":focus-visible")) { const el = titled(e.target); if (el) showTip(el); }
+    if (tabbed) { const el = titled(e.target); if (el) showTip(el); }
   });
   document.addEventListener("focusout", () => { if (tipFor && !tipFor.matches(":hover")) hideTip(); });
   document.addEventListener("pointerdown", () => { if (tipFor) { pressed = tipFor; hideTip(); } }, true);
