@@ -6,9 +6,8 @@ A world may give its own in ``tickets/cmdb.yaml``::
     cis: [{name: freshness-monitor-prod, class: Application, service: Data Freshness Monitoring,
            group: Pipeline Ops, environment: Production}]
 
-Without one, a world whose assignment groups include every group the built-in CMDB names (a
-data-observability SaaS desk: Pipeline Ops, Platform Infra, Billing Ops, Identity & Access) gets
-the built-in one; any other world gets none. Seeding is deterministic (file order).
+Without one, the desk has no CMDB (Service and Configuration item stay empty). Seeding is
+deterministic (file order).
 """
 from __future__ import annotations
 
@@ -51,45 +50,10 @@ class CmdbFile(_M):
     cis: list[CISpec] = []
 
 
-_S = [("Data Freshness Monitoring", "Pipeline Ops", "Freshness and volume monitors on customers' tables."),
-      ("Pipeline Lineage", "Pipeline Ops", "The lineage graph and impact analysis."),
-      ("Lumen Web App", "Platform Infra", "The customer-facing web application and API."),
-      ("Alerting & Notifications", "Platform Infra", "Alert routing to Slack, PagerDuty, email and webhooks."),
-      ("Billing & Invoicing", "Billing Ops", "Subscriptions, usage metering and invoices."),
-      ("Identity & SSO", "Identity & Access", "Sign-in, SAML/OIDC single sign-on and API tokens.")]
-_C = [("freshness-monitor-prod", "Application", "Data Freshness Monitoring", "Production"),
-      ("freshness-monitor-staging", "Application", "Data Freshness Monitoring", "Staging"),
-      ("freshness-scheduler", "Application", "Data Freshness Monitoring", "Production"),
-      ("monitor-results-db", "Database", "Data Freshness Monitoring", "Production"),
-      ("lineage-graph-api", "Application", "Pipeline Lineage", "Production"),
-      ("lineage-graph-db", "Database", "Pipeline Lineage", "Production"),
-      ("lineage-graph-api-staging", "Application", "Pipeline Lineage", "Staging"),
-      ("lumen-web-prod", "Application", "Lumen Web App", "Production"),
-      ("lumen-api-gateway", "Application", "Lumen Web App", "Production"),
-      ("k8s-prod-us-east-1", "Cluster", "Lumen Web App", "Production"),
-      ("k8s-prod-eu-west-1", "Cluster", "Lumen Web App", "Production"),
-      ("alert-dispatcher", "Application", "Alerting & Notifications", "Production"),
-      ("webhook-gateway", "Application", "Alerting & Notifications", "Production"),
-      ("billing-invoicer", "Application", "Billing & Invoicing", "Production"),
-      ("usage-metering", "Application", "Billing & Invoicing", "Production"),
-      ("billing-db", "Database", "Billing & Invoicing", "Production"),
-      ("auth-service-prod", "Application", "Identity & SSO", "Production"),
-      ("auth-service-staging", "Application", "Identity & SSO", "Staging"),
-      ("saml-connector", "Application", "Identity & SSO", "Production")]
-
-
-def builtin() -> CmdbFile:
-    group = {n: g for n, g, _ in _S}
-    return CmdbFile(services=[ServiceSpec(name=n, group=g, description=d) for n, g, d in _S],
-                    cis=[CISpec(name=n, class_=c, service=s, group=group[s], environment=e) for n, c, s, e in _C])
-
-
 def seed_cmdb(store: Store, spec: CmdbFile | None, group_ids: dict[str, int], where: str = "cmdb") -> None:
-    """Insert the services then the CIs; ``spec`` None = the built-in CMDB when the world's groups fit it."""
+    """Insert the services then the CIs (none when the world has no ``tickets/cmdb.yaml``)."""
     if spec is None:
-        spec = builtin()
-        if not {s.group for s in spec.services} <= set(group_ids):
-            return
+        return
     ids: dict[str, int] = {}
 
     def gid(name, at):

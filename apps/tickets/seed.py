@@ -32,7 +32,7 @@ incidents:
 # changes.yaml:  changes: [{number: CHG…, short_description, description, type, risk: Low|Moderate|High,
 #                           planned_start, planned_end, state: New|Assess|Scheduled|Implement|Review|Closed|Canceled,
 #                           group, assignee, requested_by, opened, close_code, close_notes, journal}]
-# cmdb.yaml:     services and cis (see cmdb_seed.py; without it a fitting built-in CMDB)
+# cmdb.yaml:     services and cis (see cmdb_seed.py; optional)
 # kb.yaml:       kb: [{number: KB…, title, category, author, published, body (Markdown)}]
 # catalog.yaml:  catalog: [{name, category, description, group, fields: [{name, label, type, choices, required}]}]
 ```
