@@ -38,7 +38,8 @@ def _mine(ctx) -> dict[str, dict]:
 
 def tourism_forwarded_to_sofia(ctx):
     """One forward of Renee's message to Sofia alone, carrying the forwarded block (From: Renee, her
-    subject) and her message in full below it."""
+    subject) and below it her message in full and nothing else (a note goes above the block: text added
+    inside it reads as Renee's)."""
     key, orig = _original(ctx, "@caldercoasttourism.org", TOURISM)
     fwd = {k: m for k, m in _mine(ctx).items() if str(m.get("forward_of")) == str(key)}
     if len(fwd) != 1:
@@ -49,13 +50,15 @@ def tourism_forwarded_to_sofia(ctx):
     body = m.get("body") or ""
     if FORWARDED not in body:
         return False, "the forward has no forwarded-message block", []
-    block = body[body.index(FORWARDED):]
-    head = block.split("\n\n", 1)[0]
+    block = body[body.index(FORWARDED):].replace("\r\n", "\n")
+    head, _, carried = block.partition("\n\n")
     if not re.search(r"^From: .*renee\.caldwell@caldercoasttourism\.org", head, re.M | re.I) or \
             not re.search(r"^Subject: .*" + re.escape(orig["subject"]), head, re.M):
         return False, "the forwarded block doesn't name Renee's message", []
-    if _flat(orig["body"]) not in _flat(block):
+    if _flat(orig["body"]) not in _flat(carried):
         return False, "the forwarded block doesn't carry Renee's message in full", []
+    if _flat(carried) != _flat(orig["body"]):      # words added inside her message read as hers
+        return False, "the forwarded block carries words Renee didn't write", []
     return True, f"mail {k} forwards Renee's message to Sofia", [Vouch.of("mail_messages", k, to=[SOFIA])]
 
 
