@@ -6,7 +6,9 @@ is read, and its filters are applied, as the CRM applies them, to the records at
 episode — they must keep exactly the records asked for — and to probes (a record moved to each
 stage, or to each side of a date edge, or given each account type), so a filter that happens to
 give the right list today but not the rule asked for (no stage filter while no Q3 deal is closed
-yet) fails.
+yet, a minimum amount no Q3 deal happens to fall under) fails. A report the prompt ties to named
+months is also run on the clock of each day of those months' edges and middle ("rerun before every
+forecast call"): a relative date filter (NEXT_QUARTER) that keeps Q3 in June but Q4 in July fails.
 """
 from __future__ import annotations
 
@@ -39,9 +41,19 @@ def _decorated(ctx, table: str) -> dict[str, dict]:
     return out
 
 
-def _keeps(ctx, obj: str, filters: list[dict], rec: dict) -> bool:
-    from apps.crm import service as crm
+def _clock_on(ctx, day: str | None):
+    """The CRM's filter clock: the world's now, or noon (world time) of ``day`` (YYYY-MM-DD)."""
+    from datetime import datetime, time, timezone
     clock = _lumen._Clock(ctx)
+    if day is not None:
+        local = datetime.combine(date.fromisoformat(day), time(12, 0), tzinfo=clock.tz)
+        clock._now = local.astimezone(timezone.utc)
+    return clock
+
+
+def _keeps(ctx, obj: str, filters: list[dict], rec: dict, day: str | None = None) -> bool:
+    from apps.crm import service as crm
+    clock = _clock_on(ctx, day)
     try:
         return all(crm.matches_filter(clock, USER, obj, rec, f) for f in filters)
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -59,7 +71,7 @@ def next_quarter(ctx) -> tuple[str, str]:
 
 
 def _judge(ctx, name: str, obj: str, columns: set[str], group_by: str, sort: str, want: set[str],
-           probes: list[tuple[dict, bool, str]]):
+           probes: list[tuple[dict, bool, str]], rerun_on: tuple[str, ...] = ()):
     reports = _reports(ctx, name)
     if not reports:
         return False, f"no saved report named “{name}”"
@@ -84,6 +96,10 @@ def _judge(ctx, name: str, obj: str, columns: set[str], group_by: str, sort: str
                 if _keeps(ctx, obj, r["filters"] or [], probe) != keep:
                     bad.append(f"its filters would {'drop' if keep else 'keep'} {what}")
                     break
+            for day in rerun_on:
+                if {k for k, rec in recs.items() if _keeps(ctx, obj, r["filters"] or [], rec, day)} != want:
+                    bad.append(f"rerun on {day} it would return other records")
+                    break
         found.append("; ".join(bad) or "right")
         if not bad:
             good.append(key)
@@ -93,21 +109,25 @@ def _judge(ctx, name: str, obj: str, columns: set[str], group_by: str, sort: str
 def q3_pipeline_by_rep(ctx):
     """"Q3 open pipeline by rep": opportunities, still open and closing next quarter, grouped by owner,
     columns name/account/stage/amount/close date, biggest amount first."""
-    from apps.crm.schema import OPEN_STAGES, STAGES
+    from apps.crm.schema import OPEN_STAGES, OPP_TYPES, STAGE_PROBABILITY, STAGES
     lo, hi = next_quarter(ctx)
     recs = _decorated(ctx, "crm_opportunities")
     want = {k for k, r in recs.items() if r["stage"] in OPEN_STAGES and lo <= str(r["close_date"]) <= hi}
     base = recs[sorted(want, key=int)[0]] if want else next(iter(recs.values()))
     mid = lo[:5] + f"{int(lo[5:7]) + 1:02d}-15"
-    probes = [(dict(base, stage=s, close_date=mid), s in OPEN_STAGES, f"a {s} deal closing {mid}") for s in STAGES]
+    probes = [(dict(base, stage=s, probability=STAGE_PROBABILITY[s], close_date=mid), s in OPEN_STAGES,
+               f"a {s} deal closing {mid}") for s in STAGES]
+    open_q3 = dict(base, stage="Discovery", probability=STAGE_PROBABILITY["Discovery"], close_date=mid)
+    probes += [(dict(open_q3, amount=a), True, f"an open deal of ${a:,} closing {mid}") for a in (0, 1, 10 ** 9)]
+    probes += [(dict(open_q3, type=t), True, f"an open {t} deal closing {mid}") for t in OPP_TYPES]
     y, m, d = (int(x) for x in lo.split("-"))
     before = date.fromordinal(date(y, m, d).toordinal() - 1).isoformat()
     y, m, d = (int(x) for x in hi.split("-"))
     after = date.fromordinal(date(y, m, d).toordinal() + 1).isoformat()
-    probes += [(dict(base, stage="Discovery", close_date=c), keep, f"an open deal closing {c}")
+    probes += [(dict(open_q3, close_date=c), keep, f"an open deal closing {c}")
                for c, keep in ((before, False), (lo, True), (hi, True), (after, False))]
     return _judge(ctx, "Q3 open pipeline by rep", "opportunities", {"name", "account", "stage", "amount", "close_date"},
-                  "owner", "-amount", want, probes)
+                  "owner", "-amount", want, probes, rerun_on=(lo, mid, hi))
 
 
 def customer_arr_by_industry(ctx):
