@@ -133,11 +133,13 @@ def q3_pipeline_by_rep(ctx):
 def customer_arr_by_industry(ctx):
     """"Customer ARR by industry": Customer accounts grouped by industry, columns name/ARR/owner, highest
     ARR first."""
-    from apps.crm.schema import ACCOUNT_TYPES
+    from apps.crm.schema import ACCOUNT_TYPES, INDUSTRIES
     recs = _decorated(ctx, "crm_accounts")
     want = {k for k, r in recs.items() if r["type"] == "Customer"}
     base = next(iter(recs.values()))
     probes = [(dict(base, type=t), t == "Customer", f"a {t} account") for t in ACCOUNT_TYPES]
+    probes += [(dict(base, type="Customer", arr=a), True, f"a Customer account with ${a:,} ARR") for a in (0, 1, 10 ** 9)]
+    probes += [(dict(base, type="Customer", industry=i), True, f"a Customer account in {i}") for i in INDUSTRIES]
     return _judge(ctx, "Customer ARR by industry", "accounts", {"name", "arr", "owner"}, "industry", "-arr", want,
                   probes)
 
