@@ -172,7 +172,6 @@ TASK_SHOTS = {
     "sheets-chart.png": "meridian/damages-claims-chart",
     "slides-objects.png": "meridian/client-update-grounding-slide",
     "sheets-conditional.png": "meridian/billing-long-entries",
-    "drive-general-access.png": "lumen/pipeline-review-org-comments",
     "crm-report.png": "lumen/q3-pipeline-by-rep-report",
     "tickets-canceled.png": "lumen/withdraw-brightvault-history-ticket",
     "calendar-series.png": "meridian/focus-time-afternoons",
