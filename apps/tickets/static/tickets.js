@@ -271,39 +271,15 @@
     }
   });
 
-  /* Lists wider than their container: shadows at the overflowing edge and a drawn scrollbar (the
-     browser's own is hidden in screenshots); drag the thumb or click the track to scroll. */
+  /* Lists wider than their container: shadows at the overflowing edge, besides the scrollbar. */
   function syncScroll(wrap) {
     const box = wrap.closest("[data-hscroll-box]") || wrap;
     const max = wrap.scrollWidth - wrap.clientWidth;
     box.classList.toggle("over-left", wrap.scrollLeft > 1);
     box.classList.toggle("over-right", wrap.scrollLeft < max - 1);
-    const bar = $("[data-hbar]", box), thumb = bar && $("[data-hbar-thumb]", bar);
-    if (!bar) return;
-    bar.hidden = max <= 1;
-    if (max <= 1) return;
-    const w = Math.max(40, bar.clientWidth * wrap.clientWidth / wrap.scrollWidth);
-    thumb.style.width = w + "px";
-    thumb.style.left = ((bar.clientWidth - w) * wrap.scrollLeft / max) + "px";
   }
   document.addEventListener("scroll", (e) => { if (e.target.matches && e.target.matches("[data-hscroll]")) syncScroll(e.target); }, true);
   window.addEventListener("resize", () => $$("[data-hscroll]").forEach(syncScroll));
-  let drag = null;
-  document.addEventListener("mousedown", (e) => {
-    const bar = e.target.closest("[data-hbar]");
-    if (!bar) return;
-    e.preventDefault();
-    const wrap = $("[data-hscroll]", bar.closest("[data-hscroll-box]"));
-    const thumb = $("[data-hbar-thumb]", bar);
-    if (e.target === thumb) { drag = { wrap, bar, x: e.clientX, left: wrap.scrollLeft }; return; }
-    const r = bar.getBoundingClientRect();
-    wrap.scrollLeft = (e.clientX - r.left) / r.width * wrap.scrollWidth - wrap.clientWidth / 2;
-  });
-  document.addEventListener("mousemove", (e) => {
-    if (!drag) return;
-    drag.wrap.scrollLeft = drag.left + (e.clientX - drag.x) * drag.wrap.scrollWidth / drag.bar.clientWidth;
-  });
-  document.addEventListener("mouseup", () => { drag = null; });
 
   /* List context menus: a column header's (its ☰ button or a right-click) — sort, group by, personalize —
      and a cell's (right-click) — Show Matching / Filter Out. */
