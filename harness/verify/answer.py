@@ -203,8 +203,10 @@ def _string(text: str, value: str, aliases: list[str], names: list[str], orgs: l
                             others.append(c)
         # A capitalised word joined to the answer by "and", "or", "," or "/" competes with it.
         for h in hits:
-            after = re.match(r"\s*(,|;|/|&|\band\b|\bor\b)\s+(?:maybe\s+|possibly\s+)?([A-Z][\w&.'’-]*)", text[h.end:])
-            before = re.search(r"([A-Z][\w&.'’-]*)\s*(,|;|/|&|\band\b|\bor\b)\s*$", text[:h.start])
+            # (past a bracketed aside too: "Logistics ($1.32M), Fintech ($1.1M)" names two)
+            after = re.match(r"\s*(?:\([^()]*\)\s*)?(,|;|/|&|\band\b|\bor\b)\s+(?:maybe\s+|possibly\s+)?([A-Z][\w&.'’-]*)",
+                             text[h.end:])
+            before = re.search(r"([A-Z][\w&.'’-]*)\s*(?:\([^()]*\)\s*)?(,|;|/|&|\band\b|\bor\b)\s*$", text[:h.start])
             for m, pos in ((after, h.end + (after.start(2) if after else 0)), (before, before.start(1) if before else 0)):
                 if m:
                     others.append(Cand(pos, pos + len(m.group(2) if m is after else m.group(1)), m.group(0).strip()))

@@ -237,7 +237,8 @@ def competes(text: str, hit: Cand, other: Cand, ordered: list[Cand]) -> str | No
         return "a conditional alternative"
     if negated(text, other):
         return None
-    bare = _strip_units(gap).strip().lower()
+    # a bracketed aside between them doesn't separate them: "Logistics ($1.32M), Fintech ($1.1M)" is a list
+    bare = re.sub(r"\s*\([^()]*\)\s*", " ", _strip_units(gap)).strip().lower()
     same_clause = clause(text, hit.start) == clause(text, other.start)
     adjacent = not any(min(hit.start, other.start) < c.start < max(hit.start, other.start) for c in ordered)
     if adjacent and re.fullmatch(r"[ \t]*\n\s*(?:[-•*]|\d{1,2}[.)])?\s*", gap):
