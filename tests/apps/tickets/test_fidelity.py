@@ -62,6 +62,16 @@ def test_task_slas_follow_priority_changes(st, jordan):
     assert slas[1]["percentage"] > 0
 
 
+def test_task_slas_agree_with_the_records_sla_due_and_breach(st):
+    """The current Task SLA is the record's own SLA: its breach time is ``sla_due`` and it has breached
+    exactly when the list and the form show Breached (open, resolved, closed and canceled incidents)."""
+    rows = S.list_records(st, "jordan.blake", "incident", per_page=500)["rows"]
+    assert {r["state"] for r in rows} >= {"New", "In Progress", "Closed"} and any(r["breached"] for r in rows)
+    for r in rows:
+        cur = S.task_slas(st, r)[-1]
+        assert (cur["breach_time"], cur["has_breached"]) == (r["sla_due"], r["breached"]), r["number"]
+
+
 def test_group_by_and_personalized_columns(st, jordan):
     res = S.list_records(st, "jordan.blake", "incident", quick="open", group="assignment_group", per_page=50)
     labels = [r["_group_label"] for r in res["rows"]]
