@@ -13,7 +13,7 @@ import json
 from apps.core import people as directory
 from apps.core.errors import Invalid
 from apps.core.registry import all_tables
-from apps.core.store.db import SYSTEM, Caller, Store
+from apps.core.store.db import AGENT, SYSTEM, Caller, Store
 from apps.drive import service as drive
 from apps.drive.service import FOLDER, Role
 
@@ -192,48 +192,52 @@ def activity(store: Store, user: str, item_id: int) -> list[dict]:
     """What happened to an item, newest first: created, shared (who, with what role), and every change the
     store's write log holds — renamed, moved, edited, general access changed, trashed or restored, a
     person's access changed. Each entry: ``at`` (UTC ISO), ``who`` (a name; "You" for the signed-in
-    user), ``what`` and ``detail``."""
+    user), ``what`` and ``detail``.
+
+    The write log names the fields a write changed, not their values, so only the latest change of a kind
+    (of the item's name, its general access, one person's role) can say what it changed to: the value now.
+    Trashing and restoring alternate (a write that changes nothing is not logged), so each is known."""
     item = drive.get(store, user, item_id, allow_trashed=True)
 
     def who(actor_or_slug: str) -> str:
-        if actor_or_slug in ("agent", user):
+        if actor_or_slug in (AGENT, user):
             return "You"
         p = directory.person(store, actor_or_slug)
         return p["name"] if p else actor_or_slug
 
-    out = [{"at": item["created_at"], "who": who(item["owner"]), "what": "created", "detail": item["name"], "seq": 0}]
-    share_ids = {}
-    for s in drive.shares(store, item_id):
-        share_ids[s["id"]] = s
-        out.append({"at": s["shared_at"], "who": who(s["shared_by"] or item["owner"]), "what": "shared",
-                    "detail": f"{s['name'] or s['person']} ({s['role'].capitalize()})", "seq": 0})
-    rows = store.all("SELECT * FROM _writes WHERE actor<>? AND ((tbl='drive_items' AND pk=?) OR (tbl='drive_shares'"
-                     f" AND op='update' AND pk IN ({','.join('?' * len(share_ids)) or 'NULL'})))"
-                     " ORDER BY seq", (SYSTEM, item_id, *share_ids))
-    last = None
+    shares = {s["id"]: s for s in drive.shares(store, item_id)}
+    # (at, seq, actor, what, kind): ``kind`` groups the changes whose latest one carries the value now.
+    events = [(item["created_at"], 0, item["owner"], "created", "created")]
+    events += [(s["shared_at"], 0, s["shared_by"] or item["owner"], "shared", ("share", sid)) for sid, s in shares.items()]
+    rows = store.all("SELECT * FROM _writes WHERE actor<>? AND ((tbl='drive_items' AND pk=? AND op='update')"
+                     f" OR (tbl='drive_shares' AND op='update' AND pk IN ({','.join('?' * len(shares)) or 'NULL'})))"
+                     " ORDER BY seq", (SYSTEM, item_id, *shares))
     for w in rows:
-        fields = set(json.loads(w["fields"]))
         if w["tbl"] == "drive_shares":
-            s = share_ids[w["pk"]]
-            entry = ("changed access", f"{s['name'] or s['person']} ({s['role'].capitalize()})")
-        elif w["op"] == "insert":
+            events.append((w["at"], w["seq"], w["actor"], "changed access", ("share", w["pk"])))
             continue
+        fields = set(json.loads(w["fields"]))
+        what = next((label for f, label in _WHAT if f in fields), None)
+        if what == "edited" and events[-1][2] == w["actor"] and events[-1][3] == "edited":
+            events[-1] = (w["at"], w["seq"], w["actor"], what, what)     # one entry for a run of edits
+        elif what == "edited" and events[-1][2] == w["actor"] and events[-1][0] == w["at"]:
+            continue                                # the touch that goes with a rename, a move, ...
+        elif what:
+            events.append((w["at"], w["seq"], w["actor"], what, what))
+    org = org_of(store, item["owner"])
+    now = {"created": item["name"], "renamed": item["name"],
+           "changed general access": access_label({"effective": item["link_access"] or "restricted",
+                                                   "org": org["name"] if org else None})}
+    out, seen, trashed = [], set(), bool(item["trashed"])
+    for at, seq, actor, what, kind in sorted(events, key=lambda e: (e[0] or "", e[1]), reverse=True):
+        latest = kind not in seen
+        seen.add(kind)
+        if what == "trashed":
+            what, trashed = ("moved to the trash" if trashed else "restored"), not trashed
+        if isinstance(kind, tuple):
+            s = shares[kind[1]]
+            detail = (s["name"] or s["person"]) + (f" ({s['role'].capitalize()})" if latest else "")
         else:
-            what = next((label for f, label in _WHAT if f in fields), None)
-            if what is None:
-                continue
-            if what == "trashed":
-                what = "moved to the trash" if item["trashed"] else "restored"
-            detail = {"renamed": item["name"], "changed general access": ""}.get(what, "")
-            entry = (what, detail)
-        if entry[0] == "edited" and last and last["what"] == "edited" and last["actor"] == w["actor"]:
-            last["at"] = w["at"]
-            continue
-        last = {"at": w["at"], "who": who(w["actor"]), "what": entry[0], "detail": entry[1], "seq": w["seq"],
-                "actor": w["actor"]}
-        out.append(last)
-    out.sort(key=lambda e: (e["at"] or "", e["seq"]), reverse=True)
-    for e in out:
-        e.pop("actor", None)
-        e.pop("seq", None)
+            detail = now.get(what, "") if latest else ""
+        out.append({"at": at, "who": who(actor), "what": what, "detail": detail})
     return out

@@ -7,17 +7,11 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller
 from apps.drive import service as drive
 from apps.drive import sharing
+from tests.apps.drive.test_service import MATTER, by_name
 
 ALEX = Caller("alex.chen")
-MATTER = "Corvane – Aurelia Dawn (M-2026-0147)"
 CALC = "Limitation Fund Calculation"
 MEMO = "Case Strategy Outline (E. Vance, 2026-02-25)"
-
-
-def by_name(store, name):
-    rows = store.select("drive_items", "name=?", (name,))
-    assert len(rows) == 1, (name, rows)
-    return rows[0]
 
 
 def test_general_access_is_stored_reaches_the_folder_contents_and_keeps_the_people(store):
@@ -105,3 +99,29 @@ def test_activity_lists_what_happened(store):
     assert {"renamed", "shared", "changed general access", "moved"} <= set(what)
     shared = next(e for e in sharing.activity(store, "alex.chen", notes["id"]) if e["what"] == "shared")
     assert shared["who"] == "You" and "Priya" in shared["detail"]
+
+
+def test_activity_says_only_what_the_log_can_tell(store):
+    """The log keeps which fields changed, not their values: an earlier rename or role change names no
+    value (only the latest can: the value now); trashing and restoring are told apart."""
+    notes = by_name(store, "Notes")["id"]
+    drive.rename(store, ALEX, notes, "Notes 2025")
+    store.advance(60)
+    drive.rename(store, ALEX, notes, "Notes 2026")
+    store.advance(60)
+    drive.share(store, ALEX, notes, ["priya.raman"], "viewer", notify=False)
+    store.advance(60)
+    drive.set_role(store, ALEX, notes, "priya.raman", "editor")
+    store.advance(60)
+    sharing.set_general_access(store, ALEX, notes, "anyone")
+    store.advance(60)
+    sharing.set_general_access(store, ALEX, notes, "restricted")
+    store.advance(60)
+    drive.set_trashed(store, ALEX, [notes], True)
+    store.advance(60)
+    drive.set_trashed(store, ALEX, [notes], False)
+    got = [(e["what"], e["detail"]) for e in sharing.activity(store, "alex.chen", notes)]
+    assert got[:8] == [("restored", ""), ("moved to the trash", ""), ("changed general access", "Restricted"),
+                       ("changed general access", ""), ("changed access", "Priya Raman (Editor)"),
+                       ("shared", "Priya Raman"), ("renamed", "Notes 2026"), ("renamed", "")]
+    assert got[-1] == ("created", "Notes 2026")

@@ -2,14 +2,8 @@
 panel and the filter chips — with bad input (a 422 naming the field, nothing written)."""
 from __future__ import annotations
 
-
-from apps.core.store.export import diff, export
-from tests.apps.drive.test_routes import get_item, item_id
-
-
-def snapshot(slot):
-    with slot.store() as st:
-        return export(st)
+from apps.core.store.export import diff
+from tests.apps.drive.test_routes import get_item, item_id, snapshot
 
 
 def test_general_access_in_the_share_dialog(hx, slot):
