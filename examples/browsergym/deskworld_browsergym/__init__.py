@@ -95,13 +95,11 @@ def gym_id(task_id: str) -> str:
 # ---------------------------------------------------------------------------- browser
 def _launch_args(browsergym_args: list[str]) -> list[str]:
     """BrowserGym's flags plus deskworld's (``harness.env.browser.EXTRA_ARGS``): the dead proxy,
-    no GPU, no background traffic. Scrollbars stay visible (BrowserGym wants them in its
-    screenshots) and both ``--disable-features`` lists go into one flag, so neither depends
-    on how Chromium treats a repeated switch."""
-    ours = [a for a in EXTRA_ARGS if a != "--hide-scrollbars"]
+    no GPU, no background traffic. Both ``--disable-features`` lists go into one flag, so
+    neither depends on how Chromium treats a repeated switch."""
     features: list[str] = []
     out: list[str] = []
-    for arg in [*browsergym_args, *ours]:
+    for arg in [*browsergym_args, *EXTRA_ARGS]:
         if arg.startswith("--disable-features="):
             features += [f for f in arg.split("=", 1)[1].split(",") if f and f not in features]
         elif arg not in out:

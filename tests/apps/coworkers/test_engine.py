@@ -537,3 +537,19 @@ def test_maya_imports_the_webinar_leads_in_two_batches_then_passes_on_what_she_h
     said = [m["text"] for m in lumen.select("chat_messages", "author='maya.patel'", order="id")][-3:]
     assert said[0].startswith("Pulled the webinar import forward") and said[1].startswith("Found three more")
     assert said[2].startswith("Marisol Reyes at Sunpath Dental Partners replied")
+
+
+def test_a_guest_copied_onto_one_occurrence_is_no_new_invitation_but_a_moved_one_is(store):
+    series = cal.create_event(store, ALEX, title="Weekly check-in", start=datetime(2026, 4, 7, 15, 0),
+                              end=datetime(2026, 4, 7, 15, 30), guests=["eleanor.vance"],
+                              recurrence={"freq": "weekly", "byday": ["TU"], "until": "2026-05-26"})
+    engine.tick(store)
+    same = cal.update_event(store, ALEX, series, occ="2026-04-14", scope="this", description="Agenda: the fund")
+    moved = cal.move_event(store, ALEX, series, datetime(2026, 4, 21, 16, 0), occ="2026-04-21", scope="this")
+
+    def invites(event):
+        [g] = store.select("cal_guests", "event=? AND person='eleanor.vance'", (event,))
+        return engine._invite_events(store, "cal_guests", g["id"], ["person"], {"eleanor.vance"})
+    assert same != series and store.get("cal_events", same)["series"] == series
+    assert invites(same) == []                          # the occurrence at its own time: nothing to answer
+    assert [e.kind for e in invites(moved)] == ["invite"]   # at another time: a new question for her
