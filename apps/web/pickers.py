@@ -66,26 +66,21 @@ def split(value: str | None, kind: str) -> tuple[str, str]:
 
 
 def boxes(value: str | None, kind: str = "date", skin: str = "google") -> dict:
-    """What the macro needs: the canonical value to post and the text of each box."""
+    """What the macro needs: the value to post and the text of each box (one box for ServiceNow's
+    date and time). An empty or unreadable value is posted and shown as it is."""
     if kind not in KINDS:
         raise ValueError(f"date_input: kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if skin not in SKINS:
         raise ValueError(f"date_input: skin must be one of {', '.join(SKINS)}, not {skin!r}")
-    d, t = split(value, kind)
-    dd, tt = _date(d) if d else None, _time(t) if t else None
-    dtext = date_text(dd, skin) if dd else d
-    ttext = time_text(tt, skin) if tt else t
-    canonical = (value or "").strip()
-    if dd and kind == "date":
-        canonical = d
-    elif tt and kind == "time":
-        canonical, dtext = t, ""
-    elif dd and kind == "datetime":
-        canonical = f"{d}T{t}" if t else d
-    if kind == "time":
-        ttext = ttext or dtext
-        dtext = ""
+    raw = (value or "").strip()
     one = kind == "datetime" and skin == "servicenow"
-    if one:
-        dtext = f"{dtext} {ttext}".strip() if dd else dtext
-    return {"value": canonical, "date": dtext, "time": ttext, "one_box": one}
+    d, t = split(raw, kind)
+    at = _time(t) if t else None
+    if kind == "time":
+        return {"value": t if at else raw, "date": "", "time": time_text(at, skin) if at else raw, "one_box": False}
+    day = _date(d) if d else None
+    if day is None:
+        return {"value": raw, "date": raw, "time": "", "one_box": one}
+    dtext, ttext = date_text(day, skin), time_text(at, skin) if at else ""
+    return {"value": f"{d}T{t}" if t else d, "date": f"{dtext} {ttext}".strip() if one else dtext,
+            "time": ttext, "one_box": one}

@@ -312,5 +312,4 @@
     if (tipFor && (!e.detail.target || e.detail.target.contains(tipFor))) hideTip();
   });
   document.addEventListener("htmx:afterSettle", () => { if (tipFor && !tipFor.isConnected) hideTip(); });
-  window.deskworldPickers = { parseDate, parseTime, valueOf };
 })();
