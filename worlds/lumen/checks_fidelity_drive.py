@@ -26,10 +26,25 @@ def _shares(export: dict) -> set[tuple]:
     return {(r["item"], r["person"], r["role"]) for r in export["tables"]["drive_shares"]["records"].values()}
 
 
+def _opened_through(ctx, item: dict) -> list[str]:
+    """The folders above ``item`` whose general access is not Restricted (their setting reaches it)."""
+    records, out = ctx.records("drive_items"), []
+    parent = item.get("parent")
+    while parent is not None and str(parent) in records:
+        folder = records[str(parent)]
+        if folder.get("link_access") != "restricted":
+            out.append(f"{folder['name']} ({folder.get('link_access')})")
+        parent = folder.get("parent")
+    return out
+
+
 def proposal_restricted(ctx):
+    """Restricted, and no folder above it opens it with the link either (only the people added get in)."""
     key, item = _item(ctx, *PROPOSAL, owner="owen.price")
-    got = item.get("link_access")
-    return got == "restricted", f"the proposal's general access is {got!r}", {"drive_items": {key: ["link_access", "link_role"]}}
+    got, through = item.get("link_access"), _opened_through(ctx, item)
+    return got == "restricted" and not through, \
+        f"the proposal's general access is {got!r}" + (f", open through {through}" if through else ""), \
+        {"drive_items": {key: ["link_access", "link_role"]}}
 
 
 def price_list_still_public(ctx):
