@@ -1,7 +1,5 @@
-/* The in-page date and time pickers of the date_input macro (_macros.html), and the tooltips every
-   app draws from its controls' title attributes. Both are drawn in the page (in the top layer, above
-   dialogs), because what the browser draws itself (its date picker, its title tooltip) is outside the
-   screenshot an agent sees.
+/* The in-page date and time pickers of the date_input macro (_macros.html), drawn in the page (in
+   the top layer, above dialogs): the browser's own date picker is outside the screenshot an agent sees.
 
    A picker is a .dw-picker: one or two text boxes (data-part date | time | datetime) and a hidden
    input (data-picker-value) holding what the form posts — YYYY-MM-DD, HH:MM or YYYY-MM-DDTHH:MM.
@@ -9,7 +7,7 @@
    to refuse by name); clicking a box opens a month calendar (role=dialog "Choose date") or a list of
    times (role=listbox "Choose time"); a choice writes the box in the product's format
    (data-skin: google | salesforce | servicenow) and announces "change" on the hidden input.
-   "Today" is the page's clock (the harness pins it to world time). */
+   "Today" is the world's day (the page's data-today), else the page's clock. */
 (function () {
   "use strict";
 
@@ -256,60 +254,4 @@
     if (open && (!e.detail.target || e.detail.target.contains(open.box))) close();
   });
   window.addEventListener("resize", close);
-
-  /* ---------------------------------------------------------------- tooltips */
-  /* A control's title, shown below it (above when there is no room) while the pointer is over it or
-     the keyboard has focused it — as the Google apps, Slack, Salesforce and ServiceNow draw theirs.
-     It shows at once (a delay would make what a screenshot shows depend on timing), ignores the
-     pointer (it never takes a click), and hides on a press until the pointer comes back. */
-  let tip = null, tipFor = null, pressed = null;
-  function hideTip() {
-    if (tip && tip.matches(":popover-open")) tip.hidePopover();
-    tipFor = null;
-  }
-  function showTip(el) {
-    const text = (el.getAttribute("data-tip") || el.getAttribute("title") || "").trim();
-    if (!text || el === pressed) return;
-    if (!tip) {
-      tip = document.createElement("div");
-      tip.className = "dw-tip";
-      tip.setAttribute("popover", "manual");
-      tip.setAttribute("aria-hidden", "true");
-    }
-    if (!tip.isConnected) document.body.appendChild(tip);
-    tip.textContent = text;
-    tip.className = "dw-tip " + (document.body.className.match(/app-\S+/) || [""])[0];
-    if (!tip.matches(":popover-open")) tip.showPopover();
-    const r = el.getBoundingClientRect();
-    const left = Math.max(4, Math.min(r.left + r.width / 2 - tip.offsetWidth / 2, window.innerWidth - tip.offsetWidth - 4));
-    const below = r.bottom + 6;
-    tip.style.left = left + "px";
-    tip.style.top = (below + tip.offsetHeight > window.innerHeight - 4 ? r.top - tip.offsetHeight - 6 : below) + "px";
-    tipFor = el;
-  }
-  const titled = (t) => t && t.closest && t.closest("[title]:not(svg *):not(iframe), [data-tip]");
-  document.addEventListener("mouseover", (e) => {
-    const el = titled(e.target);
-    if (el === tipFor) return;
-    if (!el || !el.isConnected) { hideTip(); return; }
-    if (el !== pressed) pressed = null;
-    showTip(el);
-  });
-  document.addEventListener("mouseout", (e) => {
-    if (tipFor && !tipFor.contains(e.relatedTarget)) { hideTip(); if (!titled(e.relatedTarget)) pressed = null; }
-  });
-  let tabbed = false;                                            // focus moved by Tab, not by a script or a click
-  document.addEventListener("keydown", (e) => { tabbed = e.key === "Tab"; }, true);
-  document.addEventListener("pointerdown", () => { tabbed = false; }, true);
-  document.addEventListener("focusin", (e) => {
-    if (tabbed) { const el = titled(e.target); if (el) showTip(el); }
-  });
-  document.addEventListener("focusout", () => { if (tipFor && !tipFor.matches(":hover")) hideTip(); });
-  document.addEventListener("pointerdown", () => { if (tipFor) { pressed = tipFor; hideTip(); } }, true);
-  document.addEventListener("keydown", (e) => { if (tipFor && e.key !== "Tab") hideTip(); }, true);
-  document.addEventListener("scroll", hideTip, true);
-  document.addEventListener("htmx:beforeSwap", (e) => {
-    if (tipFor && (!e.detail.target || e.detail.target.contains(tipFor))) hideTip();
-  });
-  document.addEventListener("htmx:afterSettle", () => { if (tipFor && !tipFor.isConnected) hideTip(); });
 })();
