@@ -82,14 +82,13 @@ def respond(event_id: int):
     if ev["in_series"] and not scope and is_htmx():
         return fragment("calendar/_scope.html", headers={"HX-Retarget": "#modal", "HX-Reswap": "innerHTML"},
                         ev=ev, action=url_for("calendar.respond", event_id=event_id), title="RSVP to recurring event",
-                        verb="OK", back=back, start=None, target="#cal-card", scopes=["this", "all"],
+                        back=back, start=None, target="#cal-card", scopes=["this", "all"],
                         hidden={"response": response, "note": request.form.get("note", ""),
                                 "popup": "1" if popup else "0"})
     scope = scope or "all"
     service.respond(g.store, g.caller, event_id, response, request.form.get("note", ""), occ=occ, scope=scope)
     if scope == "this" and ev["recurring"]:              # the occurrence is now an event of its own
-        event_id = g.store.scalar("SELECT id FROM cal_events WHERE series=? AND series_day=? ORDER BY id DESC",
-                                  (event_id, ev["occ"]))
+        event_id = next(x["id"] for x in service.exceptions(g.store, event_id) if x["series_day"] == ev["occ"])
         occ = None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     msg = {"accepted": "You're going", "declined": "You declined", "tentative": "You replied maybe"}[response]
@@ -108,7 +107,7 @@ def delete_dialog(event_id: int):
     occ = request.args.get("occ") or None
     ev = service.get_event(g.store, g.caller.user, event_id, occ)
     return fragment("calendar/_scope.html", ev=ev, action=url_for("calendar.delete", event_id=event_id),
-                    title="Delete recurring event", verb="OK", back=request.args.get("back", ""), start=None)
+                    title="Delete recurring event", back=request.args.get("back", ""), start=None)
 
 
 @bp.post("/event/<int:event_id>/delete")
@@ -138,7 +137,7 @@ def move(event_id: int):
     if ev["recurring"] and not scope and is_htmx():
         return fragment("calendar/_scope.html", headers={"HX-Retarget": "#modal", "HX-Reswap": "innerHTML"},
                         ev=ev, action=url_for("calendar.move", event_id=event_id), title="Change recurring event",
-                        verb="OK", back=request.form.get("back", ""), start=start,
+                        back=request.form.get("back", ""), start=start,
                         hidden={"end": end} if end else None)
     if end:
         service.update_event(g.store, g.caller, event_id, occ=occ, scope=scope or "all", end=end)

@@ -205,6 +205,19 @@ def _grid(days: list[date], events: list[dict]) -> dict:
     return {"cols": cols, "alldays": alldays, "lanes": max(1, len(lanes))}
 
 
+def _per_day(events: list[dict], days: list[date]) -> dict[date, list[dict]]:
+    """Each day's events (an event on every day it covers), all-day and multi-day ones first, then by start."""
+    out: dict[date, list[dict]] = {x: [] for x in days}
+    for ev in events:
+        x, last = max(ev["start"].date(), days[0]), (ev["end"] - timedelta(seconds=1)).date()
+        while x <= min(last, days[-1]):
+            out[x].append(ev)
+            x += timedelta(days=1)
+    for evs in out.values():
+        evs.sort(key=lambda o: (not (o["all_day"] or o["end"] - o["start"] >= timedelta(hours=24)), o["start"], o["id"]))
+    return out
+
+
 def view_ctx(view: str, d: date, swap_oob: bool = False) -> dict:
     """The day / week / month grid around ``d``: its days, events laid out, navigation links."""
     store, user = g.store, g.caller.user
@@ -221,28 +234,10 @@ def view_ctx(view: str, d: date, swap_oob: bool = False) -> dict:
            "hours": [time(h) for h in range(24)], "views": VIEWS,
            "view_names": VIEW_NAMES, "view_keys": VIEW_KEYS, "step_name": "period" if view in ("4days", "schedule") else view}
     if view == "schedule":                           # the days that have events, each with its events in order
-        agenda: dict[date, list[dict]] = {}
-        for ev in events:
-            first, last = ev["start"].date(), (ev["end"] - timedelta(seconds=1)).date()
-            x = max(first, s)
-            while x <= min(last, e - timedelta(days=1)):
-                agenda.setdefault(x, []).append(ev)
-                x += timedelta(days=1)
-        ctx["agenda"] = [(x, sorted(agenda[x], key=lambda o: (not o["all_day"], o["start"], o["id"])))
-                         for x in sorted(agenda)]
+        ctx["agenda"] = [(x, evs) for x, evs in _per_day(events, days).items() if evs]
     elif view == "month":
-        per_day: dict[date, list[dict]] = {x: [] for x in days}
-        for ev in events:
-            first, last = ev["start"].date(), (ev["end"] - timedelta(seconds=1)).date()
-            x = max(first, s)
-            while x <= min(last, e - timedelta(days=1)):
-                per_day[x].append(ev)
-                x += timedelta(days=1)
-        for x in days:
-            per_day[x].sort(key=lambda o: (not (o["all_day"] or o["end"] - o["start"] >= timedelta(hours=24)),
-                                           o["start"], o["id"]))
+        ctx["per_day"] = _per_day(events, days)
         ctx["weeks"] = [days[i:i + 7] for i in range(0, len(days), 7)]
-        ctx["per_day"] = per_day
         ctx["chips"] = MONTH_CHIPS
     else:
         ctx.update(_grid(days, events))

@@ -9,7 +9,7 @@ from apps.calendar.service.base import (DAYS, EVENT_COLORS, MAX_NOTE, MAX_TEXT, 
                                         _event_row, _midnight, _text, _wall, local_day, local_dt, person_id)
 from apps.calendar.service.reading import get_event, guest_rows
 from apps.calendar.service.recurrence import clean_recurrence
-from apps.calendar.service.series import (RSVP_SCOPES, SCOPES, answer_rows, clean_scope, delete_following, drop_event,
+from apps.calendar.service.series import (RSVP_SCOPES, answer_rows, clean_scope, delete_following, drop_event,
                                           exceptions, make_exception, split_following)
 from apps.core.errors import Forbidden, Invalid
 from apps.core.store.db import Caller, Store, utc_iso
@@ -121,10 +121,6 @@ def _editable(store: Store, caller: Caller, event_id: int) -> dict:
     return ev
 
 
-def _scope(scope: str) -> str:
-    return clean_scope(scope, SCOPES)
-
-
 _KEEP = object()
 
 
@@ -137,7 +133,7 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
     guests and responses; an exception, see ``series``) and returns its id, ``scope="following"``
     ends the series the day before ``occ`` and starts a new series there with the change (its id is
     returned). Guests kept keep their responses; new ones are invited."""
-    scope = _scope(scope)
+    scope = clean_scope(scope)
     ev = _editable(store, caller, event_id)
     row = _event_row(store, event_id)
     if occ:
@@ -246,7 +242,7 @@ def delete_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
     """Delete an event (organizer only). For a recurring event with ``occ``: ``scope="this"`` deletes that
     occurrence, ``"following"`` it and every later one (the series ends the day before); ``"all"``
     deletes the series with the occurrences changed on their own."""
-    scope = _scope(scope)
+    scope = clean_scope(scope)
     ev = _editable(store, caller, event_id)
     row = _event_row(store, event_id)
     if scope in ("this", "following") and ev["recurring"]:

@@ -338,20 +338,10 @@
     return `${String(t.getUTCFullYear()).padStart(4, "0")}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
   }
   const dayDiff = (a, b) => (Date.parse(b + "T00:00:00Z") - Date.parse(a + "T00:00:00Z")) / 86400000;
-  /* the guests' free/busy follows the time and the guest list (not the title or the description) */
-  let gTimer = null;
-  function refreshGuests() {
-    clearTimeout(gTimer);
-    gTimer = setTimeout(() => document.body.dispatchEvent(new CustomEvent("cal:guests")), 200);
-  }
-  const TIME_FIELDS = ["start_date", "end_date", "start_time", "end_time", "all_day"];
-  document.addEventListener("input", (e) => { if (e.target === form()) refreshGuests(); });    // a guest chip added or removed
   document.addEventListener("change", (e) => {
     const f = e.target.closest && e.target.closest("#event-form");
     if (!f) return;
-    let t = e.target;
-    if (t.matches(".dw-picker-box")) t = t.closest(".dw-picker").querySelector("[data-picker-value]");   // typed, then left
-    if (TIME_FIELDS.includes(t.name)) refreshGuests();
+    const t = e.target;
     if (t.matches("[data-allday]")) f.classList.toggle("all-day", t.checked);
     if (t.name === "repeat") $("#cal-custom").hidden = t.value !== "custom";
     if (t.name === "freq") $("[data-weekly]", f).hidden = t.value !== "weekly";

@@ -11,16 +11,9 @@ from playwright.sync_api import expect
 
 from apps.calendar import service as S
 from apps.core.store.db import Caller
+from tests.apps.calendar.test_browser import WEEK, slot_point
 
 pytestmark = pytest.mark.browser
-
-WEEK = "/calendar/week/2026-04-06"
-HOUR = 48
-
-
-def slot_point(page, day: str, hour: float):
-    box = page.locator(f".cal-view .cal-col[data-date='{day}']").bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + hour * HOUR
 
 
 def only(slot, title):
@@ -148,7 +141,11 @@ def test_event_form_dates_are_in_page_pickers(desk, live_slot):
     cal.get_by_role("button", name="Thursday, May 14, 2026").click()
     expect(start).to_have_value("May 14, 2026")
     expect(page.get_by_role("textbox", name="End date")).to_have_value("May 14, 2026")   # the end follows
+    start.fill("5/15/2026")                                            # typed, then left: the end follows too
+    start.press("Tab")
+    expect(start).to_have_value("May 15, 2026")
+    expect(page.get_by_role("textbox", name="End date")).to_have_value("May 15, 2026")
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.get_by_role("status").filter(has_text="Event saved")).to_be_visible()
     ev, _ = only(live_slot, "Witness proofing")
-    assert ev["start"].startswith("2026-05-14T")
+    assert ev["start"].startswith("2026-05-15T") and ev["end"].startswith("2026-05-15T")
