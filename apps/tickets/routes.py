@@ -176,7 +176,7 @@ def _list_ctx(kind: str, args: dict, results: list | None = None) -> dict:
             "available": S.available_columns(kind), "groupable": S.GROUPABLE,
             "filterable": [c for c in S.available_columns(kind) if c not in S.TIMES], "fields": S.filter_fields(kind),
             "operators": S.OPERATORS, "list_url": list_url, "results": results,
-            "groups": S.groups(g.store), "this_url": list_url(kind, args),
+            "this_url": list_url(kind, args),
             "group_options": [(str(x["id"]), x["name"]) for x in S.groups(g.store)]}
 
 
@@ -272,18 +272,8 @@ def _record_ctx(kind: str, rec: dict, **extra) -> dict:
     user = g.caller.user
     nav = {"incident": "incident-new" if not rec.get("id") else "", "change": "change-new" if not rec.get("id") else "",
            "request": ""}[kind]
-    groups = S.groups(g.store)
-    people: dict[str, list[str]] = {}
-    for grp in groups:
-        for m in grp["members"]:
-            people.setdefault(m, []).append(str(grp["id"]))
-    assignee_opts = [("", "-- None --", "")] + sorted(
-        ((slug, S.person_name(g.store, slug), " ".join(gids)) for slug, gids in people.items()), key=lambda o: o[1])
-    if rec.get("assigned_to") and rec["assigned_to"] not in people:
-        assignee_opts.append((rec["assigned_to"], S.person_name(g.store, rec["assigned_to"]), ""))
-    ctx = _ctx(nav_current=nav, kind=kind, rec=rec, groups=groups, errors={}, values={}, tab="work_note",
-               group_opts=[("", "-- None --")] + [(str(x["id"]), x["name"]) for x in groups],
-               assignee_opts=assignee_opts, level_opts=[(lv, S.LEVEL_LABELS[lv]) for lv in S.LEVELS])
+    ctx = _ctx(nav_current=nav, kind=kind, rec=rec, errors={}, values={}, tab="work_note",
+               level_opts=[(lv, S.LEVEL_LABELS[lv]) for lv in S.LEVELS])
     if rec.get("id"):
         ctx.update(activity=S.activity(g.store, user, kind, rec["id"]), task_slas=S.task_slas(g.store, rec),
                    kb_attached=S.attached_kb(g.store, user, kind, rec["id"]))

@@ -1,6 +1,7 @@
-/* Service Desk page behaviour: live priority, Assigned to limited to the group's members, On hold
-   reason shown for On Hold, form tabs, journal tabs, reference-field pickers, the condition builder,
-   the navigator filter and the knowledge panel. Nothing reads the clock. */
+/* Service Desk page behaviour: live priority, On hold reason shown for On Hold, form tabs, journal tabs,
+   reference fields (suggestions and the lookup list; a new group clears an Assigned to outside it),
+   the condition builder, the header's All and History menus, the navigator filter, the list's context
+   menus and Personalize list columns, and the knowledge panel. Nothing reads the clock. */
 (function () {
   "use strict";
   const $ = (s, r) => (r || document).querySelector(s);
@@ -24,21 +25,6 @@
     $("input[type=hidden]", menu).value = value;
   }
 
-  function syncAssignees(form) {
-    const grp = $("input[name=assignment_group]", form);
-    const menu = $(".tk-assignee", form);
-    if (!grp || !menu) return;
-    const gid = grp.value;
-    let current = $("input[type=hidden]", menu).value;
-    $$("[role=option]", menu).forEach((o) => {
-      const groups = (o.dataset.groups || "").split(" ").filter(Boolean);
-      o.hidden = o.dataset.value !== "" && !!gid && !groups.includes(gid);
-      if (o.dataset.value !== "" && !gid) o.hidden = true;
-    });
-    const cur = $$("[role=option]", menu).find((o) => o.dataset.value === current);
-    if (current && cur && cur.hidden) setChoice(menu, "");
-  }
-
   function syncForm(form) {
     const imp = $("input[name=impact]", form), urg = $("input[name=urgency]", form);
     const out = $("[data-priority]", form);
@@ -51,7 +37,6 @@
     const form = e.target.closest && e.target.closest("[data-record-form]");
     if (form) {
       form.setAttribute("data-dirty", "");
-      if (e.target.name === "assignment_group") syncAssignees(form);
       if (e.target.name === "state" && e.target.value === "Resolved") showTab(form, "resolution");
       syncForm(form);
     }
@@ -329,30 +314,11 @@
     if (li) {
       const dlg = li.closest("[data-personalize-dialog]");
       const sel = $("[data-slush-selected]", dlg), avail = $("[data-slush-available]", dlg);
-      if (e.target.closest("[data-slush-add]")) {
-        const label = $("span", li).textContent;
-        const n = document.createElement("li"); n.dataset.col = li.dataset.col;
-        n.innerHTML = `<input type="hidden" name="col"><span></span>`;
-        $("input", n).value = li.dataset.col; $("span", n).textContent = label;
-        ["up", "down", "remove"].forEach((k) => {
-          const b = document.createElement("button"); b.type = "button"; b.className = "tk-icon-btn sm";
-          b.setAttribute("data-slush-" + k, ""); b.setAttribute("aria-label", { up: "Move " + label + " up", down: "Move " + label + " down", remove: "Remove " + label }[k]);
-          b.title = { up: "Move up", down: "Move down", remove: "Remove" }[k];
-          b.textContent = { up: "▲", down: "▼", remove: "✕" }[k];
-          n.appendChild(b);
-        });
-        sel.appendChild(n); li.remove();
-      } else if (e.target.closest("[data-slush-remove]")) {
-        const label = $("span", li).textContent;
-        const n = document.createElement("li"); n.dataset.col = li.dataset.col;
-        n.innerHTML = `<span></span><button type="button" class="tk-icon-btn sm" data-slush-add title="Add">▶</button>`;
-        $("span", n).textContent = label; $("button", n).setAttribute("aria-label", "Add " + label);
-        avail.appendChild(n); li.remove();
-      } else if (e.target.closest("[data-slush-up]") && li.previousElementSibling) {
-        li.parentNode.insertBefore(li, li.previousElementSibling);
-      } else if (e.target.closest("[data-slush-down]") && li.nextElementSibling) {
-        li.parentNode.insertBefore(li.nextElementSibling, li);
-      }
+      const move = (to) => { $("input[name=col]", li).disabled = to === avail; to.appendChild(li); };
+      if (e.target.closest("[data-slush-add]")) move(sel);
+      else if (e.target.closest("[data-slush-remove]")) move(avail);
+      else if (e.target.closest("[data-slush-up]") && li.previousElementSibling) li.parentNode.insertBefore(li, li.previousElementSibling);
+      else if (e.target.closest("[data-slush-down]") && li.nextElementSibling) li.parentNode.insertBefore(li.nextElementSibling, li);
       return;
     }
     if (!e.target.closest(".tk-ctx")) closeMenus();
@@ -361,8 +327,8 @@
 
   function init(root) {
     $$("[data-hscroll]", root.querySelectorAll ? root : document).forEach(syncScroll);
-    $$("[data-record-form]", root).forEach((f) => { syncAssignees(f); syncForm(f); });
-    if (root.matches && root.matches("[data-record-form]")) { syncAssignees(root); syncForm(root); }
+    $$("[data-record-form]", root).forEach(syncForm);
+    if (root.matches && root.matches("[data-record-form]")) syncForm(root);
   }
   document.addEventListener("htmx:load", (e) => init(e.target));
   document.addEventListener("DOMContentLoaded", () => init(document));

@@ -100,17 +100,25 @@ def test_header_column_menu_cell_menu_group_and_personalize(tk_desk):
     page.get_by_role("columnheader", name=re.compile("State")).click(button="right")
     page.get_by_role("menu", name="State column").get_by_role("menuitem", name="Group By State").click()
     expect(page.locator(".tk-group-row").first).to_contain_text("State: New")
-    # personalize: remove Category, move Caller up; stored for the user
+    # personalize: remove Category, move Caller up, add Configuration item and move it up; stored for the user
     page.get_by_role("button", name="Column options: Number").click()
     page.get_by_role("menu", name="Number column").get_by_role("menuitem", name="Personalize list columns").click()
     dlg = page.get_by_role("dialog", name="Personalize list columns")
+    selected, available = dlg.get_by_role("list", name="Selected columns"), dlg.get_by_role("list", name="Available columns")
     dlg.get_by_role("button", name="Remove Category").click()
+    expect(available.get_by_text("Category", exact=True)).to_be_visible()
     dlg.get_by_role("button", name="Move Caller up").click()
+    dlg.get_by_role("button", name="Add Configuration item").click()
+    expect(selected.get_by_role("button", name="Remove Configuration item")).to_be_visible()
+    expect(dlg.get_by_role("button", name="Add Configuration item")).to_have_count(0)
+    dlg.get_by_role("button", name="Move Configuration item up").click()
     dlg.get_by_role("button", name="OK").click()
     expect(page.get_by_role("columnheader", name=re.compile("Category"))).to_have_count(0)
+    expect(page.get_by_role("columnheader", name=re.compile("Configuration item"))).to_be_visible()
     with page.slot.store() as st:
         cols = S.list_columns(st, "jordan.blake", "incident")
     assert "category" not in cols and cols.index("caller_id") < cols.index("short_description")
+    assert cols[-2:] == ("cmdb_ci", S.LIST_COLUMNS["incident"][-1])
 
 
 def test_condition_builder_or_and_new_criteria(tk_desk):
