@@ -14,6 +14,7 @@ from apps.core import people as directory
 from apps.core.errors import Invalid
 from apps.core.registry import all_tables
 from apps.core.store.db import AGENT, SYSTEM, Caller, Store
+from apps.core.store.schema import FieldClass
 from apps.drive import service as drive
 from apps.drive.service import FOLDER, Role
 
@@ -23,7 +24,8 @@ LINK_ROLES = ("viewer", "commenter", "editor")
 LAYOUTS = ("list", "grid")
 # The editors' tables whose rows hold a Doc, Sheet or Deck, by Drive kind.
 APP_TABLES = {"doc": "docs_documents", "sheet": "sheets_books", "deck": "slides_decks"}
-# What Make a copy leaves behind, as Drive does: comments, suggestions and the undo history.
+# The parts of a file Make a copy leaves behind, as Drive does: comments and suggestions. (The undo and
+# version history are no parts of it: nothing points at them with link="part".)
 NOT_COPIED = ("docs_comments", "docs_replies", "docs_suggestions", "slides_comments")
 
 
@@ -96,24 +98,28 @@ def _family(root: str) -> list[tuple[str, list]]:
                 family.add(t.name)
                 order.append(t.name)
                 changed = True
-    # Parents first: a table comes after every family table its part-links point to.
+    # Parents first: a table comes after every family table its fields point to.
     done, out = {root}, []
     while order:
-        for name in list(order):
-            refs = {f.ref for f in tables[name].fields if f.ref in family and f.ref != name}
-            if refs <= done:
-                out.append((name, [f for f in tables[name].fields if f.ref in family]))
-                done.add(name)
-                order.remove(name)
+        ready = [name for name in order
+                 if {f.ref for f in tables[name].fields if f.ref in family and f.ref != name} <= done]
+        if not ready:
+            raise RuntimeError(f"the parts of {root} point at each other in a circle: {order}")
+        for name in ready:
+            out.append((name, [f for f in tables[name].fields if f.ref in family]))
+            done.add(name)
+            order.remove(name)
     return out
+
+
+def _values(t, row: dict) -> dict:
+    """A row's values to insert as a new row: not its key, nor ephemeral marks (when it was opened)."""
+    return {k: v for k, v in row.items() if (f := t.by_name.get(k)) and f.cls not in (FieldClass.KEY, FieldClass.EPHEMERAL)}
 
 
 def _copy_app_content(store: Store, actor: str, kind: str, old_ref: int, new_item: int) -> int:
     root = APP_TABLES[kind]
-    src = store.get(root, old_ref)
-    values = {k: v for k, v in src.items() if k != "id" and k in store.table(root).by_name}
-    values["item"] = new_item
-    new_ref = store.insert(root, actor, **values)
+    new_ref = store.insert(root, actor, **{**_values(store.table(root), store.get(root, old_ref)), "item": new_item})
     ids = {root: {old_ref: new_ref}}
     for name, links in _family(root):
         t = store.table(name)
@@ -130,7 +136,7 @@ def _copy_app_content(store: Store, actor: str, kind: str, old_ref: int, new_ite
         rows = store.select(name, " OR ".join(clauses), params, order=t.key)
         self_refs = [f for f in links if f.ref == name]
         for row in rows:
-            vals = {k: v for k, v in row.items() if k != t.key and k in t.by_name}
+            vals = _values(t, row)
             for f in links:
                 if f.ref != name and vals.get(f.name) in ids.get(f.ref, {}):
                     vals[f.name] = ids[f.ref][vals[f.name]]

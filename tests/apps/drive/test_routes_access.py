@@ -42,6 +42,14 @@ def test_make_a_copy_route(hx, client, slot):
     assert hx.post("/drive/items/999999/copy").status_code == 404
     assert client.post(f"/drive/items/{sheet}/copy").status_code == 302
     assert b"Make a copy" in client.get("/drive/my-drive").data
+    # A copy of a document, spreadsheet or presentation opens in its editor with the same content.
+    for name, text in (("Case Strategy Outline (E. Vance, 2026-02-25)", "1. Where we are"),
+                       ("Limitation Fund Calculation", "Gross tonnage (GT)"),
+                       ("Case Strategy – Limitation and §9", "Part 1 — The fund (hearing April 22)")):
+        assert hx.post(f"/drive/items/{item_id(slot, name)}/copy").status_code == 200
+        copy = get_item(slot, item_id(slot, f"Copy of {name}"))
+        page = client.get(f"/drive/open/{copy['id']}", follow_redirects=True)
+        assert page.status_code == 200 and text in page.data.decode() and f"Copy of {name}" in page.data.decode()
 
 
 def test_layout_toggle(hx, client, slot):
