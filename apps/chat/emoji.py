@@ -108,7 +108,3 @@ def grouped() -> list[dict]:
                     "emoji": [{"char": c, "name": n, "words": w} for c, n, k, w in EMOJI if k == key]})
     return out
 
-
-def catalog() -> list[list[str]]:
-    """Every emoji as [char, short name, search words] (the composer's ``:`` autocomplete)."""
-    return [[c, n, w] for c, n, _, w in EMOJI]

@@ -19,9 +19,8 @@ from apps.chat.blueprint import bp
 from apps.core import addresses
 from apps.core import people as directory
 from apps.core.errors import Forbidden, Invalid, NotFound
-from apps.core.ids import as_id
 from apps.core.text import html_json
-from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast, triggered_by
+from apps.web.render import flash_toast, go, id_list, int_arg, is_htmx, render, toast, triggered_by
 
 
 # ---------------------------------------------------------------- helpers
@@ -46,7 +45,6 @@ def _ctx(**extra) -> dict:
         "workspace": _workspace(),
         "emojis": service.EMOJIS,
         "emoji_groups": emoji.grouped,
-        "emoji_json": lambda: html_json(emoji.catalog()),
         "search": {"action": url_for("chat.search"), "placeholder": f"Search {_workspace()}",
                    "q": extra.pop("q", ""), "clear": url_for("chat.index")},
         **extra,
@@ -230,11 +228,10 @@ PAGE = 50          # messages a timeline shows at first; "Load earlier" (or scro
 def _conv_ctx(conv_id: int, *, since: int | None, highlight: int | None, shown: int | None = None) -> dict:
     conv = service.conversation(g.store, g.caller.user, conv_id)
     limit = max(PAGE, shown or 0)
-    unread_from = since if since is not None else None
     msgs = service.messages(g.store, g.caller.user, conv_id, limit=limit)
     # A linked message or the "New messages" line older than the page: show back to it.
     oldest = msgs[0]["id"] if msgs else None
-    for want in (highlight, unread_from):
+    for want in (highlight, since):
         while oldest is not None and want and want < oldest and service.has_older(g.store, conv_id, oldest):
             limit += PAGE
             msgs = service.messages(g.store, g.caller.user, conv_id, limit=limit)
@@ -285,21 +282,11 @@ def nav():
 
 
 def _drive_ids() -> list[int]:
-    out = []
-    for v in request.form.getlist("drive"):
-        if as_id(v) is None:
-            raise Invalid("That file doesn't exist in Drive.", "drive")
-        out.append(as_id(v))
-    return out
+    return id_list("drive", "a file in Drive")
 
 
 def _local_ids() -> list[int]:
-    out = []
-    for v in request.form.getlist("local"):
-        if as_id(v) is None:
-            raise Invalid("That file isn't on this computer.", "local")
-        out.append(as_id(v))
-    return out
+    return id_list("local", "a file on this computer")
 
 
 def _uploads() -> list[tuple]:

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import re
 
-from flask import g, redirect, render_template, request, url_for
+from flask import g, redirect, request, url_for
 from markupsafe import Markup, escape
 
 from apps.chat import service
 from apps.chat.blueprint import bp
-from apps.chat.routes import _ctx, _frag, _message_frag, _nav, _trigger, timeline
+from apps.chat.routes import PAGE, _ctx, _details, _frag, _local_ids, _message_frag, _nav, _trigger, timeline
 from apps.core import local_files
 from apps.core.errors import Invalid, NotFound
 from apps.core.files import blob_bytes
-from apps.core.ids import as_id
-from apps.core.text import html_json
 from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast
 
 VIEWS = {"threads": "Threads", "activity": "Activity", "later": "Later"}
@@ -64,8 +62,7 @@ def save(message_id: int):
     if not is_htmx():
         return redirect(url_for("chat.message", message_id=message_id))
     if request.values.get("where") == "later":
-        resp = render("chat/_later_gone.html", partial=True, oob=[note])
-        return resp
+        return render("chat/_later_gone.html", partial=True, oob=[note])
     resp = _message_frag(message_id)
     resp.set_data(resp.get_data(as_text=True) + note)
     return resp
@@ -83,7 +80,6 @@ def mark_unread(message_id: int):
 # ---------------------------------------------------------------- channel settings: rename, archive
 @bp.post("/c/<int:conv_id>/rename")
 def rename(conv_id: int):
-    from apps.chat.routes import _details
     name = request.form.get("name", "")
     try:
         changed = service.rename_channel(g.store, g.caller, conv_id, name)
@@ -133,7 +129,6 @@ def switcher():
 @bp.get("/c/<int:conv_id>/earlier")
 def earlier(conv_id: int):
     """The page of messages before message ``before`` (scrolling to the top, or "Load earlier")."""
-    from apps.chat.routes import PAGE
     before = int_arg("before")
     if before is None:
         raise Invalid("Say which message to load before.", "before")
@@ -150,11 +145,7 @@ def local_picked():
     target = request.args.get("target", "")
     if not re.fullmatch(r"[A-Za-z0-9_-]+", target):
         raise Invalid("Which message box is the file for?", "target")
-    files = []
-    for v in request.form.getlist("local"):
-        if as_id(v) is None:
-            raise Invalid("That file isn't on this computer.", "local")
-        files.append(local_files.get(g.store, g.caller.user, as_id(v)))
+    files = [local_files.get(g.store, g.caller.user, i) for i in _local_ids()]
     if not files:
         raise Invalid("Choose at least one file.", "local")
     return _frag("chat/_local_chips.html", files=files, target=target)
@@ -224,9 +215,3 @@ def search():
     terms = service.search_terms(g.store, g.caller.user, q)
     return render("chat/search.html", results=results, files=files, people=people, tab=tab, terms=terms,
                   search_error=error, snippet=snippet, **_nav(None), **_ctx(q=q, title="Search"))
-
-
-@bp.app_template_global("chat_emoji_json")
-def _emoji_json() -> str:
-    from apps.chat import emoji
-    return html_json(emoji.catalog())

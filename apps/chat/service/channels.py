@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from apps.chat.service.base import (CHANNEL, DM, GROUP, MAX_GROUP, MAX_TOPIC, _latest_id, _member_row, _name,
-                                    _people, _require, _require_member, _resolve_people, channel_name_error,
-                                    is_member, member_ids)
+                                    _people, _require, _require_member, _require_open, _resolve_people,
+                                    channel_name_error, is_member, member_ids)
 from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.drive import service as drive
@@ -91,7 +91,7 @@ def leave(store: Store, caller: Caller, conv_id: int) -> None:
 def invite(store: Store, caller: Caller, conv_id: int, people: Iterable[str]) -> list[str]:
     """Add people to a channel the caller is in; returns who was added."""
     conv = _channel_for_change(store, caller, conv_id)
-    _not_archived(conv, "people")
+    _require_open(conv, "people")
     if conv["kind"] != CHANNEL:
         raise Invalid("People can only be added to channels. Start a new group conversation instead.", "people")
     slugs = _resolve_people(store, people)
@@ -107,18 +107,13 @@ def invite(store: Store, caller: Caller, conv_id: int, people: Iterable[str]) ->
     return added
 
 
-def _not_archived(conv: dict, field: str) -> None:
-    if conv["archived"]:
-        raise Invalid("This channel has been archived: nothing in it can change.", field)
-
-
 def set_topic(store: Store, caller: Caller, conv_id: int, topic: str) -> None:
-    _not_archived(_channel_for_change(store, caller, conv_id), "topic")
+    _require_open(_channel_for_change(store, caller, conv_id), "topic")
     store.update("chat_conversations", conv_id, caller.actor, topic=_short(topic, "topic"))
 
 
 def set_purpose(store: Store, caller: Caller, conv_id: int, purpose: str) -> None:
-    _not_archived(_channel_for_change(store, caller, conv_id), "purpose")
+    _require_open(_channel_for_change(store, caller, conv_id), "purpose")
     store.update("chat_conversations", conv_id, caller.actor, purpose=_short(purpose, "purpose"))
 
 

@@ -2,16 +2,15 @@
 Threads and Activity views of the sidebar."""
 from __future__ import annotations
 
-from apps.chat.service.base import (MSG_NOT_FOUND, _conv, _decorate, _decorate_messages, _member_row, _people,
-                                    _visible)
+from apps.chat.service.base import MSG_NOT_FOUND, _conv, _decorate, _decorate_messages, _member_row, _people, _visible
+from apps.chat.service.messages import _message_row
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 
 
 def _visible_message(store: Store, user: str, message_id: int) -> tuple[dict, dict]:
-    m = store.get("chat_messages", message_id) if message_id is not None else None
-    conv = _conv(store, m["conversation"]) if m is not None else None
-    if m is None or m["deleted"] or conv is None or not _visible(store, user, conv):
+    m, conv = _message_row(store, user, message_id)
+    if m["deleted"]:
         raise NotFound(MSG_NOT_FOUND)
     return m, conv
 

@@ -106,10 +106,18 @@ def search(store: Store, user: str, q: str, limit: int = 100) -> list[dict]:
     p = parse_query(store, user, q)
     if not (p["terms"] or p["from"] or p["in"] or p["before"] or p["after"] or p["saved"]):
         return []
+    return _matching(store, user, p, limit)
+
+
+def _matching(store: Store, user: str, p: dict, limit: int, *, with_files: bool = False) -> list[dict]:
+    """The messages the user can see that match the parsed query ``p`` (``with_files``: only those
+    with files), newest first, decorated and each with its ``conv``."""
     where = ["m.deleted=0",
              "((c.kind='channel' AND c.private=0) OR EXISTS (SELECT 1 FROM chat_members x"
              " WHERE x.conversation=c.id AND x.person=?))"]
     params: list = [user]
+    if with_files:
+        where.append("EXISTS (SELECT 1 FROM chat_files f WHERE f.message=m.id)")
     if p["saved"]:
         where.append("EXISTS (SELECT 1 FROM chat_saved s WHERE s.message=m.id AND s.person=?)")
         params.append(user)
@@ -151,11 +159,13 @@ def search_terms(store: Store, user: str, q: str) -> list[str]:
 
 
 def search_files(store: Store, user: str, q: str, limit: int = 50) -> list[dict]:
-    """Files shared in messages the user can see whose name contains every word of ``q`` (operators
-    ignored), newest first: ``name``, ``mime``, ``message`` (decorated, with ``conv``), ``item_id``."""
-    words = [t.lower() for t in parse_query(store, user, q)["terms"]] if q else []
+    """Files shared in messages the user can see whose name contains every word of ``q`` (its
+    operators narrow the messages), newest first: ``name``, ``mime``, ``message`` (decorated, with
+    ``conv``), ``item_id`` (Drive) or ``file_id`` (an upload). Raises ``SearchError``."""
+    p = parse_query(store, user, q)
+    words = [t.lower() for t in p["terms"]]
     out = []
-    for m in search(store, user, " ".join(t for t in (q or "").split() if ":" in t) or "after:1970-01-01", 1000):
+    for m in _matching(store, user, {**p, "terms": []}, 1000, with_files=True):
         for f in m["files"]:
             name = f["item"]["name"] if f["item"] else (f["upload"] or {}).get("name")
             if not name or not all(w in name.lower() for w in words):

@@ -157,15 +157,18 @@
     const attach = e.target.closest("[data-attach-picked]");
     if (attach) attachPicked(attach.closest("dialog"));
   });
+  /* A click on a suggestion (a person to mention or an emoji) picks it; leaving the box closes both lists. */
   document.addEventListener("mousedown", (e) => {
-    const li = e.target.closest && e.target.closest(".mention-list [role=option]");
-    if (li) { e.preventDefault(); pick(li.closest("form"), li); }
+    const li = e.target.closest && e.target.closest(".mention-list [role=option], .emoji-list [role=option]");
+    if (!li) return;
+    e.preventDefault();
+    (li.closest(".emoji-list") ? pickEmoji : pick)(li.closest("form"), li);
   });
   document.addEventListener("focusout", (e) => {
     const ta = e.target;
     if (ta.matches && ta.matches("[data-compose-text]")) {
       const form = ta.closest("form");
-      if (!form.contains(e.relatedTarget)) closeList(form);
+      if (!form.contains(e.relatedTarget)) { closeList(form); closeEmojiList(form); }
     }
   });
 
@@ -435,17 +438,6 @@
     closeEmojiList(form);
     sync(form);
   }
-  document.addEventListener("mousedown", (e) => {
-    const li = e.target.closest && e.target.closest(".emoji-list [role=option]");
-    if (li) { e.preventDefault(); pickEmoji(li.closest("form"), li); }
-  });
-  document.addEventListener("focusout", (e) => {
-    const ta = e.target;
-    if (ta.matches && ta.matches("[data-compose-text]")) {
-      const form = ta.closest("form");
-      if (!form.contains(e.relatedTarget)) closeEmojiList(form);
-    }
-  });
 
   /* ---------------------------------------------------------------- Ctrl+K: the quick switcher */
   document.addEventListener("keydown", (e) => {

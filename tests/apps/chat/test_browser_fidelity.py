@@ -9,29 +9,19 @@ from playwright.sync_api import expect
 
 from apps.chat import service as S
 from apps.core.store.db import Caller
+from tests.apps.chat.test_browser import PRIYA, composer, latest, room  # noqa: F401  (room: a fixture)
 
 pytestmark = pytest.mark.browser
 
-PRIYA = Caller("priya.raman", "priya.raman")
 ALEX = Caller("alex.chen", "alex.chen")
 
 
-@pytest.fixture
-def room(live_slot):
-    with live_slot.store() as st:
-        cid = S.create_channel(st, PRIYA, "qa-room", members=["alex.chen", "eleanor.vance"])
-        mid = S.post_message(st, PRIYA, cid, "Morning — the survey report is final.")
-    return cid, mid
-
-
-def latest(slot, author="alex.chen"):
-    with slot.store() as st:
-        mid = st.scalar("SELECT max(id) FROM chat_messages WHERE author=?", (author,))
-        return S.get_message(st, author, mid) if mid else None
-
-
-def composer(page):
-    return page.get_by_role("textbox", name="Message #qa-room")
+def hover_message(page, cid, mid):
+    """Open the conversation and point at the message, so its toolbar shows; returns the message."""
+    page.goto(f"/chat/c/{cid}")
+    msg = page.locator(f"#list-msg-{mid}")
+    msg.hover()
+    return msg
 
 
 def test_emoji_picker_in_composer_and_shortcode_autocomplete(desk, live_slot, room):
@@ -59,9 +49,7 @@ def test_emoji_picker_in_composer_and_shortcode_autocomplete(desk, live_slot, ro
 def test_react_from_the_picker_by_search(desk, live_slot, room):
     page = desk
     cid, mid = room
-    page.goto(f"/chat/c/{cid}")
-    msg = page.locator(f"#list-msg-{mid}")
-    msg.hover()
+    msg = hover_message(page, cid, mid)
     msg.get_by_role("button", name="Find another reaction").click()
     picker = page.get_by_role("dialog", name="Emoji picker")
     picker.get_by_role("searchbox", name="Search all emoji").fill("rocket")
@@ -131,9 +119,7 @@ def test_ctrl_k_switcher_and_up_arrow_edits_last_message(desk, live_slot, room):
 def test_save_for_later_and_pin_from_more_actions(desk, live_slot, room):
     page = desk
     cid, mid = room
-    page.goto(f"/chat/c/{cid}")
-    msg = page.locator(f"#list-msg-{mid}")
-    msg.hover()
+    msg = hover_message(page, cid, mid)
     msg.get_by_role("button", name="Save for later").click()
     expect(page.locator(f"#list-msg-{mid} .saved-flag")).to_be_visible()
     with live_slot.store() as st:
@@ -155,14 +141,24 @@ def test_save_for_later_and_pin_from_more_actions(desk, live_slot, room):
 
 
 def test_toolbar_does_not_linger_after_the_pointer_leaves(desk, room):
+    """A click leaves focus on the toolbar's button: the toolbar still goes when the pointer does."""
     page = desk
     cid, mid = room
-    page.goto(f"/chat/c/{cid}")
-    msg = page.locator(f"#list-msg-{mid}")
+    msg = hover_message(page, cid, mid)
+    actions = page.locator(f"#list-msg-{mid} .msg-actions")
+    more = msg.get_by_role("button", name="More actions")
+    more.click()
+    expect(msg.get_by_role("menuitem", name="Mark unread")).to_be_visible()
+    more.click()                                          # closes the menu; the button keeps focus
+    expect(msg.get_by_role("menuitem", name="Mark unread")).to_be_hidden()
+    expect(more).to_be_focused()
+    page.mouse.move(5, 790)
+    expect(actions).to_be_hidden()
     msg.hover()
     msg.get_by_role("button", name="Save for later").click()
+    expect(page.locator(f"#list-msg-{mid} .saved-flag")).to_be_visible()   # the swap has settled
     page.mouse.move(5, 790)
-    expect(page.locator(f"#list-msg-{mid} .msg-actions")).to_be_hidden()
+    expect(actions).to_be_hidden()
 
 
 def test_rename_and_archive_a_channel(desk, live_slot, room):
@@ -222,10 +218,8 @@ def test_mark_unread_from_the_menu(desk, live_slot, room):
     page = desk
     cid, mid = room
     with live_slot.store() as st:
-        second = S.post_message(st, PRIYA, cid, "Second point: the index.")
-    page.goto(f"/chat/c/{cid}")
-    msg = page.locator(f"#list-msg-{mid}")
-    msg.hover()
+        S.post_message(st, PRIYA, cid, "Second point: the index.")
+    msg = hover_message(page, cid, mid)
     msg.get_by_role("button", name="More actions").click()
     msg.get_by_role("menuitem", name="Mark unread").click()
     expect(page.get_by_text("Marked as unread.")).to_be_visible()
@@ -235,7 +229,6 @@ def test_mark_unread_from_the_menu(desk, live_slot, room):
         assert {c["id"]: c["unread"] for c in S.list_conversations(st, "alex.chen")["channels"]}[cid] == 2
     page.get_by_role("link", name="Later").click()
     expect(page.get_by_role("navigation").get_by_role("link", name="qa-room")).to_have_class("chat-item unread")
-    assert second
 
 
 def test_older_messages_load_at_the_top(desk, live_slot, room):
@@ -277,7 +270,7 @@ def test_formatting_bar_writes_slack_markup(desk, live_slot, room):
 
 def test_search_tabs(desk, live_slot, room):
     page = desk
-    page.goto(f"/chat/search?q=survey")
+    page.goto("/chat/search?q=survey")
     expect(page.get_by_role("tab", name="Messages")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("list", name="Messages", exact=True)).to_contain_text("survey report is final")
     page.get_by_role("tab", name="People").click()

@@ -100,7 +100,7 @@ def test_upload_from_the_computer(hx, slot, room):
 
 
 @pytest.mark.parametrize("method,url,data,status,field", [
-    ("post", "/chat/files/local?target=main-composer", {"local": "abc"}, 422, "isn't on this computer"),
+    ("post", "/chat/files/local?target=main-composer", {"local": "abc"}, 422, "is not a file on this computer"),
     ("post", "/chat/files/local?target=main-composer", {}, 422, "Choose at least one file"),
     ("post", "/chat/files/local?target=<x>", {"local": "1"}, 422, "Which message box"),
     ("post", "/chat/c/{id}/messages", {"text": "x", "local": "999999"}, 422, "isn't on this computer"),
