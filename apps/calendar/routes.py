@@ -85,8 +85,7 @@ def respond(event_id: int):
                         back=back, start=None, target="#cal-card", scopes=["this", "all"],
                         hidden={"response": response, "note": request.form.get("note", ""),
                                 "popup": "1" if popup else "0"})
-    scope = scope or "all"
-    service.respond(g.store, g.caller, event_id, response, request.form.get("note", ""), occ=occ, scope=scope)
+    service.respond(g.store, g.caller, event_id, response, request.form.get("note", ""), occ=occ, scope=scope or None)
     if scope == "this" and ev["recurring"]:              # the occurrence is now an event of its own
         event_id = next(x["id"] for x in service.exceptions(g.store, event_id) if x["series_day"] == ev["occ"])
         occ = None

@@ -73,12 +73,14 @@ TOOLS = [
     write(cal.respond, "calendar.rsvp",
           "Answer an invitation: accepted (yes), declined (no) or tentative (maybe), with an optional note "
           "to the organiser. For a recurring event, answer one occurrence (scope `this` with its date in "
-          "`occ`) or the whole series (`all`, the default). Returns whether anything changed.",
+          "`occ`) or the whole series (`all`, the default for a recurring event; an occurrence already answered or "
+          "changed on its own has an id of its own and is answered alone unless scope is `all`). Returns whether "
+          "anything changed.",
           args={"event_id": "The event id.", "response": "The answer.", "note": "A note to the organiser.",
                 "occ": "For a recurring event: the occurrence date (YYYY-MM-DD) answered.",
                 "scope": "`all` answers every occurrence; `this` only the one on `occ`."},
           types={"response": Literal["accepted", "declined", "tentative"], "occ": str | None,
-                 "scope": Literal["all", "this"]}),
+                 "scope": Literal["all", "this"] | None}, defaults={"scope": None}),
     write(cal.move_event, "calendar.move_event",
           "Move an event the user organises to a new start, keeping its length. "
           "Returns the event id (a new id when one occurrence is split off a series).",

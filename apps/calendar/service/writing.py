@@ -83,17 +83,20 @@ def create_event(store: Store, caller: Caller, *, title: str, start: object, end
 
 
 def respond(store: Store, caller: Caller, event_id: int, response: str, note: str = "", *, occ: str | None = None,
-            scope: str = "all") -> bool:
+            scope: str | None = None) -> bool:
     """The caller's answer to an invitation (accepted | declined | tentative) with an optional note.
     For a recurring event, ``scope="this"`` with ``occ`` answers that occurrence only (it becomes an
     exception of the series, as in Google Calendar); ``scope="all"`` answers the series and every
-    occurrence answered on its own. Returns whether anything changed."""
+    occurrence answered on its own. Without a scope, the event given: a recurring event whole, an
+    occurrence already on its own (an exception) alone. Returns whether anything changed."""
     ev = get_event(store, caller.user, event_id, occ)
     row = next((g for g in guest_rows(store, event_id) if g["person"] == caller.user), None)
     if row is None:
         raise Forbidden(f"You're not a guest of “{ev['display_title']}”.")
     if response not in RSVP:
         raise Invalid("Answer Yes (accepted), No (declined) or Maybe (tentative).", "response")
+    if scope is None:
+        scope = "all" if ev["recurring"] else "this"
     scope = clean_scope(scope, RSVP_SCOPES)
     note = _text(note, "note", MAX_NOTE, one_line=True)
     ev_row = _event_row(store, event_id)

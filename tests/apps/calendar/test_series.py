@@ -122,6 +122,10 @@ def test_rsvp_one_occurrence_then_all(cal):
     assert ex["series_day"] == "2026-04-22"
     assert {g["person"]: (g["response"], g["note"]) for g in S.guest_rows(cal, ex["id"])} == {
         "eleanor.vance": ("accepted", ""), "alex.chen": ("declined", "Out that day")}
+    # without a scope, the occurrence answered on its own is answered alone (as the tools call it)
+    S.respond(cal, ALEX, ex["id"], "tentative")
+    got = answers(cal, "alex.chen", "Counted")
+    assert got.pop("2026-04-22") == "tentative" and set(got.values()) == {"accepted"}
     # answering all events from the exception's card answers the series and the exception
     S.respond(cal, ALEX, ex["id"], "tentative", scope="all")
     assert set(answers(cal, "alex.chen", "Counted").values()) == {"tentative"}
