@@ -106,13 +106,15 @@ def _list_args(kind: str) -> dict:
     # joins the one before (cj: and | or | nq = new criteria); AND-only rows stay plain conditions
     cf, co, cv = request.args.getlist("cf"), request.args.getlist("co"), request.args.getlist("cv")
     cj = request.args.getlist("cj") + ["and"] * len(cf)
-    rows = [(S.parse_condition(f"{f}:{op}:{v}", kind), j if j in ("and", "or", "nq") else "and")
+    rows = [(*S.parse_condition(f"{f}:{op}:{v}", kind), j if j in ("and", "or", "nq") else "and")
             for f, op, v, j in zip(cf, co, cv, cj) if f.strip()]
     query = S.parse_query(request.args.get("sysparm_query", ""), kind)
-    if any(j != "and" for _, j in rows[1:]):
-        query = query + S.from_rows([(*c, j) for c, j in rows]) if query else S.from_rows([(*c, j) for c, j in rows])
+    if any(r[3] != "and" for r in rows[1:]):
+        query = S.conjoin(query, S.from_rows(rows))
     else:
-        conds += [c for c, _ in rows]
+        conds += [r[:3] for r in rows]
+    if query and conds:     # plain conditions beside an OR query hold in each of its criteria sets
+        query, conds = S.conjoin([[[c] for c in conds]], query), []
     quick = request.args.get("quick", "")
     if quick and quick not in S.QUICK:
         raise Invalid(f"Unknown quick filter {quick!r}.", "quick")

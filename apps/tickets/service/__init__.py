@@ -48,7 +48,7 @@ from apps.tickets.service.people import (account_name, caller_info, crm_account,
                                          resolve_person, user_groups)
 from apps.tickets.service.search import search
 from apps.tickets.service.sla import task_slas
-from apps.tickets.service.query import describe as describe_query, encode_query, from_rows
+from apps.tickets.service.query import conjoin, describe as describe_query, encode_query, from_rows
 from apps.tickets.service.lists import parse_query
 from apps.tickets.service.lists import (GROUPABLE, TIMES, available_columns, cell_value, list_columns,
                                         set_list_columns)
@@ -57,7 +57,7 @@ from apps.tickets.service.base import clean_choice
 from apps.tickets.service.people import contact_name, has_table
 
 __all__ = [
-    "clean_choice", "contact_name", "has_table", "task_slas", "describe_query", "encode_query", "from_rows", "parse_query", "GROUPABLE", "TIMES", "available_columns", "cell_value", "list_columns", "set_list_columns", "ci_name", "cis", "resolve_ci",
+    "clean_choice", "contact_name", "has_table", "task_slas", "conjoin", "describe_query", "encode_query", "from_rows", "parse_query", "GROUPABLE", "TIMES", "available_columns", "cell_value", "list_columns", "set_list_columns", "ci_name", "cis", "resolve_ci",
     "CATEGORIES", "CATEGORY_GROUP", "CHANGE_STATES", "CHANGE_TRANSITIONS", "CHANGE_TYPES", "CLOSE_CODES",
     "DONE_STATES", "EDITABLE", "FINAL_STATES", "INCIDENT_STATES", "INCIDENT_TRANSITIONS", "KINDS", "LABELS",
     "LEVEL_LABELS", "LEVELS", "LIST_COLUMNS", "MAX_LINE", "MAX_TEXT", "NUMBER_RE", "ON_HOLD_REASONS",

@@ -77,6 +77,13 @@ def from_rows(rows: list[tuple[str, str, str, str]]) -> Query:
     return out
 
 
+def conjoin(a: Query, b: Query) -> Query:
+    """``a`` AND ``b``: every criteria set of one joined with every set of the other (either empty: the other)."""
+    if not a or not b:
+        return a or b
+    return [x + y for x in a for y in b]
+
+
 def describe(query: Query, label) -> str:
     """Readable text of a query for the filter breadcrumb: "State is New or State is In Progress"."""
     sets = []

@@ -2,6 +2,8 @@
 fields, Task SLAs, grouping, personalized columns, and the new routes with their bad inputs."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from apps.core.errors import Invalid
@@ -113,3 +115,24 @@ def test_routes_for_references_lookup_suggest_and_columns(tclient):
     r = tclient.post("/tickets/incident/INC0010445", data={"assigned_to": "Nobody Here", "assigned_to_ref": "",
                                                            "assigned_to_ref_name": ""})
     assert r.status_code == 422 and "err-assigned_to" in r.text
+
+
+def test_conditions_beside_an_or_query_are_anded_with_every_criteria_set(tclient, st):
+    """Show Matching (an ``f`` condition) on a list filtered with New criteria, and builder rows sent with a
+    ``sysparm_query``, narrow that query; they never become criteria of their own (which would widen it)."""
+    rows = S.list_records(st, "jordan.blake", "incident", per_page=500)["rows"]
+    want = {r["number"] for r in rows if r["category"] == "Pipelines" and r["state"] in ("New", "In Progress")}
+    wider = {r["number"] for r in rows if r["state"] == "In Progress" or (r["category"] == "Pipelines" and r["state"] == "New")}
+    assert want and wider - want
+    r = tclient.get("/tickets/incident?sysparm_query=state%3DNew%5ENQstate%3DIn%20Progress&f=category:is:Pipelines")
+    assert r.status_code == 200
+    assert "Category is Pipelines and State is New — or — Category is Pipelines and State is In Progress" in r.text
+    got = {n for n in {r_["number"] for r_ in rows} if f">{n}</a>" in r.text}
+    assert got == want
+    # the condition builder shows the same filter, so Run keeps it
+    assert re.findall(r'name="cj" value="(\w+)"', r.text) == ["and", "and", "nq", "and"]
+    assert re.findall(r'name="cv" value="([^"]*)"', r.text) == ["Pipelines", "New", "Pipelines", "In Progress"]
+    r = tclient.get("/tickets/incident?sysparm_query=category%3DBilling&cf=state&co=is&cv=New&cj=and"
+                    "&cf=state&co=is&cv=On+Hold&cj=or")
+    assert r.status_code == 302
+    assert "sysparm_query=category%3DBilling%5Estate%3DNew%5EORstate%3DOn+Hold" in r.headers["Location"]
