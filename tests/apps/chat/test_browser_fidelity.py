@@ -243,6 +243,8 @@ def test_older_messages_load_at_the_top(desk, live_slot, room):
     page.get_by_role("button", name="Load earlier messages").click()
     expect(page.locator(f"#list-msg-{mid}")).to_be_attached()
     expect(page.locator("#messages .msg")).to_have_count(61)
+    expect(page.locator("#messages .chan-intro")).to_contain_text("This is the very beginning of the #qa-room channel")
+    expect(page.locator("#messages .day-divider")).to_have_count(1)     # one day: one divider, not one a page
 
 
 def test_formatting_bar_writes_slack_markup(desk, live_slot, room):
