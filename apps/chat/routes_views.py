@@ -12,6 +12,7 @@ from apps.chat import service
 from apps.chat.blueprint import bp
 from apps.chat.routes import PAGE, _ctx, _details, _frag, _local, _local_ids, _message_frag, _nav, _trigger, timeline
 from apps.core import local_files
+from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
 from apps.core.files import blob_bytes
 from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast
@@ -121,8 +122,8 @@ def switcher():
     items += [{"kind": "channel", "label": c["name"], "private": c["private"], "unread": False,
                "url": url_for("chat.channel", conv_id=c["id"]), "sub": "Not a member"}
               for c in service.browse_channels(g.store, g.caller.user) if c["id"] not in mine]
-    people = g.store.all("SELECT slug, name, title FROM people WHERE slug<>? ORDER BY name", (g.caller.user,))
-    return _frag("chat/_switcher.html", items=items, people=[dict(p) for p in people])
+    people = [p for p in directory.everyone(g.store) if p["slug"] != g.caller.user]
+    return _frag("chat/_switcher.html", items=items, people=people)
 
 
 # ---------------------------------------------------------------- older messages

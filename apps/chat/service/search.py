@@ -183,8 +183,8 @@ def search_people(store: Store, q: str, limit: int = 30) -> list[dict]:
     if not words:
         return []
     out = []
-    for p in store.all("SELECT slug, name, email, title FROM people ORDER BY name"):
+    for p in directory.everyone(store):
         hay = " ".join(str(p[k] or "") for k in ("slug", "name", "email", "title")).lower()
         if all(w in hay for w in words):
-            out.append(dict(p))
+            out.append(p)
     return out[:limit]
