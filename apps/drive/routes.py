@@ -291,14 +291,26 @@ def _share(item_id: int, *, errors: dict | None = None, status: int = 200, peopl
     item = service.get(g.store, g.caller.user, item_id)
     access = service.access_list(g.store, g.caller.user, item_id)
     can_share = service.RANK[item["role"]] >= service.RANK[Role.EDITOR]
+    ga = sharing.general_access(g.store, g.caller.user, item_id)
     return render("drive/_share_dialog.html", status=status, item=item, access=access, can_share=can_share,
                   errors=errors or {}, people=[(p, addresses.name_for(g.store, p)) for p in people], role=role,
-                  note=note, ga=sharing.general_access(g.store, g.caller.user, item_id))
+                  note=note, ga=ga, ga_label=sharing.access_label(ga))
+
+
+def _form_people() -> list[str]:
+    return [p for v in request.form.getlist("people") for p in v.split(",") if p.strip()]
+
+
+def _share_kept(item_id: int):
+    """The dialog again after a change inside it (a person's role, general access): the people added,
+    their role and the message not sent yet stay as they were."""
+    return _share(item_id, people=_form_people(), role=request.form.get("role", "viewer"),
+                  note=request.form.get("message", ""))
 
 
 @bp.post("/items/<int:item_id>/share")
 def share(item_id: int):
-    people = [p for v in request.form.getlist("people") for p in v.split(",") if p.strip()]
+    people = _form_people()
     role = request.form.get("role", "viewer")
     note = request.form.get("message", "")
     notify = bool(request.form.get("notify"))
@@ -317,7 +329,7 @@ def set_access(item_id: int):
     person = request.values.get("person", "")
     role = request.form.get(f"role_{person}", request.form.get("role", ""))
     service.set_role(g.store, g.caller, item_id, person, role)
-    return _share(item_id)
+    return _share_kept(item_id)
 
 
 @bp.post("/trash")

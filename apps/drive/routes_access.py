@@ -8,7 +8,7 @@ from apps.core import people as directory
 from apps.web.render import is_htmx, render
 from apps.drive import service, sharing
 from apps.drive.blueprint import bp
-from apps.drive.routes import CHANGED, _done, _share
+from apps.drive.routes import CHANGED, _done, _share_kept
 
 
 @bp.post("/items/<int:item_id>/general-access")
@@ -18,7 +18,7 @@ def general_access(item_id: int):
     sharing.set_general_access(g.store, g.caller, item_id, access, role)
     if not is_htmx():
         return redirect(request.referrer or url_for("drive.my_drive"))
-    return _share(item_id)
+    return _share_kept(item_id)
 
 
 @bp.post("/items/<int:item_id>/copy")

@@ -3,7 +3,9 @@ panel and the filter chips — with bad input (a 422 naming the field, nothing w
 from __future__ import annotations
 
 from apps.core.store.export import diff
+from apps.drive import sharing
 from tests.apps.drive.test_routes import get_item, item_id, snapshot
+from tests.conftest import make_client
 
 
 def test_general_access_in_the_share_dialog(hx, slot):
@@ -18,6 +20,17 @@ def test_general_access_in_the_share_dialog(hx, slot):
     assert b"Anyone in this group with the link can comment" in r.data
     item = get_item(slot, notes)
     assert (item["link_access"], item["link_role"]) == ("org", "commenter")
+
+
+def test_general_access_keeps_the_people_not_sent_yet(hx, slot):
+    """The dialog posts its whole form: people added but not sent, their role and the message stay."""
+    notes = item_id(slot, "Notes")
+    r = hx.post(f"/drive/items/{notes}/general-access", data={"access": "anyone", "people": ["priya.raman"],
+                                                              "role": "commenter", "message": "Have a look"})
+    page = r.data.decode()
+    assert r.status_code == 200 and 'name="people" value="priya.raman"' in page and "Have a look</textarea>" in page
+    with slot.store() as st:
+        assert not st.select("drive_shares", "item=?", (notes,))
 
 
 def test_general_access_bad_input_is_a_422_and_writes_nothing(hx, slot):
@@ -84,3 +97,17 @@ def test_filter_chips_apply_the_operators(client):
     assert "after:" in page and 'aria-label="Modified"' in page
     assert "Final Survey Report" in page
     assert 'aria-label="Filters"' in client.get("/drive/shared").data.decode()
+
+
+def test_a_viewer_sees_general_access_without_changing_it(app, slot):
+    viewer = make_client(app, "henry.adeyemi")
+    survey = item_id(slot, "Final Survey Report – Calder Marine Surveys (2026-03-06).pdf")
+    page = viewer.get(f"/drive/items/{survey}/share", headers={"HX-Request": "true"}).data.decode()
+    assert "You can view who has access" in page and "<div>Restricted</div>" in page
+    assert f"/drive/items/{survey}/general-access" not in page
+    with slot.store() as st:                       # the matter folder opened to the firm: the survey with it
+        matter = st.select("drive_items", "name=?", ("Corvane – Aurelia Dawn (M-2026-0147)",))[0]
+        st.update("drive_items", matter["id"], "system", link_access="org")
+        firm = sharing.org_of(st, matter["owner"])["name"]
+    page = viewer.get(f"/drive/items/{survey}/share", headers={"HX-Request": "true"}).data.decode()
+    assert f"<div>{firm}</div>" in page and "<div>Restricted</div>" not in page
