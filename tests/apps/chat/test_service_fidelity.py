@@ -68,6 +68,9 @@ def test_threads_activity_pages_and_uploads(store, alex, room):
     m = S.get_message(store, "alex.chen", mid)
     assert m["uploads"] == ["notes.txt"] and m["files"] == []
     assert [f["name"] for f in S.search_files(store, "alex.chen", "notes")] == ["notes.txt"]
+    assert [f["name"] for f in S.search_files(store, "alex.chen", "from:@alex.chen in:#qa-room")] == ["notes.txt"]
+    assert S.search_files(store, "alex.chen", "notes in:#general") == []      # operators narrow the messages
+    assert S.search_files(store, "alex.chen", "minutes") == []
     assert [p["slug"] for p in S.search_people(store, "priya raman")] == ["priya.raman"]
     with pytest.raises(Invalid, match="needs a name"):
         S.post_message(store, alex, room, "x", uploads=[("  ", b"x", None)])
