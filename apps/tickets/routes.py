@@ -225,6 +225,16 @@ def bulk(kind: str):
     return resp
 
 
+@bp.post("/<kind>/columns")
+def personalize_columns(kind: str):
+    """Personalize list columns: the ``col`` fields in order (none = the default columns)."""
+    kind = _kind(kind)
+    cols = [] if request.form.get("reset") else [c for c in request.form.getlist("col") if c.strip()]
+    S.set_list_columns(g.store, g.caller, kind, cols)
+    args = _list_args_from(request.form.get("back", ""), kind)
+    return render("tickets/list.html", "list", **_ctx(**_list_ctx(kind, args)))
+
+
 def _list_args_from(url: str, kind: str) -> dict:
     """Re-read a list's query from its URL (the list a bulk action came from)."""
     u = urlparse(url or "")

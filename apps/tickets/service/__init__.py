@@ -53,11 +53,12 @@ from apps.tickets.service.lists import parse_query
 from apps.tickets.service.lists import (GROUPABLE, TIMES, available_columns, cell_value, list_columns,
                                         set_list_columns)
 from apps.tickets.service.cmdb import ci_name, cis, resolve_ci
+from apps.tickets.service.refs import ref_options
 from apps.tickets.service.base import clean_choice
 from apps.tickets.service.people import contact_name, has_table
 
 __all__ = [
-    "clean_choice", "contact_name", "has_table", "task_slas", "conjoin", "describe_query", "encode_query", "from_rows", "parse_query", "GROUPABLE", "TIMES", "available_columns", "cell_value", "list_columns", "set_list_columns", "ci_name", "cis", "resolve_ci",
+    "clean_choice", "contact_name", "has_table", "task_slas", "conjoin", "describe_query", "encode_query", "from_rows", "parse_query", "GROUPABLE", "TIMES", "available_columns", "cell_value", "list_columns", "set_list_columns", "ci_name", "cis", "resolve_ci", "ref_options",
     "CATEGORIES", "CATEGORY_GROUP", "CHANGE_STATES", "CHANGE_TRANSITIONS", "CHANGE_TYPES", "CLOSE_CODES",
     "DONE_STATES", "EDITABLE", "FINAL_STATES", "INCIDENT_STATES", "INCIDENT_TRANSITIONS", "KINDS", "LABELS",
     "LEVEL_LABELS", "LEVELS", "LIST_COLUMNS", "MAX_LINE", "MAX_TEXT", "NUMBER_RE", "ON_HOLD_REASONS",
