@@ -136,6 +136,8 @@ def test_event_form_dates_are_in_page_pickers(desk, live_slot):
     page = desk
     page.goto(WEEK)
     page.get_by_role("link", name="Create").click()
+    expect(page).to_have_url(re.compile(r"/calendar/new\?"))
+    page.wait_for_load_state("domcontentloaded")                       # the pickers' script has run
     page.get_by_label("Title").fill("Witness proofing")
     start = page.get_by_role("textbox", name="Start date")
     expect(start).to_have_value("Apr 6, 2026")                         # Google's format, not a native picker
