@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from apps.core.store.db import SYSTEM, Store
 from apps.core.world import WorldError
@@ -31,18 +31,11 @@ class ServiceSpec(_M):
 
 class CISpec(_M):
     name: str
-    class_: Literal["Application", "Database", "Server", "Cluster"] = "Application"
+    class_: Literal["Application", "Database", "Server", "Cluster"] = Field("Application", alias="class")
     service: str | None = None
     group: str | None = None
     environment: Literal["Production", "Staging"] = "Production"
     description: str = ""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, alias_generator=None)
-
-    def __init__(self, **data):
-        if "class" in data:
-            data["class_"] = data.pop("class")
-        super().__init__(**data)
 
 
 class CmdbFile(_M):

@@ -1,5 +1,5 @@
 """The CMDB: business services and configuration items (``tk_cis``), referenced by incidents and
-changes (Service, Configuration item); and the reference look-ups of the record form.
+changes (Service, Configuration item).
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ def ci_name(store: Store, ci_id: int | None) -> str:
 
 
 def cis(store: Store, q: str = "", *, services: bool = False, service: int | None = None) -> list[dict]:
-    """Services (``services=True``) or configuration items, name order; ``q`` matches a word start or the
-    whole name; ``service`` keeps the CIs of that business service."""
+    """Services (``services=True``) or configuration items, name order; ``q`` keeps the names that
+    contain it; ``service`` keeps the CIs of that business service."""
     q = (q or "").strip().lower()
     out = []
     for row in store.select("tk_cis", order="name"):

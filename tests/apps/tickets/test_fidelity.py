@@ -136,3 +136,16 @@ def test_conditions_beside_an_or_query_are_anded_with_every_criteria_set(tclient
                     "&cf=state&co=is&cv=On+Hold&cj=or")
     assert r.status_code == 302
     assert "sysparm_query=category%3DBilling%5Estate%3DNew%5EORstate%3DOn+Hold" in r.headers["Location"]
+
+
+def test_a_worlds_bad_cmdb_is_refused_naming_the_entry(st):
+    from apps.core.world import WorldError
+    from apps.tickets.cmdb_seed import CmdbFile, seed_cmdb
+    bad = [({"services": [{"name": "Web"}, {"name": "web"}]}, "services.1.name"),
+           ({"services": [{"name": "Web", "group": "Nobody"}]}, "services.0.group"),
+           ({"cis": [{"name": "web-prod", "class": "Application", "service": "Web"}]}, "cis.0.service")]
+    for spec, where in bad:
+        with pytest.raises(WorldError, match=re.escape(where)):
+            seed_cmdb(st, CmdbFile.model_validate(spec), {"Pipeline Ops": 1}, "cmdb.yaml")
+    with pytest.raises(ValueError):
+        CmdbFile.model_validate({"cis": [{"name": "web-prod", "class": "Router"}]})
