@@ -37,6 +37,20 @@ def set_layout():
     return render("_empty.html", headers=CHANGED)
 
 
+# What the details panel calls a kind of item (Drive's names), then a file's type; else its MIME type.
+KIND_NAMES = {"folder": "Google Drive Folder", "doc": "Google Docs", "sheet": "Google Sheets", "deck": "Google Slides"}
+MIME_NAMES = {"application/pdf": "PDF", "text/csv": "Comma-separated values", "text/markdown": "Markdown",
+              "text/plain": "Text",
+              "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Microsoft Word",
+              "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "Microsoft Excel",
+              "application/vnd.openxmlformats-officedocument.presentationml.presentation": "Microsoft PowerPoint"}
+
+
+def _type_name(item: dict) -> str:
+    return KIND_NAMES.get(item["kind"]) or MIME_NAMES.get(item["mime"]) or \
+        ("Image" if item["mime"].startswith("image/") else item["mime"])
+
+
 @bp.get("/items/<int:item_id>/details")
 def details(item_id: int):
     """The right-hand panel of an item: its Details tab or (``tab=activity``) its Activity."""
@@ -49,6 +63,7 @@ def details(item_id: int):
     modifier = directory.person(store, item["modified_by"]) if item["modified_by"] else None
     ga = sharing.general_access(store, user, item_id)
     return render("drive/_details.html", item=item, owner=owner, modifier=modifier, tab=tab, ga=ga,
+                  type_name=_type_name(item),
                   ga_label=sharing.access_label(ga),
                   access=service.access_list(store, user, item_id),
                   activity=sharing.activity(store, user, item_id) if tab == "activity" else [],

@@ -84,6 +84,9 @@ def test_details_panel_tabs(hx, slot):
     assert r.status_code == 200 and b"renamed" in r.data and b"created" in r.data
     assert hx.get(f"/drive/items/{notes}/details?tab=bogus").status_code == 200
     assert b"Select an item to see the details" in hx.get("/drive/details").data
+    for name, kind in (("Templates", "Google Drive Folder"), ("Limitation Fund Calculation", "Google Sheets"),
+                       ("Timesheet – March 2026.csv", "Comma-separated values")):
+        assert f"<dt>Type</dt><dd>{kind}</dd>" in hx.get(f"/drive/items/{item_id(slot, name)}/details").data.decode()
     assert hx.get("/drive/items/999999/details").status_code == 404
 
 
