@@ -218,12 +218,16 @@ def test_mark_unread_from_the_menu(desk, live_slot, room):
     page = desk
     cid, mid = room
     with live_slot.store() as st:
-        S.post_message(st, PRIYA, cid, "Second point: the index.")
+        second = S.post_message(st, PRIYA, cid, "Second point: the index.")
     msg = hover_message(page, cid, mid)
     msg.get_by_role("button", name="More actions").click()
     msg.get_by_role("menuitem", name="Mark unread").click()
     expect(page.get_by_text("Marked as unread.")).to_be_visible()
     expect(page.get_by_role("separator", name="New messages")).to_be_visible()
+    other = page.locator(f"#list-msg-{second}")              # another action while it is open keeps it unread
+    other.hover()
+    other.get_by_role("button", name="Save for later").click()
+    expect(page.locator(f"#list-msg-{second} .saved-flag")).to_be_visible()
     with live_slot.store() as st:
         assert S.last_read(st, "alex.chen", cid) < mid
         assert {c["id"]: c["unread"] for c in S.list_conversations(st, "alex.chen")["channels"]}[cid] == 2

@@ -113,7 +113,7 @@ def test_upload_from_the_computer(hx, slot, room):
     ("get", "/chat/c/{id}/earlier", {}, 422, "Say which message"),
     ("get", "/chat/c/{id}/earlier?before=-1", {}, 422, "before"),
     ("get", "/chat/search?q=x&tab=bogus", {}, 422, "messages, files or people"),
-    ("get", "/chat/search?q=is:bogus", {}, 200, None),
+    ("get", "/chat/search?q=is:bogus", {}, 200, "Chat searches only is:saved"),
     ("get", "/chat/files/999999", {}, 404, None),
 ])
 def test_bad_input(hx, slot, room, method, url, data, status, field):
