@@ -9,8 +9,8 @@ from apps.core import people as directory
 from apps.core.store.db import Store
 from apps.mail.service import me
 
-AGES = (("Any time", ""), ("Older than a week", "older_than:7d"), ("Older than a month", "older_than:1m"),
-        ("Older than 6 months", "older_than:6m"), ("Older than a year", "older_than:1y"))
+AGES = (("Any time", ""), ("Older than a week", "7d"), ("Older than a month", "1m"),   # older_than:<age>
+        ("Older than 6 months", "6m"), ("Older than a year", "1y"))
 
 
 def _drop(q: str, op: str) -> str:
@@ -42,23 +42,25 @@ def _current(q: str, op: str) -> str | None:
 
 
 def chips(store: Store, user: str, q: str) -> list[dict]:
-    """The chips for query ``q``: each with its label, whether it is on, and either the query a click
-    leads to (``q``) or a menu of (label, query, on)."""
+    """The chips for query ``q``, in Gmail's order: each with its label, whether it is on, and either
+    the query a click leads to (``q``) or a menu of (label, query, on, address)."""
     mine = me(store, user)
-    people = [p for p in directory.everyone(store) if p["email"] != mine]
-    people.sort(key=lambda p: p["name"].lower())
-    out = []
-    for op, title in (("from", "From"), ("to", "To")):
+    people = sorted((p for p in directory.everyone(store) if p["email"] != mine), key=lambda p: p["name"].lower())
+
+    def person(op: str, title: str) -> dict:
         cur = _current(q, op)
         shown = next((p["name"] for p in people if p["email"] == cur), cur)
-        out.append({"id": op, "label": shown if cur else title, "on": cur is not None, "search": True,
-                    "menu": [(p["name"], with_op(q, op, p["email"]), p["email"] == cur, p["email"]) for p in people]
-                    + ([("Clear", with_op(q, op, None), False, "")] if cur else [])})
-    age = next((label for label, tok in AGES if tok and _has(q, tok)), None)
-    out.insert(1, {"id": "age", "label": age or "Any time", "on": age is not None, "search": False,
-                   "menu": [(label, toggled(_drop(q, "older_than"), tok) if tok else _drop(q, "older_than"),
-                             (label == age) or (not age and not tok), "") for label, tok in AGES]})
-    out.insert(2, {"id": "attachment", "label": "Has attachment", "on": _has(q, "has:attachment"),
-                   "q": toggled(q, "has:attachment")})
-    out.append({"id": "unread", "label": "Is unread", "on": _has(q, "is:unread"), "q": toggled(q, "is:unread")})
-    return out
+        return {"id": op, "label": shown if cur else title, "on": cur is not None, "search": True,
+                "menu": [(p["name"], with_op(q, op, p["email"]), p["email"] == cur, p["email"]) for p in people]
+                + ([("Clear", with_op(q, op, None), False, "")] if cur else [])}
+
+    age = next((label for label, v in AGES if v and _has(q, f"older_than:{v}")), None)
+    return [
+        person("from", "From"),
+        {"id": "age", "label": age or "Any time", "on": age is not None, "search": False,
+         "menu": [(label, with_op(q, "older_than", v), label == (age or "Any time"), "") for label, v in AGES]},
+        {"id": "attachment", "label": "Has attachment", "on": _has(q, "has:attachment"),
+         "q": toggled(q, "has:attachment")},
+        person("to", "To"),
+        {"id": "unread", "label": "Is unread", "on": _has(q, "is:unread"), "q": toggled(q, "is:unread")},
+    ]

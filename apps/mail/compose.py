@@ -46,15 +46,10 @@ def set_signature(store: Store, caller: Caller, signature: str) -> dict:
     return settings(store, caller.user)
 
 
-def signature_block(store: Store, user: str) -> str:
-    sig = settings(store, user)["signature"]
-    return f"-- \n{sig}" if sig.strip() else ""
-
-
 def initial_body(store: Store, user: str) -> str:
-    """What a new message's body starts as: empty, or two blank lines and the signature."""
-    block = signature_block(store, user)
-    return f"\n\n{block}" if block else ""
+    """What a new message's body starts as: empty, or two blank lines and the signature below "-- "."""
+    sig = settings(store, user)["signature"]
+    return f"\n\n-- \n{sig}" if sig.strip() else ""
 
 
 def _draft(store: Store, user: str, draft_id: int) -> dict:
@@ -149,12 +144,11 @@ def reply_fields(store: Store, caller: Caller, message_id: int, mode: str) -> di
         raise Invalid("Choose reply, reply all or forward.", "mode")
     m = message_for(store, caller.user, message_id)
     my = me(store, caller.user)
-    sig = signature_block(store, caller.user)
     out = {"thread": m["thread"], "in_reply_to": None, "forward_of": None, "to": [], "cc": [], "files": []}
     if mode == FORWARD:
         # Gmail's forward: the cursor on an empty line, the signature, then the forwarded message.
         return {**out, "subject": _prefixed("Fwd:", m["subject"]), "forward_of": m["id"],
-                "body": "\n\n" + (sig + "\n\n" if sig else "") + forward_header(store, m),
+                "body": initial_body(store, caller.user) + "\n\n" + forward_header(store, m),
                 "files": list(m["attachments"])}
     if m["sender"] == my:
         to, cc = list(m["to"]), (list(m["cc"]) if mode == REPLY_ALL else [])
@@ -162,7 +156,7 @@ def reply_fields(store: Store, caller: Caller, message_id: int, mode: str) -> di
         to = [m["sender"]]
         cc = [a for a in m["to"] + m["cc"] if a not in (my, m["sender"])] if mode == REPLY_ALL else []
     return {**out, "to": to, "cc": cc, "subject": _prefixed("Re:", m["subject"]), "in_reply_to": m["id"],
-            "body": f"\n\n{sig}" if sig else ""}
+            "body": initial_body(store, caller.user)}
 
 
 def start_reply(store: Store, caller: Caller, message_id: int, mode: str) -> int:

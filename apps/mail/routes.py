@@ -116,13 +116,14 @@ def act():
     view = current_view()
     action = request.form.get("action", "")
     label_id = int_arg("label")
-    if "op" in request.form:          # menu items carry "action:label" in one value
-        action, _, lab = request.form["op"].partition(":")
-        label_id = label_id if as_id(lab) is None else as_id(lab)
+    until = request.form.get("until")
+    if "op" in request.form:          # menu items carry "action:label" (or "snooze:time") in one value
+        action, _, arg = request.form["op"].partition(":")
+        if action == Action.SNOOZE:
+            until = arg
+        elif as_id(arg) is not None:
+            label_id = as_id(arg)
     ids = _ids()
-    until = None
-    if action == Action.SNOOZE:
-        until = request.form["op"].partition(":")[2] if "op" in request.form else request.form.get("until")
     try:
         snapshot = service.apply(g.store, g.caller, ids, action, label_id, until=until)
     except Invalid as e:
@@ -136,8 +137,8 @@ def act():
         # Labels, stars, read marks: Gmail stays on the conversation. What takes it out of the
         # list (archive, delete, move, spam, snooze) goes back to the list.
         flash_toast(text, undo=undo_)
-        stays = Action(action) in service.STAYS and not (Action(action) is Action.UNREAD)
-        target = url_for("mail.thread", thread_id=ids[0], v=view) if stays and len(ids) == 1 else view_url(view)
+        stays = Action(action) in service.STAYS and len(ids) == 1
+        target = url_for("mail.thread", thread_id=ids[0], v=view) if stays else view_url(view)
         if is_htmx():
             return "", 204, {"HX-Redirect": target}
         return redirect(target)
@@ -382,8 +383,7 @@ def snooze_pick():
     ids = _ids()
     if not ids:
         raise Invalid("Select at least one conversation.", "t")
-    tomorrow = service.snooze_choices(g.store)
-    default = next((w for n, w, _ in tomorrow if n == "Tomorrow"), "")
+    default = next(when for name, when, _ in service.snooze_choices(g.store) if name == "Tomorrow")
     return render("mail/_snooze_dialog.html", ids=ids, view=current_view(), default=default,
                   from_thread=request.args.get("from_thread", ""))
 

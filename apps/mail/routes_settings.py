@@ -19,15 +19,11 @@ def settings():
 
 @bp.post("/settings")
 def settings_save():
-    if "signature" not in request.form:
-        raise Invalid("Type a signature (or an empty one to have none).", "signature")
-    text = request.form["signature"]
-    if request.form.get("sig_on") == "none":
-        text = ""
+    text = request.form.get("signature")
     try:
         compose.set_signature(g.store, g.caller, text)
     except Invalid as e:
-        return render("mail/settings.html", status=422, signature=text, errors=e.errors, view="settings",
+        return render("mail/settings.html", status=422, signature=text or "", errors=e.errors, view="settings",
                       view_title="Settings", **context(current=None))
     flash_toast("Settings saved.")
     return go(url_for("mail.settings"))
@@ -42,5 +38,5 @@ def drafts_discard():
     with g.store.transaction():          # one that isn't the user's discards none
         for i in ids:
             compose.discard_draft(g.store, g.caller, i)
-    flash_toast(f"{len(ids)} draft{'s' if len(ids) != 1 else ''} discarded." if len(ids) > 1 else "Draft discarded.")
+    flash_toast(f"{len(ids)} drafts discarded." if len(ids) > 1 else "Draft discarded.")
     return go(url_for("mail.folder", folder="drafts"))

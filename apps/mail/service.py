@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from apps.core import addresses
 from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
-from apps.core.store.db import Caller, Store
+from apps.core.store.db import Caller, Store, utc_iso
 from apps.mail.search import compile_query
 
 PAGE_SIZE = 50
@@ -57,8 +58,8 @@ class Action(StrEnum):
     UNSNOOZE = "unsnooze"
 
 
-# Actions after which the conversation is still where the user is looking (Gmail stays on it).
-STAYS = {Action.READ, Action.UNREAD, Action.STAR, Action.UNSTAR, Action.ADD_LABEL, Action.REMOVE_LABEL}
+# Actions after which Gmail stays on the open conversation (Mark as unread goes back to the list).
+STAYS = {Action.READ, Action.STAR, Action.UNSTAR, Action.ADD_LABEL, Action.REMOVE_LABEL}
 
 
 @dataclass
@@ -79,15 +80,19 @@ def me(store: Store, user: str) -> str:
 
 
 # ---------------------------------------------------------------- listing
+def _awake(box: str = "b") -> str:
+    """SQL: the box ``box`` isn't snoozed now (one parameter: the world time)."""
+    return f"({box}.snoozed_until IS NULL OR {box}.snoozed_until<=?)"
+
+
 def _folder_where(store: Store, user: str, folder: Folder | str, label: int | None) -> tuple[str, list]:
     now = store.now_iso()
-    awake = "(b.snoozed_until IS NULL OR b.snoozed_until<=?)"
     if label is not None:
         return ("b.trashed=0 AND b.spam=0 AND EXISTS (SELECT 1 FROM json_each(b.labels) j WHERE j.value=?)",
                 [label])
     folder = Folder(folder)
     if folder is Folder.INBOX:
-        return f"b.inbox=1 AND b.trashed=0 AND b.spam=0 AND {awake}", [now]
+        return f"b.inbox=1 AND b.trashed=0 AND b.spam=0 AND {_awake()}", [now]
     if folder is Folder.STARRED:
         return "b.starred=1 AND b.trashed=0 AND b.spam=0", []
     if folder is Folder.SNOOZED:
@@ -102,7 +107,7 @@ def _folder_where(store: Store, user: str, folder: Folder | str, label: int | No
         return "b.trashed=0 AND b.spam=0", []
     if folder is Folder.ARCHIVE:
         return ("b.trashed=0 AND b.spam=0 AND NOT EXISTS (SELECT 1 FROM mail_boxes b2 WHERE b2.owner=b.owner"
-                f" AND b2.thread=b.thread AND b2.inbox=1 AND b2.trashed=0 AND {awake.replace('b.', 'b2.')})",
+                f" AND b2.thread=b.thread AND b2.inbox=1 AND b2.trashed=0 AND {_awake('b2')})",
                 [now])
     raise NotFound(f"No folder {folder}.")
 
@@ -205,8 +210,7 @@ def summaries(store: Store, user: str, threads: list[int], *, trash_view: bool =
             "starred": any(r["starred"] for r in rows),
             "inbox": any(r["inbox"] for r in rows),
             "spam": any(r["spam"] for r in rows),
-            "snoozed_until": max((r["snoozed_until"] for r in rows if r["snoozed_until"]
-                                  and r["snoozed_until"] > store.now_iso()), default=None),
+            "snoozed_until": _snoozed_until(store, rows),
             "labels": sorted((all_labels[i] for i in label_ids if i in all_labels),
                              key=lambda lab: (lab["name"].lower(), lab["id"])),
             "attachments": [f for r in rows for f in files_by.get(r["message"], [])],
@@ -241,11 +245,16 @@ def split_quote(body: str) -> tuple[str, str]:
     return "\n".join(lines), ""
 
 
+def _snoozed_until(store: Store, boxes) -> str | None:
+    """When a conversation snoozed now comes back (its boxes' latest snooze); None when it isn't."""
+    now = store.now_iso()
+    return max((b["snoozed_until"] for b in boxes if b["snoozed_until"] and b["snoozed_until"] > now), default=None)
+
+
 def counts(store: Store, user: str) -> dict:
     """Unread conversations in Inbox and per label; drafts count."""
-    inbox = store.scalar("SELECT count(DISTINCT thread) FROM mail_boxes WHERE owner=? AND inbox=1"
-                         " AND trashed=0 AND spam=0 AND read=0 AND (snoozed_until IS NULL OR snoozed_until<=?)",
-                         (user, store.now_iso()))
+    inbox = store.scalar("SELECT count(DISTINCT thread) FROM mail_boxes b WHERE owner=? AND inbox=1"
+                         f" AND trashed=0 AND spam=0 AND read=0 AND {_awake()}", (user, store.now_iso()))
     spam = store.scalar("SELECT count(DISTINCT thread) FROM mail_boxes WHERE owner=? AND spam=1"
                         " AND trashed=0 AND read=0", (user,))
     drafts = store.scalar("SELECT count(*) FROM mail_drafts WHERE owner=?", (user,))
@@ -288,9 +297,7 @@ def thread(store: Store, user: str, thread_id: int) -> dict:
         "inbox": any(b["inbox"] for b in visible),
         "starred": any(b["starred"] for b in shown),
         "spam": any(b["spam"] for b in shown),
-        "unread": any(not b["read"] for b in shown),
-        "snoozed_until": max((b["snoozed_until"] for b in shown if b["snoozed_until"]
-                              and b["snoozed_until"] > store.now_iso()), default=None),
+        "snoozed_until": _snoozed_until(store, shown),
     }
 
 
@@ -491,7 +498,6 @@ def apply(store: Store, caller: Caller, thread_ids: Iterable[int], action: Actio
 def snooze_time(store: Store, until: str | None) -> str:
     """A snooze's end as stored (UTC ISO): ``until`` is ISO with an offset, or a local
     ``YYYY-MM-DDTHH:MM`` in the world's timezone; it must be in the future."""
-    from datetime import datetime, timezone
     if not until or not str(until).strip():
         raise Invalid("Choose when the conversation should come back.", "until")
     try:
@@ -500,16 +506,14 @@ def snooze_time(store: Store, until: str | None) -> str:
         raise Invalid(f"“{until}” isn't a date and time (YYYY-MM-DDTHH:MM).", "until") from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=store.tz)
-    when = when.astimezone(timezone.utc)
     if when <= store.now():
         raise Invalid("Choose a time in the future to snooze until.", "until")
-    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_iso(when)
 
 
 def snooze_choices(store: Store) -> list[tuple[str, str, str]]:
     """Gmail's Snooze menu: (name, when as local ISO, how it reads) — later today 6 PM (or 8 PM,
     if 6 has passed), tomorrow 8 AM, this weekend (Saturday 8 AM), next week (Monday 8 AM)."""
-    from datetime import timedelta
     now = store.local(store.now())
     day = now.replace(hour=0, minute=0, second=0, microsecond=0)
     out = []

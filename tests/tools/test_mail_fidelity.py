@@ -1,8 +1,6 @@
 """Mail tools of the Gmail fidelity round: snooze, spam and the signature; forward stores Gmail's block."""
 from __future__ import annotations
 
-from harness.tools import get_tool
-
 from .test_more_tools import call, refused
 
 ALEX = "alex.chen"
@@ -20,7 +18,7 @@ def test_act_snooze_spam_and_set_signature(slot_of):
         assert [x["id"] for x in call(st, "mail.list_folder", {"folder": "spam"})["threads"]] == [t]
         s = call(st, "mail.set_signature", {"signature": "Alex"})
         assert s["signature"] == "Alex"
-        assert "mail.set_signature" in {get_tool("mail.set_signature").name}
+        refused(st, "mail.set_signature", {"signature": "x" * 10001}, "10,000 characters")
 
 
 def test_forward_tool_stores_the_block_the_gui_stores(slot_of):

@@ -368,6 +368,8 @@ def test_snooze_routes_and_their_bad_inputs(hx, slot):
     assert r.status_code == 204 and r.headers["HX-Redirect"].endswith("/mail/inbox")
     r = hx.post("/mail/act", data={"t": t, "op": "add_label:1", "v": "inbox", "from_thread": "1"})
     assert r.headers["HX-Redirect"].startswith(f"/mail/thread/{t}")      # labelling stays on the conversation
+    r = hx.post("/mail/act", data={"t": t, "action": "unread", "v": "inbox", "from_thread": "1"})
+    assert r.headers["HX-Redirect"].endswith("/mail/inbox")             # Mark as unread goes back to the list
     for page in ("/mail/snoozed", "/mail/spam", "/mail/search?q=survey"):
         assert hx.get(page).status_code == 200
     assert b'aria-label="Search filters"' in hx.get("/mail/search?q=survey").data

@@ -31,7 +31,7 @@ def test_forward_draft_carries_the_block_and_sends_it_once(store):
     compose.update_draft(store, ALEX, d, to=["priya.raman@meridianshaw.com"], body="Note\n" + f["body"])
     sent = store.get("mail_messages", compose.send_draft(store, ALEX, d))
     assert sent["body"].count("---------- Forwarded message ---------") == 1
-    assert sent["body"].startswith("Note\n\n\n---------- Forwarded") or sent["body"].startswith("Note\n\n---------- Forwarded")
+    assert sent["body"] == "Note\n" + f["body"]            # as the compose window showed it
     assert store.scalar("SELECT count(*) FROM mail_attachments WHERE message=?", (sent["id"],)) == len(f["files"])
 
 
@@ -61,7 +61,7 @@ def test_snooze_takes_it_out_of_the_inbox_until_the_time(store):
     with pytest.raises(Invalid):
         service.apply(store, ALEX, [t], Action.SNOOZE)
     choices = dict((n, w) for n, w, _ in service.snooze_choices(store))
-    assert list(choices) == ["Later today", "Tomorrow", "This weekend", "Next week"]     # Monday 9 AM
+    assert list(choices) == ["Later today", "Tomorrow", "This weekend", "Next week"]     # on a weekday morning
     service.apply(store, ALEX, [t], Action.SNOOZE, until=choices["Tomorrow"])
     assert t not in inbox_ids(store)
     assert [x["id"] for x in service.list_folder(store, "alex.chen", Folder.SNOOZED).threads] == [t]
