@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
-from harness.verify import world_time
+from harness.verify import world_day, world_time
 from harness.verify.guard import Vouch
 from harness.verify.mailtext import FORWARDED, recipients
 
@@ -68,20 +67,16 @@ def nothing_outside(ctx):
     return not out, f"mail to {out}" if out else "no mail outside the firm"
 
 
-def _next_monday_8(ctx) -> str:
-    """Next Monday 08:00 in the world's time zone, as the store keeps it (UTC, …Z)."""
-    tz = ZoneInfo(ctx.initial.get("timezone") or "UTC")
-    now = datetime.fromisoformat(ctx.initial["clock"].replace("Z", "+00:00")).astimezone(tz)
-    day = now.date() + timedelta(days=7 - now.weekday())
-    at = datetime.combine(day, time(8, 0), tzinfo=tz).astimezone(ZoneInfo("UTC"))
-    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
+def _next_monday_8(ctx) -> datetime:
+    """Next Monday 8:00 AM on the world's clock (local wall-clock time, as ``world_time`` reads one)."""
+    today = world_day(ctx.initial)
+    return datetime.combine(today + timedelta(days=7 - today.weekday()), time(8, 0))
 
 
-def _thread_boxes(ctx, subject_part: str, which: str = "final") -> dict[str, dict]:
-    state = ctx.final if which == "final" else ctx.initial
-    threads = {k for k, t in state["tables"]["mail_threads"]["records"].items()
-               if subject_part in (t.get("subject") or "")}
-    return {k: b for k, b in state["tables"]["mail_boxes"]["records"].items()
+def _thread_boxes(ctx, subject_part: str) -> dict[str, dict]:
+    """Alex's boxes (at the end) of the conversations whose subject has ``subject_part``."""
+    threads = {k for k, t in ctx.records("mail_threads").items() if subject_part in (t.get("subject") or "")}
+    return {k: b for k, b in ctx.records("mail_boxes").items()
             if b.get("owner") == "alex.chen" and str(b.get("thread")) in threads}
 
 
@@ -92,12 +87,11 @@ def elevator_snoozed_to_monday(ctx):
     boxes = _thread_boxes(ctx, ELEVATOR)
     if not boxes:
         return False, "the elevator notice is gone from the mailbox", []
-    shown = world_time(ctx.initial, want)
     for k, b in boxes.items():
         if b.get("trashed") or b.get("spam") or not b.get("inbox"):
             return False, "the notice was deleted, reported or archived", []
         got = b.get("snoozed_until")
-        if got != want:
-            at = world_time(ctx.initial, got) if got else None
-            return False, f"snoozed until {at} (want {shown})" if at else "not snoozed", []
-    return True, f"snoozed until {shown}", [Vouch.of("mail_boxes", k, ("snoozed_until",)) for k in boxes]
+        at = world_time(ctx.initial, got) if got else None
+        if at != want:
+            return False, f"snoozed until {at} (want {want})" if at else "not snoozed", []
+    return True, f"snoozed until {want}", [Vouch.of("mail_boxes", k, ("snoozed_until",)) for k in boxes]
