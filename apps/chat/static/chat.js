@@ -28,16 +28,16 @@
   }
 
   /* @mention autocomplete */
-  function mentionQuery(ta) {
+  /* The word being typed before the caret when it matches re (its 2nd group: the query), e.g. "@pri". */
+  function queryBefore(ta, re) {
     const before = ta.value.slice(0, ta.selectionStart);
-    const m = before.match(/(^|[\s(])@([\w.\-]*)$/);
+    const m = before.match(re);
     return m ? { q: m[2].toLowerCase(), start: before.length - m[2].length - 1 } : null;
   }
+  function hideList(list) { if (list) { list.hidden = true; list.innerHTML = ""; } }
+  function mentionQuery(ta) { return queryBefore(ta, /(^|[\s(])@([\w.\-]*)$/); }
   function listOf(form) { return $(".mention-list", form); }
-  function closeList(form) {
-    const list = listOf(form);
-    if (list) { list.hidden = true; list.innerHTML = ""; }
-  }
+  function closeList(form) { hideList(listOf(form)); }
   function openList(form, found) {
     const list = listOf(form);
     list.innerHTML = "";
@@ -400,12 +400,8 @@
     }
   }, true);
 
-  function emojiQuery(ta) {
-    const before = ta.value.slice(0, ta.selectionStart);
-    const m = before.match(/(^|[\s(]):([a-z0-9_+\-]{2,})$/i);
-    return m ? { q: m[2].toLowerCase(), start: before.length - m[2].length - 1 } : null;
-  }
-  function closeEmojiList(form) { const l = $(".emoji-list", form); if (l) { l.hidden = true; l.innerHTML = ""; } }
+  function emojiQuery(ta) { return queryBefore(ta, /(^|[\s(]):([a-z0-9_+\-]{2,})$/i); }
+  function closeEmojiList(form) { hideList($(".emoji-list", form)); }
   function updateEmoji(ta) {
     const form = ta.closest("form[data-composer]");
     const list = $(".emoji-list", form);
