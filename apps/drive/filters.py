@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from flask import url_for
 
 from apps.core.store.db import Store
+from apps.drive.service import OPERATOR
 
 TYPES = (("Documents", "document"), ("Spreadsheets", "spreadsheet"), ("Presentations", "presentation"),
          ("PDFs", "pdf"), ("Photos & images", "image"), ("Videos", "video"), ("Audio", "audio"),
@@ -21,7 +22,7 @@ def _tokens(q: str) -> list[str]:
 
 
 def _op(token: str) -> tuple[str, str] | None:
-    m = re.match(r"(?i)^(type|owner|is|before|after):(.+)$", token)
+    m = OPERATOR.match(token)
     return (m.group(1).lower(), m.group(2).lower()) if m else None
 
 

@@ -189,7 +189,7 @@ SEARCH_TYPES = {
     "image": ("i.mime LIKE 'image/%'", ()), "video": ("i.mime LIKE 'video/%'", ()), "audio": ("i.mime LIKE 'audio/%'", ()),
 }
 SEARCH_TYPES["drawing"] = SEARCH_TYPES["image"]
-_OPERATOR = re.compile(r'(?i)^(type|owner|is|before|after):(.+)$')
+OPERATOR = re.compile(r'(?i)^(type|owner|is|before|after):(.+)$')
 
 
 def search_terms(q: str) -> tuple[list[str], list[tuple[str, str]]]:
@@ -201,7 +201,7 @@ def search_terms(q: str) -> tuple[list[str], list[tuple[str, str]]]:
             if m.group(1).strip():
                 words.append(m.group(1).strip().lower())
             continue
-        op = _OPERATOR.match(m.group(2))
+        op = OPERATOR.match(m.group(2))
         if op:
             ops.append((op.group(1).lower(), op.group(2).strip().strip('"').lower()))
         else:
