@@ -222,21 +222,10 @@ def index():
     return redirect(url_for("chat.channel", conv_id=first["id"]))
 
 
-PAGE = 50          # messages a timeline shows at first; "Load earlier" (or scrolling up) adds more
-
-
 def _conv_ctx(conv_id: int, *, since: int | None, highlight: int | None, shown: int | None = None) -> dict:
     conv = service.conversation(g.store, g.caller.user, conv_id)
-    limit = max(PAGE, shown or 0)
-    msgs = service.messages(g.store, g.caller.user, conv_id, limit=limit)
-    # A linked message or the "New messages" line older than the page: show back to it.
-    oldest = msgs[0]["id"] if msgs else None
-    for want in (highlight, since):
-        while oldest is not None and want and want < oldest and service.has_older(g.store, conv_id, oldest):
-            limit += PAGE
-            msgs = service.messages(g.store, g.caller.user, conv_id, limit=limit)
-            oldest = msgs[0]["id"]
-    more = bool(msgs) and service.has_older(g.store, conv_id, msgs[0]["id"])
+    # A linked message or the "New messages" line older than the first page: show back to it.
+    msgs, more = service.latest_page(g.store, g.caller.user, conv_id, at_least=shown or 0, back_to=(highlight, since))
     return {"conv": conv, "items": timeline(msgs, since, g.caller.user), "since": since,
             "highlight": highlight, "more": more, "shown": len(msgs),
             "members_json": _chat_members_json(conv_id)}

@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 
 from apps.chat import service
 from apps.chat.blueprint import bp
-from apps.chat.routes import PAGE, _ctx, _details, _frag, _local, _local_ids, _message_frag, _nav, _trigger, timeline
+from apps.chat.routes import _ctx, _details, _frag, _local, _local_ids, _message_frag, _nav, _trigger, timeline
 from apps.core import local_files
 from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
@@ -134,7 +134,7 @@ def earlier(conv_id: int):
     if before is None:
         raise Invalid("Say which message to load before.", "before")
     conv = service.conversation(g.store, g.caller.user, conv_id)
-    msgs = service.messages(g.store, g.caller.user, conv_id, before=before, limit=PAGE)
+    msgs = service.messages(g.store, g.caller.user, conv_id, before=before, limit=service.PAGE)
     more = bool(msgs) and service.has_older(g.store, conv_id, msgs[0]["id"])
     first = g.store.get("chat_messages", before)              # the page's first message, shown already
     same_day = bool(msgs) and first is not None and _local(first["at"]).date() == _local(msgs[-1]["at"]).date()

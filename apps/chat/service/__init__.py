@@ -24,8 +24,8 @@ from apps.chat.service.channels import (archive_channel, create_channel, drive_c
                                         set_topic)
 from apps.chat.service.conversations import (browse_channels, conversation, conversation_by_name, last_read,
                                              list_conversations, mark_read)
-from apps.chat.service.messages import (delete_message, edit_message, get_message, has_older, message, messages, pin,
-                                        pinned, post_message, react, thread)
+from apps.chat.service.messages import (PAGE, delete_message, edit_message, get_message, has_older, latest_page,
+                                        message, messages, pin, pinned, post_message, react, thread)
 from apps.chat.service.personal import activity, mark_unread, save_for_later, saved_items, threads
 from apps.chat.service.search import (OPERATORS, TOKEN_RE, SearchError, parse_query, search, search_files,
                                       search_people, search_terms)
@@ -33,8 +33,8 @@ from apps.chat.service.search import (OPERATORS, TOKEN_RE, SearchError, parse_qu
 __all__ = [
     "BROADCAST", "CHANNEL", "DM", "EMOJIS", "GROUP", "KINDS", "MAX_GROUP", "MAX_NAME", "MAX_TEXT", "MAX_TOPIC",
     "MENTION_RE", "MSG_NOT_FOUND", "NAME_RE", "NOT_FOUND", "OPERATORS", "TOKEN_RE", "SearchError", "activity",
-    "archive_channel", "browse_channels", "has_older", "mark_unread", "rename_channel", "save_for_later",
-    "saved_items", "search_files", "search_people", "threads",
+    "PAGE", "archive_channel", "browse_channels", "has_older", "latest_page", "mark_unread", "rename_channel",
+    "save_for_later", "saved_items", "search_files", "search_people", "threads",
     "channel_name_error", "conversation", "conversation_by_name", "create_channel", "delete_message",
     "drive_choices", "edit_message", "get_message", "invite", "is_member", "join", "last_read", "leave",
     "list_conversations", "mark_read", "member_ids", "mention_candidates", "mentions_in", "message", "messages",

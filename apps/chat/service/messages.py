@@ -36,6 +36,24 @@ def messages(store: Store, user: str, conv_id: int, *, before: int | None = None
     return _decorate_messages(store, user, rows)
 
 
+PAGE = 50          # messages a timeline shows at first; "Load earlier" (or scrolling up) adds a page
+
+
+def latest_page(store: Store, user: str, conv_id: int, *, at_least: int = 0,
+                back_to: Iterable[int | None] = ()) -> tuple[list[dict], bool]:
+    """The newest whole pages of the timeline: at least ``at_least`` messages (those shown already),
+    and far enough back to show each message id in ``back_to`` (a linked message, the last one read).
+    Returns the messages, oldest first, and whether older ones are left to load."""
+    limit = max(PAGE, at_least)
+    wants = [w for w in back_to if w]
+    if wants:
+        n = store.scalar("SELECT count(*) FROM chat_messages WHERE conversation=? AND (thread IS NULL OR"
+                         " also_channel=1) AND id>=?", (conv_id, min(wants)))
+        limit = max(limit, -(-n // PAGE) * PAGE)
+    msgs = messages(store, user, conv_id, limit=limit)
+    return msgs, bool(msgs) and has_older(store, conv_id, msgs[0]["id"])
+
+
 def has_older(store: Store, conv_id: int, first_id: int) -> bool:
     """Whether the timeline has messages before message ``first_id`` (for "Load earlier")."""
     first = store.get("chat_messages", first_id)

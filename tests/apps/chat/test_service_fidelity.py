@@ -80,3 +80,15 @@ def test_emoji_short_names():
     assert emoji.as_emoji(":thumbsup:") == "👍" and emoji.as_emoji("+1") == "👍" and emoji.as_emoji("🦀") == "🦀"
     names = [e[1] for e in emoji.EMOJI]
     assert len(names) == len(set(names)) and {g["key"] for g in emoji.grouped()} == {k for k, _ in emoji.CATEGORIES}
+
+
+def test_latest_page_reaches_back_to_a_linked_message(store, alex, room):
+    ids = [S.post_message(store, PRIYA, room, f"m{i}") for i in range(S.PAGE * 2 + 5)]
+    msgs, more = S.latest_page(store, "alex.chen", room)
+    assert [m["id"] for m in msgs] == ids[-S.PAGE:] and more
+    msgs, more = S.latest_page(store, "alex.chen", room, back_to=(None, ids[10]))
+    assert ids[10] in [m["id"] for m in msgs] and len(msgs) == S.PAGE * 2 and more      # whole pages
+    msgs, more = S.latest_page(store, "alex.chen", room, back_to=(ids[2],))
+    assert len(msgs) == S.PAGE * 2 + 5 and not more
+    msgs, _ = S.latest_page(store, "alex.chen", room, at_least=S.PAGE + 3)
+    assert len(msgs) == S.PAGE + 3                      # what the page already shows stays
