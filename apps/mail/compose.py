@@ -219,6 +219,16 @@ def remove_attachment(store: Store, caller: Caller, draft_id: int, file_id: int)
     store.delete("mail_draft_files", file_id, caller.actor)
 
 
+
+def remove_carried_attachment(store: Store, caller: Caller, draft_id: int, message_id: int, attachment_id: int) -> None:
+    """Take off a forward's draft its copy of the original message's attachment ``attachment_id``."""
+    a = next((x for x in message_for(store, caller.user, message_id)["attachments"] if x["id"] == attachment_id), None)
+    copy = a and next((f for f in get_draft(store, caller.user, draft_id)["files"]
+                       if (f["name"], f["blob"], f["drive_item"]) == (a["name"], a["blob"], a["drive_item"])), None)
+    if copy is None:
+        raise NotFound("That attachment isn't on this draft.")
+    store.delete("mail_draft_files", copy["id"], caller.actor)
+
 # ---------------------------------------------------------------- sending
 def validate(store: Store, d: dict) -> dict[str, list[str]]:
     """Parsed recipients, or ``Invalid`` naming the first bad field."""

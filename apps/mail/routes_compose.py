@@ -22,6 +22,11 @@ def _fk() -> str:
     return fk if fk in (PANEL, REPLY) else PANEL
 
 
+def _draft_id_oob(fk: str, draft_id: int) -> list[str]:
+    """The form's draft id, swapped in out of band (a save that made the draft tells the form its id)."""
+    return [render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)]
+
+
 def _form_fields() -> dict:
     f = request.form
     return {"to": f.getlist("to"), "cc": f.getlist("cc"), "bcc": f.getlist("bcc"),
@@ -130,7 +135,7 @@ def compose_save():
     new = int_arg("draft_id") is None
     draft_id = _save()
     # A draft made by this save: the form learns its id, so the next save updates it.
-    oob = [render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)] if new else None
+    oob = _draft_id_oob(fk, draft_id) if new else None
     return render("mail/_compose_status.html", fk=fk, draft_id=draft_id, text="Draft saved", oob=oob)
 
 
@@ -218,9 +223,8 @@ def _drive_picker(draft_id: int, fk: str, folder: int | None, tab: str, oob: boo
     else:
         tab = "my-drive"
         items = drive.children(store, user, None)
-    extra = [render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)] if oob else None
     return render("mail/_drive_picker.html", items=items, crumbs=crumbs, folder=folder, tab=tab,
-                  draft_id=draft_id, fk=fk, oob=extra)
+                  draft_id=draft_id, fk=fk, oob=_draft_id_oob(fk, draft_id) if oob else None)
 
 
 @bp.post("/compose/pick/local")
@@ -232,7 +236,7 @@ def pick_local_start():
     action = url_for("mail.attach", draft_id=draft_id, fk=fk)
     return render("_local_picker.html", dirs=dirs, files=files, path="", crumbs=[], action=action,
                   target="closest dialog", parent="", submit_label="Attach",
-                  oob=[render_template("mail/_draft_id.html", fk=fk, draft_id=draft_id, oob=True)])
+                  oob=_draft_id_oob(fk, draft_id))
 
 
 @bp.post("/compose/attach")
@@ -270,17 +274,11 @@ def remove_attachment(file_id: int):
     oob = None
     if draft_id is None and _reply_of():
         # A forward not saved yet shows the original's attachments (``file_id`` is one of them):
-        # removing one is a change, so the draft is saved first, then its copy removed.
-        orig = service.message_for(g.store, g.caller.user, _reply_of()[0])
-        a = next((x for x in orig["attachments"] if x["id"] == file_id), None)
-        if a is None:
-            raise NotFound("That attachment isn't on this draft.")
+        # removing one is a change, so the draft is saved first, then its copy removed (or nothing).
         with g.store.transaction():
             draft_id = _save()
-            copy = next(f for f in compose.get_draft(g.store, g.caller.user, draft_id)["files"]
-                        if (f["name"], f["blob"], f["drive_item"]) == (a["name"], a["blob"], a["drive_item"]))
-            compose.remove_attachment(g.store, g.caller, draft_id, copy["id"])
-        oob = [render_template("mail/_draft_id.html", fk=_fk(), draft_id=draft_id, oob=True)]
+            compose.remove_carried_attachment(g.store, g.caller, draft_id, _reply_of()[0], file_id)
+        oob = _draft_id_oob(_fk(), draft_id)
     else:
         compose.remove_attachment(g.store, g.caller, draft_id, file_id)
     d = compose.get_draft(g.store, g.caller.user, draft_id)

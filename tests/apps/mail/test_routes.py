@@ -283,6 +283,8 @@ def test_unsaved_forward_keeps_the_attachments_and_removing_one_saves_it(hx, slo
         assert st.select("mail_draft_files", "draft=? AND name=?", (d["id"], a["name"])) == []
     assert hx.post("/mail/compose/attachments/99999/remove",
                    data={"draft_id": "", "fk": "r", "reply_of": m, "mode": "forward"}).status_code == 404
+    with slot.store() as st:                        # the refused removal saved no second draft
+        assert st.scalar("SELECT count(*) FROM mail_drafts WHERE forward_of=?", (m,)) == 1
 
 
 def test_attachment_download_preview_and_save_to_drive(client, hx, slot):
