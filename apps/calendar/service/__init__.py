@@ -17,7 +17,8 @@ occurrences before ``exdates`` are taken out; ``until`` is an inclusive date.
 
 The package re-exports its modules' public names, so ``service.X`` is the API:
 ``base`` (constants, times, text and people shared by the others), ``recurrence``,
-``reading``, ``writing``, ``series`` (exceptions, this and following) and ``others`` (other people's calendars in the list).
+``reading``, ``writing``, ``series`` (exceptions, this and following) and ``others`` (other people's
+calendars in the list).
 """
 from apps.calendar.service.base import (DAY_NAMES, DAYS, EVENT_COLORS, FREQS, MAX_COUNT, MAX_NOTE, MAX_TEXT,
                                         MAX_TITLE, MY_COLOR, NO_TITLE, OTHER_COLORS, RESPONSE_NAMES, RESPONSES, RSVP,
@@ -27,7 +28,7 @@ from apps.calendar.service.reading import (busy, calendars, events_between, find
                                            invitations, list_calendars, search)
 from apps.calendar.service.recurrence import (clean_recurrence, occurrence_dates, occurrences, recurrence_text,
                                               recurrence_text_for)
-from apps.calendar.service.series import RSVP_SCOPES, SCOPES, exceptions, series_of
+from apps.calendar.service.series import SCOPES, exceptions
 from apps.calendar.service.writing import create_event, delete_event, move_event, respond, update_event
 from apps.calendar.service.writing import clean_fields, clean_times
 
@@ -35,8 +36,9 @@ __all__ = [
     "clean_fields", "clean_times",
     "DAY_NAMES", "DAYS", "EVENT_COLORS", "FREQS", "MAX_COUNT", "MAX_NOTE", "MAX_TEXT", "MAX_TITLE", "MY_COLOR",
     "NO_TITLE", "OTHER_COLORS", "RESPONSE_NAMES", "RESPONSES", "RSVP", "VISIBILITIES", "add_calendar",
-    "busy", "calendars", "clean_recurrence", "create_event", "delete_event", "events_between", "find_times",
-    "get_event", "guest_rows", "invitations", "list_calendars", "local_day", "local_dt", "move_event",
-    "occurrence_dates", "occurrences", "person_id", "person_name", "recurrence_text", "recurrence_text_for",
-    "remove_calendar", "RSVP_SCOPES", "SCOPES", "exceptions", "series_of", "respond", "search", "set_shown", "shown_calendars", "today", "update_event",
+    "SCOPES", "busy", "calendars", "clean_recurrence", "create_event", "delete_event", "events_between",
+    "exceptions", "find_times", "get_event", "guest_rows", "invitations", "list_calendars", "local_day", "local_dt",
+    "move_event", "occurrence_dates", "occurrences", "person_id", "person_name", "recurrence_text",
+    "recurrence_text_for", "remove_calendar", "respond", "search", "set_shown", "shown_calendars", "today",
+    "update_event",
 ]

@@ -68,10 +68,22 @@ def _before(rec: dict, first: date, day: date) -> dict:
     return clean_recurrence(r, first)
 
 
+def shifted_rule(rec: dict, days: int, start: date) -> dict:
+    """The rule of a series whose start moves by ``days`` to ``start``: its weekdays and the dates taken
+    out move with it, and it ends no earlier than its new start."""
+    r = dict(rec)
+    if days and r.get("byday"):
+        r["byday"] = [DAYS[(DAYS.index(c) + days) % 7] for c in r["byday"]]
+    if days and r.get("exdates"):
+        r["exdates"] = [(date.fromisoformat(x) + timedelta(days=days)).isoformat() for x in r["exdates"]]
+    if r.get("until") and date.fromisoformat(r["until"]) < start:
+        r["until"] = start.isoformat()
+    return clean_recurrence(r, start)
+
+
 def _from(rec: dict, first: date, day: date, new_day: date) -> dict:
     """The rule of the new series that starts on ``new_day`` in place of the occurrence on ``day``."""
-    shift = (new_day - day).days
-    r = {k: v for k, v in rec.items()}
+    r = {**rec, "exdates": [x for x in rec.get("exdates") or [] if x >= day.isoformat()]}
     if rec.get("count"):
         before = 0
         for d in _rule_dates(rec, first):
@@ -79,13 +91,7 @@ def _from(rec: dict, first: date, day: date, new_day: date) -> dict:
                 break
             before += 1
         r["count"] = max(1, rec["count"] - before)
-    if shift and r.get("byday"):
-        r["byday"] = [DAYS[(DAYS.index(c) + shift) % 7] for c in r["byday"]]
-    r["exdates"] = [(date.fromisoformat(x) + timedelta(days=shift)).isoformat()
-                    for x in rec.get("exdates") or [] if x >= day.isoformat()]
-    if r.get("until") and date.fromisoformat(r["until"]) < new_day:
-        r["until"] = new_day.isoformat()
-    return clean_recurrence(r, new_day)
+    return shifted_rule(r, (new_day - day).days, new_day)
 
 
 def split_following(store: Store, caller: Caller, row: dict, day: str, s: datetime, e: datetime, all_day: bool,
@@ -157,4 +163,4 @@ def answer_rows(store: Store, user: str, row: dict) -> list[dict]:
 
 
 __all__ = ["SCOPES", "RSVP_SCOPES", "answer_rows", "clean_scope", "delete_following", "drop_event", "exceptions",
-           "make_exception", "series_of", "split_following"]
+           "make_exception", "series_of", "shifted_rule", "split_following"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from apps.calendar.service.base import (DAYS, EVENT_COLORS, MAX_NOTE, MAX_TEXT, MAX_TITLE, RSVP, VISIBILITIES,
+from apps.calendar.service.base import (EVENT_COLORS, MAX_NOTE, MAX_TEXT, MAX_TITLE, RSVP, VISIBILITIES,
                                         _event_row, _midnight, _text, _wall, local_day, local_dt, person_id)
 from apps.calendar.service.reading import get_event, guest_rows
 from apps.calendar.service.recurrence import clean_recurrence
 from apps.calendar.service.series import (RSVP_SCOPES, answer_rows, clean_scope, delete_following, drop_event,
-                                          exceptions, make_exception, split_following)
+                                          exceptions, make_exception, shifted_rule, split_following)
 from apps.core.errors import Forbidden, Invalid
 from apps.core.store.db import Caller, Store, utc_iso
 
@@ -188,16 +188,8 @@ def update_event(store: Store, caller: Caller, event_id: int, *, occ: str | None
     if recurrence is _KEEP:
         rec = row["recurrence"]
         shift = (new_s.date() - base_s.date()).days
-        if rec and shift:
-            # the series moves as a whole: its weekdays and exceptions move with it
-            rec = dict(rec)
-            if rec.get("byday"):
-                rec["byday"] = [DAYS[(DAYS.index(c) + shift) % 7] for c in rec["byday"]]
-            if rec.get("exdates"):
-                rec["exdates"] = [(date.fromisoformat(x) + timedelta(days=shift)).isoformat() for x in rec["exdates"]]
-            if rec.get("until") and date.fromisoformat(rec["until"]) < new_s.date():
-                rec["until"] = new_s.date().isoformat()
-            rec = clean_recurrence(rec, new_s.date())
+        if rec and shift:                             # the series moves as a whole
+            rec = shifted_rule(rec, shift, new_s.date())
     else:
         rec = clean_recurrence(recurrence, new_s.date())
         if rec and row["recurrence"] and row["recurrence"].get("exdates") and "exdates" not in (recurrence or {}):
