@@ -16,9 +16,9 @@ from flask import g, redirect, request, url_for
 from apps.core.errors import Invalid
 from apps.crm import service as S
 from apps.crm.blueprint import bp
-from apps.crm.routes_listedit import editable
-from apps.crm.views import (PERIODS, board_args, board_response, close_stage_dialog, fragment, go, obj_or_404,
-                            template_ctx)
+from apps.crm.routes_listedit import editable, list_back
+from apps.crm.views import (PERIODS, board_args, board_response, close_stage_dialog, filter_arg, filters_from,
+                            fragment, go, obj_or_404, template_ctx)
 from apps.web.render import error_page, id_arg, render
 
 
@@ -45,21 +45,10 @@ def dashboard():
 
 
 # ---------------------------------------------------------------- list views
-def _filters_from(args) -> list[dict]:
-    out = []
-    for raw in args.getlist("f"):
-        parts = raw.split("|", 2)
-        if len(parts) == 3:
-            out.append({"field": parts[0], "op": parts[1], "value": parts[2]})
-        else:
-            raise Invalid("That filter isn't valid.", "filters")
-    return out
-
-
 def _list_url(obj: str, **params) -> str:
     args = [(k, v) for k, v in params.items() if k != "f" and v not in (None, "") and not (k == "page" and v == 1)]
     for f in params.get("f") or []:
-        args.append(("f", f"{f['field']}|{f['op']}|{f['value']}"))
+        args.append(("f", filter_arg(f)))
     qs = urlencode(args)
     return url_for("crm.list_view", obj=obj) + (f"?{qs}" if qs else "")
 
@@ -75,7 +64,7 @@ def list_view(obj: str):
     kanban = obj == "opportunities" and request.args.get("display") == "kanban"
     per_page = 200 if kanban else 50
     error = None
-    filters = _filters_from(request.args)
+    filters = filters_from(request.args)
     adding = bool(request.args.get("nf"))
     if adding:
         filters.append({"field": request.args.get("nf", ""), "op": request.args.get("nop", "equals"),
@@ -103,15 +92,8 @@ def list_view(obj: str):
                        filter_opts=[(f["name"], f["label"]) for f in S.filter_fields(obj)], owners=S.users(store),
                        show_filters=request.args.get("filters") == "1" or bool(error), add=add,
                        self_url=request.full_path.rstrip("?"), edit_ok=lambda c: editable(obj, c) is not None,
-                       kanban=_kanban(data["rows"]) if kanban else None)
+                       kanban=S.stage_columns(data["rows"]) if kanban else None)
     return render("crm/list.html", "listbody", status=200, **ctx)
-
-
-def _kanban(rows: list[dict]) -> list[dict]:
-    """The Kanban display of an opportunities list: a column per stage, in picklist order."""
-    return [{"stage": st, "opps": [r for r in rows if r["stage"] == st],
-             "count": sum(1 for r in rows if r["stage"] == st),
-             "total": sum(r["amount"] or 0 for r in rows if r["stage"] == st)} for st in S.STAGES]
 
 
 @bp.get("/o/<obj>/views/new")
@@ -129,7 +111,7 @@ def save_view(obj: str):
     sort = request.form.get("sort", "")
     try:
         base = S.get_view(g.store, g.caller.user, obj, request.form.get("base_view") or None)
-        filters = list(base["filters"]) + _filters_from(request.form)
+        filters = list(base["filters"]) + filters_from(request.form)
         vid = S.save_view(g.store, g.caller, obj, name, filters, sort)
     except Invalid as e:
         return fragment("crm/_save_view.html", status=422, obj=obj, name=name, error=e.message, filters=raw, sort=sort,
@@ -177,16 +159,26 @@ def pipeline():
 
 @bp.post("/pipeline/move")
 def pipeline_move():
-    """A card dropped on a stage column. Closed Lost asks for the loss reason first."""
+    """A card dropped on a stage column: of the pipeline board, or (with ``back``, the list's URL) of an
+    opportunities list view displayed as Kanban, which comes back with the card in its new column.
+    Closed Lost asks for the loss reason first."""
     rid = id_arg("opportunity")
+    if rid is None:
+        raise Invalid("Choose an opportunity to move.", "opportunity")
     stage = request.form.get("stage", "")
+    back = list_back("opportunities") if request.values.get("back") else ""
+    if not back:
+        board_args()                       # a bad scope or period is refused before anything is written
     r = S.get(g.store, g.caller.user, "opportunities", rid)
+
+    def done(message: str):
+        return go(back, message) if back else board_response(message)
     if stage == r["stage"]:
-        return board_response("No change.")
+        return done("No change.")
     if stage == "Closed Lost" and not request.form.get("loss_reason"):
-        return close_stage_dialog(r, "Closed Lost", "pipeline")
+        return close_stage_dialog(r, "Closed Lost", back or "pipeline")
     S.set_stage(g.store, g.caller, rid, stage, request.form.get("loss_reason") or None)
-    return board_response(f"“{r['name']}” moved to {stage}.")
+    return done(f"“{r['name']}” moved to {stage}.")
 
 
 # ---------------------------------------------------------------- search, lookups
@@ -194,11 +186,7 @@ def pipeline_move():
 def search():
     q = request.args.get("q", "").strip()
     scope = request.args.get("scope", "all") or "all"
-    if scope != "all" and scope not in S.OBJECTS:
-        raise Invalid("Choose All or one object to search.", "scope")
-    res = S.search_records(g.store, g.caller.user, q, limit=25)
-    if scope != "all":
-        res = {o: (rows if o == scope else []) for o, rows in res.items()}
+    res = S.search_records(g.store, g.caller.user, q, limit=25, scope=scope)
     return render("crm/search.html", **template_ctx(tab="", q_global=q, q=q, res=res, search_scope=scope))
 
 

@@ -1,6 +1,6 @@
 """List views, edited in place: inline edit of a cell (double-click it or its pencil; the edited cells
-are saved together from the list's Cancel / Save bar, all or nothing) and the Kanban display of an
-opportunities list view (a column per stage; a card dragged to another column changes its stage)."""
+are saved together from the list's Cancel / Save bar, all or nothing). A card dragged on an
+opportunities list's Kanban display goes through the pipeline board's move (``routes.pipeline_move``)."""
 from __future__ import annotations
 
 from flask import g, request
@@ -9,7 +9,7 @@ from apps.core.errors import Invalid, NotFound
 from apps.core.ids import as_id
 from apps.crm import service as S
 from apps.crm.blueprint import bp
-from apps.crm.views import close_stage_dialog, fragment, go, obj_or_404
+from apps.crm.views import fragment, go, obj_or_404
 
 LOOKUPS = {"account": "accounts", "contact": "contacts", "user": "users"}
 
@@ -20,7 +20,8 @@ def editable(obj: str, name: str) -> dict | None:
     return f if f and f["edit"] and f["type"] != "textarea" and name != "name" else None
 
 
-def _back(obj: str) -> str:
+def list_back(obj: str) -> str:
+    """Where to go back to: the ``back`` list view of ``obj`` (only a list of it), else its default list."""
     back = request.values.get("back", "")
     return back if back.startswith(f"/crm/o/{obj}") else f"/crm/o/{obj}"
 
@@ -60,22 +61,4 @@ def inline_save(obj: str):
     except Invalid as e:
         return fragment("crm/_inline_error.html", status=422, message=e.message, where=e.field)
     n = len(out)
-    return go(_back(obj), f"{n} record{'s' if n != 1 else ''} saved.")
-
-
-@bp.post("/o/opportunities/kanban/move")
-def kanban_move():
-    """A card dropped on a stage column of the Kanban display. Closed Lost asks for the loss reason first;
-    then the list comes back with the card in its new column."""
-    rid = as_id(request.form.get("opportunity", ""))
-    stage = request.form.get("stage", "")
-    if rid is None:
-        raise Invalid("Choose an opportunity to move.", "opportunity")
-    r = S.get(g.store, g.caller.user, "opportunities", rid)
-    back = _back("opportunities")
-    if stage == r["stage"]:
-        return go(back)
-    if stage == "Closed Lost" and not request.form.get("loss_reason"):
-        return close_stage_dialog(r, "Closed Lost", back)
-    S.set_stage(g.store, g.caller, r["id"], stage, request.form.get("loss_reason") or None)
-    return go(back, f"“{r['name']}” moved to {stage}.")
+    return go(list_back(obj), f"{n} record{'s' if n != 1 else ''} saved.")

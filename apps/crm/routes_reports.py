@@ -16,8 +16,7 @@ from apps.core.errors import Invalid
 from apps.core.ids import as_id
 from apps.crm import service as S
 from apps.crm.blueprint import bp
-from apps.crm.routes import _filters_from
-from apps.crm.views import PERIODS, go, template_ctx
+from apps.crm.views import PERIODS, filter_arg, filters_from, go, template_ctx
 from apps.web.render import render
 
 SORT_DIRS = [("asc", "Ascending"), ("desc", "Descending")]
@@ -53,13 +52,13 @@ def _state(src) -> dict:
     sort_by = src.get("sort_by", "")
     sort = ("-" if src.get("sort_dir") == "desc" else "") + sort_by if sort_by else ""
     cols = src.getlist("col") if "col" in src or src.get("cols") == "1" else list(S.builder.DEFAULT_COLUMNS[obj])
-    return {"type": obj, "col": cols, "f": _filters_from(src), "group": src.get("group", ""), "sort": sort,
+    return {"type": obj, "col": cols, "f": filters_from(src), "group": src.get("group", ""), "sort": sort,
             "id": src.get("id", ""), "name": src.get("name", ""), "description": src.get("description", "")}
 
 
 def _builder_url(st: dict) -> str:
     args = [("type", st["type"]), ("cols", "1")] + [("col", c) for c in st["col"]]
-    args += [("f", f"{f['field']}|{f['op']}|{f['value']}") for f in st["f"]]
+    args += [("f", filter_arg(f)) for f in st["f"]]
     if st["group"]:
         args.append(("group", st["group"]))
     if st["sort"]:
@@ -79,11 +78,10 @@ def _builder(st: dict, error: str | None = None, save_error: str | None = None, 
         error, status = error or e.message, 422
         result = S.run_definition(store, user, {"object": obj})
     fields = S.report_fields(obj)
-    labels = {f["name"]: (f"{S.LABEL[obj]} Name" if f["name"] == "name" and obj in ("contacts", "leads") else f["label"])
-              for f in fields}
+    labels = {f["name"]: S.column_label(obj, f["name"]) for f in fields}
     return render("crm/report_builder.html", status=status, **template_ctx(
-        tab="reports", st=st, result=result, error=error, save_error=save_error, fields=fields,
-        labels=labels, field_opts=[(f["name"], labels[f["name"]]) for f in fields], group_opts=[(f["name"], f["label"]) for f in S.group_fields(obj)],
+        tab="reports", st=st, result=result, error=error, save_error=save_error, fields=fields, labels=labels,
+        field_opts=list(labels.items()), group_opts=[(f["name"], f["label"]) for f in S.group_fields(obj)],
         sort_dirs=SORT_DIRS, self_url=_builder_url(st)))
 
 
@@ -155,6 +153,5 @@ def report_export(report_id: int):
 
 @bp.post("/reports/<int:report_id>/delete")
 def report_delete(report_id: int):
-    r = S.get_report(g.store, g.caller.user, report_id)
-    S.delete_report(g.store, g.caller, report_id)
+    r = S.delete_report(g.store, g.caller, report_id)
     return go(url_for("crm.reports"), f"Report “{r['name']}” was deleted.")

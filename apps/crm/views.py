@@ -21,6 +21,22 @@ def obj_or_404(obj: str) -> str:
     return obj
 
 
+def filters_from(args) -> list[dict]:
+    """A list view's or a report's filters from a query string or form: ``f`` = ``field|op|value``."""
+    out = []
+    for raw in args.getlist("f"):
+        parts = raw.split("|", 2)
+        if len(parts) != 3:
+            raise Invalid("That filter isn't valid.", "filters")
+        out.append({"field": parts[0], "op": parts[1], "value": parts[2]})
+    return out
+
+
+def filter_arg(f: dict) -> str:
+    """A filter as its ``f`` query-string value (``filters_from`` reads it back)."""
+    return f"{f['field']}|{f['op']}|{f['value']}"
+
+
 def template_ctx(**extra) -> dict:
     """What every CRM template gets: the tabs, the search box, formatting, plus ``extra``."""
     q = extra.pop("q_global", "")

@@ -138,7 +138,8 @@ FIELDS = ("Field name → value, e.g. {\"stage\": \"Proposal\", \"amount\": 4800
 TOOLS = [
     read(crm.search_records, "crm.search",
          "Records whose name (or email, company, city, stage…) contains every word of the query, per object.",
-         args={"q": "Words to look for.", "limit": "At most this many per object."}),
+         args={"q": "Words to look for.", "limit": "At most this many per object.",
+               "scope": "all, or one object to search: " + OBJ}),
     read(crm.list_records, "crm.list",
          "A list view of one object: a built-in or saved view (all, mine, …) plus filters, a search within "
          "the list, a sort and a page. Returns rows, total and pages.",

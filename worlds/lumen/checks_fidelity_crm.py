@@ -119,7 +119,7 @@ def q3_pipeline_by_rep(ctx):
                f"a {s} deal closing {mid}") for s in STAGES]
     open_q3 = dict(base, stage="Discovery", probability=STAGE_PROBABILITY["Discovery"], close_date=mid)
     probes += [(dict(open_q3, amount=a), True, f"an open deal of ${a:,} closing {mid}") for a in (0, 1, 10 ** 9)]
-    probes += [(dict(open_q3, type=t), True, f"an open {t} deal closing {mid}") for t in OPP_TYPES]
+    probes += [(dict(open_q3, type=t), True, f"an open {t or 'untyped'} deal closing {mid}") for t in (*OPP_TYPES, None)]
     y, m, d = (int(x) for x in lo.split("-"))
     before = date.fromordinal(date(y, m, d).toordinal() - 1).isoformat()
     y, m, d = (int(x) for x in hi.split("-"))
@@ -137,9 +137,11 @@ def customer_arr_by_industry(ctx):
     recs = _decorated(ctx, "crm_accounts")
     want = {k for k, r in recs.items() if r["type"] == "Customer"}
     base = next(iter(recs.values()))
-    probes = [(dict(base, type=t), t == "Customer", f"a {t} account") for t in ACCOUNT_TYPES]
-    probes += [(dict(base, type="Customer", arr=a), True, f"a Customer account with ${a:,} ARR") for a in (0, 1, 10 ** 9)]
-    probes += [(dict(base, type="Customer", industry=i), True, f"a Customer account in {i}") for i in INDUSTRIES]
+    probes = [(dict(base, type=t), t == "Customer", f"a {t or 'type-less'} account") for t in (*ACCOUNT_TYPES, None)]
+    probes += [(dict(base, type="Customer", arr=a), True,
+                f"a Customer account with {'no ARR yet' if a is None else f'${a:,} ARR'}") for a in (None, 0, 1, 10 ** 9)]
+    probes += [(dict(base, type="Customer", industry=i), True, f"a Customer account in {i or 'no industry'}")
+               for i in (*INDUSTRIES, None)]
     return _judge(ctx, "Customer ARR by industry", "accounts", {"name", "arr", "owner"}, "industry", "-arr", want,
                   probes)
 

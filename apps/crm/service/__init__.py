@@ -29,21 +29,20 @@ from apps.crm.service.leads import account_matches, convert_lead
 from apps.crm.service.related import (add_note, contacts_of, delete_activity, delete_note, log_activity, my_tasks,
                                       opportunities_of, opportunities_of_contact, set_task_status, stage_history,
                                       timeline)
-from apps.crm.service.builder import (clean_definition, delete_report, export_csv, get_report, group_fields,
-                                      list_reports, report_fields, report_types, run_definition, run_report,
-                                      save_report)
-from apps.crm.service.reports import dashboard, pipeline, report
+from apps.crm.service.builder import (clean_definition, column_label, delete_report, export_csv, get_report,
+                                      group_fields, list_reports, report_fields, report_types, run_definition,
+                                      run_report, save_report)
+from apps.crm.service.reports import dashboard, pipeline, report, stage_columns
 from apps.crm.service.search import lookup, search, search_records, suggest
 from apps.crm.service.values import (date_range, money, money_short, month_range, parse_amount, parse_date,
                                      parse_local_dt, quarter_range, slugify, today)
 from apps.crm.service.views import (BUILTIN_VIEWS, clean_filters, delete_view, describe_filter, get_view, list_records,
-                                    list_views, save_view)
-from apps.crm.service.views import matches_filter, picklist_order
+                                    list_views, matches_filter, picklist_order, save_view, select_records)
 
 __all__ = [
     "clean_definition", "delete_report", "export_csv", "get_report", "group_fields", "list_reports", "report_fields",
     "report_types", "suggest", "update_many", "run_definition", "run_report", "save_report", "picklist_order",
-    "matches_filter",
+    "matches_filter", "column_label", "select_records", "stage_columns",
     "ACCOUNT_TYPES", "ACTIVITY_KINDS", "BUILTIN_VIEWS", "CLOSED_STAGES", "COLUMNS", "DATE_RANGES", "EMAIL_RE",
     "EXTRA_FIELDS", "FIELDS", "HIGHLIGHTS", "INDUSTRIES", "LABEL", "LABEL_PLURAL", "LEAD_SOURCES", "LEAD_STATUSES",
     "LOSS_REASONS", "MAX_LONG", "MAX_TEXT", "NOT_FOUND", "OBJECTS", "OPEN_STAGES", "OPP_TYPES", "OPS", "PLURAL",

@@ -77,16 +77,16 @@ def url(obj: str, rid: int) -> str:
     return f"{PREFIX}/o/{obj}/{rid}"
 
 
-def _row(store: Store, obj: str, rid) -> dict:
-    _check_obj(obj)
-    try:
-        rid = int(rid)
-    except (TypeError, ValueError):
-        raise NotFound(NOT_FOUND) from None
-    r = store.get(TABLE[obj], rid)
-    if r is None:
-        raise NotFound(NOT_FOUND)
+def _get(store: Store, table: str, rid, not_found: str = NOT_FOUND, owner: str | None = None) -> dict:
+    """A row of ``table`` by id (of ``owner``'s if given), else ``NotFound(not_found)``."""
+    r = store.get(table, as_id(rid)) if as_id(rid) is not None else None
+    if r is None or (owner is not None and r["owner"] != owner):
+        raise NotFound(not_found)
     return r
+
+
+def _row(store: Store, obj: str, rid) -> dict:
+    return _get(store, TABLE[_check_obj(obj)], rid)
 
 
 def resolve(store: Store, obj: str, value, field: str | None = None) -> int:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import csv
 import io
 
-from apps.core.errors import Invalid, NotFound
+from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
-from apps.crm.service.base import _people_names, _require_user, _check_obj
-from apps.crm.service.fields import EXTRA_FIELDS, FIELDS, LABEL, LABEL_PLURAL, field
-from apps.crm.service.views import list_records, picklist_order, clean_filters
+from apps.crm.service.base import _check_obj, _get, _require_user
+from apps.crm.service.fields import LABEL, LABEL_PLURAL, field, filter_fields
+from apps.crm.service.views import clean_filters, picklist_order, select_records
 
 MAX_NAME = 80
 GROUP_TYPES = ("picklist", "user", "account", "contact", "text")
@@ -31,12 +31,13 @@ DEFAULT_COLUMNS = {
 
 
 def report_fields(obj: str) -> list[dict]:
-    """The fields a report of ``obj`` can show, filter, group and sort by."""
-    _check_obj(obj)
-    out = [f for f in FIELDS[obj] if f["type"] != "textarea"]
-    if obj in ("contacts", "leads"):
-        out = [EXTRA_FIELDS["name"]] + out
-    return out + [EXTRA_FIELDS["created_at"]]
+    """The fields a report of ``obj`` can show, filter, group and sort by: those its list views filter by."""
+    return filter_fields(_check_obj(obj))
+
+
+def column_label(obj: str, name: str) -> str:
+    """A report column's heading (a contact's or lead's name is "Contact Name", "Lead Name")."""
+    return f"{LABEL[obj]} Name" if name == "name" and obj in ("contacts", "leads") else field(obj, name)["label"]
 
 
 def group_fields(obj: str) -> list[dict]:
@@ -72,17 +73,14 @@ def clean_definition(store: Store, user: str, obj: str, columns=None, filters=No
             "group_by": group_by, "sort": sort}
 
 
-def _row_out(obj: str, r: dict, cols: list[str]) -> dict:
-    out = {"id": r["id"]}
-    for c in cols:
-        t = (field(obj, c) or {"type": "text"})["type"]
-        if t == "user":
-            out[c] = r.get(c + "_name") or ""
-        elif t in ("account", "contact"):
-            out[c] = r.get(t + "_name") or ""
-        else:
-            out[c] = r.get(c)
-    return out
+def _shown(obj: str, r: dict, name: str):
+    """A field's value as a report shows it (references by name)."""
+    t = (field(obj, name) or {"type": "text"})["type"]
+    if t == "user":
+        return r.get(name + "_name") or ""
+    if t in ("account", "contact"):
+        return r.get(t + "_name") or ""
+    return r.get(name)
 
 
 def run_definition(store: Store, user: str, definition: dict) -> dict:
@@ -93,26 +91,15 @@ def run_definition(store: Store, user: str, definition: dict) -> dict:
     d = clean_definition(store, user, definition.get("object"), definition.get("columns"),
                          definition.get("filters"), definition.get("group_by", ""), definition.get("sort", ""))
     obj, cols = d["object"], d["columns"]
-    rows, page = [], 1
-    while True:
-        chunk = list_records(store, user, obj, view="all", filters=d["filters"], sort=d["sort"] or "name",
-                             page=page, per_page=200)
-        rows += chunk["rows"]
-        if page >= chunk["pages"]:
-            break
-        page += 1
+    rows = select_records(store, user, obj, view="all", filters=d["filters"], sort=d["sort"] or "name")["rows"]
     sf = SUM_FIELD.get(obj)
     groups = []
     if d["group_by"]:
         gb = d["group_by"]
-        t = field(obj, gb)["type"]
-        names = _people_names(store)
         by: dict = {}
         for r in rows:
             k = r.get(gb) or ""
-            label = (names.get(k, k) if t == "user" else r.get(t + "_name") if t in ("account", "contact")
-                     else k) or "-"
-            g = by.setdefault(k, {"key": k, "label": label, "count": 0, "sum": 0, "rows": []})
+            g = by.setdefault(k, {"key": k, "label": _shown(obj, r, gb) or "-", "count": 0, "sum": 0, "rows": []})
             g["count"] += 1
             g["sum"] += (r.get(sf) or 0) if sf else 0
             g["rows"].append(r)
@@ -121,9 +108,8 @@ def run_definition(store: Store, user: str, definition: dict) -> dict:
             groups = sorted(by.values(), key=lambda g: (g["key"] == "", order.get(g["key"], len(order))))
         else:
             groups = sorted(by.values(), key=lambda g: (g["key"] == "", g["label"].lower()))
-    return {**d, "columns": [{"name": c, "label": field(obj, c)["label"] if c != "name" or obj not in
-                              ("contacts", "leads") else f"{LABEL[obj]} Name"} for c in cols],
-            "rows": rows, "values": [_row_out(obj, r, cols) for r in rows], "groups": groups,
+    return {**d, "columns": [{"name": c, "label": column_label(obj, c)} for c in cols], "rows": rows,
+            "values": [{"id": r["id"], **{c: _shown(obj, r, c) for c in cols}} for r in rows], "groups": groups,
             "count": len(rows), "sum": sum((r.get(sf) or 0) for r in rows) if sf else None, "sum_field": sf}
 
 
@@ -162,13 +148,7 @@ def save_report(store: Store, caller: Caller, name: str, obj: str, columns=None,
 def get_report(store: Store, user: str, report_id) -> dict:
     """One of the user's saved reports (another user's is not found)."""
     _require_user(store, user)
-    try:
-        r = store.get("crm_reports", int(report_id))
-    except (TypeError, ValueError):
-        r = None
-    if r is None or r["owner"] != user:
-        raise NotFound("That report doesn't exist or has been deleted.")
-    return dict(r)
+    return _get(store, "crm_reports", report_id, "That report doesn't exist or has been deleted.", owner=user)
 
 
 def list_reports(store: Store, user: str) -> list[dict]:
@@ -183,9 +163,11 @@ def run_report(store: Store, user: str, report_id) -> dict:
     return {**run_definition(store, user, r), "report": r}
 
 
-def delete_report(store: Store, caller: Caller, report_id) -> None:
+def delete_report(store: Store, caller: Caller, report_id) -> dict:
+    """Delete one of the caller's reports; returns it as it was."""
     r = get_report(store, caller.user, report_id)
     store.delete("crm_reports", r["id"], caller.actor)
+    return r
 
 
 def export_csv(result: dict) -> str:

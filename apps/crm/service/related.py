@@ -3,10 +3,10 @@ meetings, tasks), notes, and the timeline that shows them.
 """
 from __future__ import annotations
 
-from apps.core.errors import Invalid, NotFound
+from apps.core.errors import Invalid
 from apps.core.store.db import Caller, Store
 from apps.crm.schema import ACTIVITY_KINDS, TASK_STATUSES
-from apps.crm.service.base import _decorate, _people_names, _require_user, _text, get, person_id, record_title, url
+from apps.crm.service.base import _decorate, _get, _people_names, _require_user, _text, get, person_id, record_title, url
 from apps.crm.service.fields import MAX_LONG, PLURAL, RELATED_TYPES, SINGULAR, TABLE
 from apps.crm.service.values import parse_date, parse_local_dt, today
 
@@ -108,13 +108,7 @@ def log_activity(store: Store, caller: Caller, related_type: str, related_id, ki
 
 def _activity(store: Store, user: str, aid) -> dict:
     _require_user(store, user)
-    try:
-        a = store.get("crm_activities", int(aid))
-    except (TypeError, ValueError):
-        a = None
-    if a is None:
-        raise NotFound("That activity doesn't exist or was deleted.")
-    return a
+    return _get(store, "crm_activities", aid, "That activity doesn't exist or was deleted.")
 
 
 def set_task_status(store: Store, caller: Caller, activity_id, status: str) -> None:
@@ -148,12 +142,7 @@ def add_note(store: Store, caller: Caller, related_type: str, related_id, title:
 
 def delete_note(store: Store, caller: Caller, note_id) -> None:
     _require_user(store, caller.user)
-    try:
-        n = store.get("crm_notes", int(note_id))
-    except (TypeError, ValueError):
-        n = None
-    if n is None:
-        raise NotFound("That note doesn't exist or was deleted.")
+    n = _get(store, "crm_notes", note_id, "That note doesn't exist or was deleted.")
     store.delete("crm_notes", n["id"], caller.actor)
 
 

@@ -23,17 +23,23 @@ def _opps_for(store: Store, user: str, scope: str, period: str) -> list[dict]:
     return rows
 
 
-def pipeline(store: Store, user: str, scope: str = "all", period: str = "THIS_QUARTER") -> list[dict]:
-    """The kanban board: one column per stage with its opportunities (closing soonest first),
-    ``count`` and ``total`` amount."""
-    _require_user(store, user)
-    rows = _opps_for(store, user, scope, period)
+def stage_columns(rows: list[dict]) -> list[dict]:
+    """Opportunities as a Kanban board: one column per stage, in picklist order, with its
+    opportunities (in the order given), ``count``, ``total`` amount and ``probability``."""
     cols = []
     for st in STAGES:
-        opps = sorted([r for r in rows if r["stage"] == st], key=lambda r: (r["close_date"] or "", r["id"]))
+        opps = [r for r in rows if r["stage"] == st]
         cols.append({"stage": st, "opps": opps, "count": len(opps), "total": sum(r["amount"] or 0 for r in opps),
                      "probability": STAGE_PROBABILITY[st]})
     return cols
+
+
+def pipeline(store: Store, user: str, scope: str = "all", period: str = "THIS_QUARTER") -> list[dict]:
+    """The pipeline board: ``stage_columns`` of the opportunities closing in ``period``, closing
+    soonest first."""
+    _require_user(store, user)
+    rows = _opps_for(store, user, scope, period)
+    return stage_columns(sorted(rows, key=lambda r: (r["close_date"] or "", r["id"])))
 
 
 def report(store: Store, user: str, group_by: str = "stage", period: str = "THIS_QUARTER",

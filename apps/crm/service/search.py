@@ -8,14 +8,20 @@ from apps.crm.service.fields import SINGULAR
 from apps.crm.service.values import money
 
 
-def search_records(store: Store, user: str, q: str, limit: int = 20) -> dict[str, list[dict]]:
-    """Records matching every word of ``q``, per object (names first)."""
+SEARCHED = ("accounts", "contacts", "opportunities", "leads")
+
+
+def search_records(store: Store, user: str, q: str, limit: int = 20, scope: str = "all") -> dict[str, list[dict]]:
+    """Records matching every word of ``q``, per object (names first); ``scope`` one object (the
+    others come back empty) or ``all``."""
     _require_user(store, user)
+    if scope not in ("", "all", None) and scope not in SEARCHED:
+        raise Invalid("Choose All or one object to search.", "scope")
     words = (q or "").lower().split()
     out: dict[str, list[dict]] = {}
-    for obj in ("accounts", "contacts", "opportunities", "leads"):
+    for obj in SEARCHED:
         found = []
-        if words:
+        if words and scope in ("", "all", None, obj):
             for r in _all(store, obj):
                 text = _search_text(obj, r)
                 if all(w in text for w in words):
@@ -53,13 +59,9 @@ def search(store: Store, user: str, q: str, limit: int = 5) -> list[dict]:
 def suggest(store: Store, user: str, q: str, scope: str = "all", limit: int = 7) -> list[dict]:
     """The global search's type-ahead: CRM records only (no mail, files…), of every object or of the
     ``scope`` object, names starting with the words first. Each {obj, id, title, subtitle, url}."""
-    _require_user(store, user)
-    objs = ("accounts", "contacts", "opportunities", "leads") if scope in ("", "all", None) else (scope,)
-    if any(o not in SINGULAR for o in objs):
-        raise Invalid("Choose All or one object to search.", "scope")
-    per = search_records(store, user, q, limit)
+    per = search_records(store, user, q, limit, scope)
     hits = [(0 if r["name"].lower().startswith((q or "").lower().strip()) else 1, i, obj, r)
-            for obj in objs for i, r in enumerate(per[obj])]
+            for obj in SEARCHED for i, r in enumerate(per[obj])]
     hits.sort(key=lambda h: (h[0], h[1]))
     return [{"obj": obj, "id": r["id"], "title": r["name"], "subtitle": _subtitle(obj, r), "url": r["url"]}
             for _, _, obj, r in hits[:limit]]

@@ -5,7 +5,7 @@ from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store
 from apps.crm.schema import LEAD_STATUSES
-from apps.crm.service.base import _all, _check_obj, _people_names, _require_user, _search_text, person_id
+from apps.crm.service.base import _all, _check_obj, _get, _people_names, _require_user, _search_text, person_id
 from apps.crm.service.fields import DATE_RANGES, OPS, field, filter_fields, ops_for
 from apps.crm.service.values import date_range, parse_date
 
@@ -175,12 +175,12 @@ def matches_filter(store: Store, user: str, obj: str, r: dict, flt: dict) -> boo
     return (sv in vals) == (op == "in")
 
 
-def list_records(store: Store, user: str, obj: str, *, view: str | None = None, filters=None, q: str = "",
-                 sort: str | None = None, page: int = 1, per_page: int = 50) -> dict:
-    """A list view: the view's filters plus ``filters`` (each {field, op, value}; dates take
-    ``THIS_QUARTER`` etc.; owner takes ``me``), a search ``q`` within the list, ``sort`` (a column
-    name, ``-`` prefix for descending; default the view's), a page. Returns {rows, total, page,
-    pages, view, filters, sort, first, last}."""
+def select_records(store: Store, user: str, obj: str, *, view: str | None = None, filters=None, q: str = "",
+                   sort: str | None = None) -> dict:
+    """Every record of a list view, unpaged: the view's filters plus ``filters`` (each {field, op,
+    value}; dates take ``THIS_QUARTER`` etc.; owner takes ``me``), a search ``q`` within the list,
+    ``sort`` (a column name, ``-`` prefix for descending; default the view's; picklists in their
+    picklist order). Returns {rows, view, filters, all_filters, sort}. Saved reports run through it too."""
     _require_user(store, user)
     _check_obj(obj)
     v = get_view(store, user, obj, view)
@@ -197,7 +197,6 @@ def list_records(store: Store, user: str, obj: str, *, view: str | None = None, 
     if field(obj, key_name) is None:
         raise Invalid(f"Can't sort by “{key_name}”.", "sort")
     names = _people_names(store)
-
     order = picklist_order(obj, key_name)
 
     def sk(r):
@@ -216,14 +215,22 @@ def list_records(store: Store, user: str, obj: str, *, view: str | None = None, 
         rows = nonnull + nulls
     else:
         rows.sort(key=sk)
+    return {"rows": rows, "view": v, "filters": extra, "all_filters": allf, "sort": sort}
+
+
+def list_records(store: Store, user: str, obj: str, *, view: str | None = None, filters=None, q: str = "",
+                 sort: str | None = None, page: int = 1, per_page: int = 50) -> dict:
+    """A list view, a page at a time (``select_records`` for what it lists). Returns {rows, total,
+    page, pages, view, filters, all_filters, sort, first, last}."""
+    sel = select_records(store, user, obj, view=view, filters=filters, q=q, sort=sort)
+    rows = sel["rows"]
     total = len(rows)
     per_page = max(1, min(int(per_page or 50), 200))
     pages = max(1, (total + per_page - 1) // per_page)
     page = max(1, min(int(page or 1), pages))
     chunk = rows[(page - 1) * per_page: page * per_page]
-    return {"rows": chunk, "total": total, "page": page, "pages": pages, "view": v, "filters": extra,
-            "all_filters": allf, "sort": sort, "first": (page - 1) * per_page + 1 if total else 0,
-            "last": (page - 1) * per_page + len(chunk)}
+    return {**sel, "rows": chunk, "total": total, "page": page, "pages": pages,
+            "first": (page - 1) * per_page + 1 if total else 0, "last": (page - 1) * per_page + len(chunk)}
 
 
 def save_view(store: Store, caller: Caller, obj: str, name: str, filters=None, sort: str = "") -> int:
@@ -248,10 +255,5 @@ def save_view(store: Store, caller: Caller, obj: str, name: str, filters=None, s
 
 def delete_view(store: Store, caller: Caller, view_id) -> None:
     _require_user(store, caller.user)
-    try:
-        v = store.get("crm_views", int(view_id))
-    except (TypeError, ValueError):
-        v = None
-    if v is None or v["owner"] != caller.user:
-        raise NotFound("That list view doesn't exist.")
+    v = _get(store, "crm_views", view_id, "That list view doesn't exist.", owner=caller.user)
     store.delete("crm_views", v["id"], caller.actor)

@@ -11,9 +11,11 @@
     $("[data-lk-value]", box).value = li.dataset.id;
     const input = $(".lk-input", box);
     input.value = li.dataset.label;
+    const ic = $(".obj-icon, .avatar", li);
     li.parentElement.innerHTML = "";
     input.setAttribute("aria-expanded", "false");
-    box.dispatchEvent(new CustomEvent("crm:picked", { bubbles: true, detail: { id: li.dataset.id, label: li.dataset.label } }));
+    box.dispatchEvent(new CustomEvent("crm:picked", { bubbles: true,
+      detail: { id: li.dataset.id, label: li.dataset.label, icon: ic ? ic.outerHTML : "" } }));
   }
   document.addEventListener("mousedown", (e) => {
     const li = e.target.closest(".lk-list li[data-id]");
@@ -260,21 +262,10 @@
     const box = e.target.closest("[data-lookup]");
     const p = box && pill(box);
     if (!p) return;
-    const li = box.querySelector(`.lk-list li[data-id="${CSS.escape(e.detail.id)}"]`);
-    const ic = li && li.querySelector(".obj-icon, .avatar");
-    if (ic) p.querySelector("[data-lk-pill-icon]").innerHTML = ic.outerHTML;
+    p.querySelector("[data-lk-pill-icon]").innerHTML = e.detail.icon || "";
     p.querySelector("[data-lk-pill-label]").textContent = e.detail.label;
     p.hidden = false;
   });
-  document.addEventListener("mousedown", (e) => {
-    const li = e.target.closest(".lk-list li[data-id]");
-    if (!li) return;
-    // keep the picked item's icon for the pill (pick() empties the list after this)
-    const box = li.closest("[data-lookup]");
-    const ic = li.querySelector(".obj-icon, .avatar");
-    const p = box && pill(box);
-    if (p) p.querySelector("[data-lk-pill-icon]").innerHTML = ic ? ic.outerHTML : "";
-  }, true);
   document.addEventListener("input", (e) => {
     if (!(e.target.matches && e.target.matches(".lk-input"))) return;
     const p = pill(e.target.closest("[data-lookup]"));

@@ -10,10 +10,33 @@ import pytest
 from apps.core.store.compile import template_for
 from apps.core.store.db import Caller
 from apps.core.world import load_world
+from apps.crm import service as S
 from tests.conftest import live_server_on, make_client, signed_in
 
 WORLD = "lumen"
 USER = "jordan.blake"
+
+
+# ---------------------------------------------------------------- helpers the test modules import
+def writes(store) -> int:
+    """How many writes the store has logged (a refused change must add none)."""
+    return store.scalar("SELECT count(*) FROM _writes")
+
+
+def opp(store, slug="harrowgate-fy27-renewal"):
+    return S.by_slug(store, USER, "opportunities", slug)
+
+
+def rec(slot, obj, slug):
+    """A record by slug, read from a (live) slot's store, as Jordan sees it."""
+    with slot.store() as st:
+        return S.by_slug(st, USER, obj, slug)
+
+
+def get(slot, obj, rid):
+    """A record by id, read from a (live) slot's store, as Jordan sees it."""
+    with slot.store() as st:
+        return S.get(st, USER, obj, rid)
 
 
 @pytest.fixture(scope="session")
@@ -57,11 +80,6 @@ def desk(page, live_server, live_slot):
 
 @pytest.fixture(scope="session")
 def base_url(live_server):
-    # Overridden with the live server: the shared one is cached for the first (meridian) server.
+    # This directory's (lumen) server; tests/conftest.py's browser_context_args reads it per test.
     return live_server.url
 
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args, live_server):
-    # pytest-playwright caches the context arguments (base_url included) for the session.
-    return {**browser_context_args, "base_url": live_server.url}

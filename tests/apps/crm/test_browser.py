@@ -6,19 +6,10 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.crm import service as S
+from tests.apps.crm.conftest import get, rec
 
 pytestmark = pytest.mark.browser
 USER = "jordan.blake"
-
-
-def rec(slot, obj, slug):
-    with slot.store() as st:
-        return S.by_slug(st, USER, obj, slug)
-
-
-def get(slot, obj, rid):
-    with slot.store() as st:
-        return S.get(st, USER, obj, rid)
 
 
 def test_convert_a_lead(desk, live_slot):

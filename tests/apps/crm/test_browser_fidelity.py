@@ -13,19 +13,10 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.crm import service as S
+from tests.apps.crm.conftest import get, rec
 
 pytestmark = pytest.mark.browser
 USER = "jordan.blake"
-
-
-def rec(slot, obj, slug):
-    with slot.store() as st:
-        return S.by_slug(st, USER, obj, slug)
-
-
-def get(slot, obj, rid):
-    with slot.store() as st:
-        return S.get(st, USER, obj, rid)
 
 
 def test_app_launcher_switches_apps(desk):
@@ -68,10 +59,13 @@ def test_global_action_new_task_with_related_to_pill_and_date(desk, live_slot):
     expect(dlg).to_be_visible()
     dlg.get_by_label("Subject").fill("Send remediation plan")
     dlg.get_by_role("textbox", name="Due Date").fill("6/12/2026")
-    dlg.get_by_role("combobox", name="Related To").fill("FY27")
-    dlg.get_by_role("option", name=re.compile(r"Harrowgate – FY27 Renewal")).click()
-    pill = dlg.locator("[data-lk-pill]:visible")
-    expect(pill.filter(has_text="Harrowgate – FY27 Renewal")).to_be_visible()
+    related = dlg.get_by_role("combobox", name="Related To")
+    related.fill("FY27")
+    expect(dlg.get_by_role("option", name=re.compile(r"Harrowgate – FY27 Renewal"))).to_be_visible()
+    related.press("Enter")                            # picked from the keyboard: the pill still gets its icon
+    pill = dlg.locator("[data-lk-pill]:visible").filter(has_text="Harrowgate – FY27 Renewal")
+    expect(pill).to_be_visible()
+    expect(pill.locator(".obj-icon")).to_have_count(1)
     expect(dlg.get_by_role("button", name="Clear Selection: Assigned To")).to_be_visible()   # me, as a pill
     dlg.get_by_role("button", name="Save").click()
     expect(page).to_have_url(re.compile(re.escape(h["url"]) + "$"))
@@ -99,6 +93,8 @@ def test_build_and_save_a_report(desk, live_slot):
     expect(page.get_by_role("button", name="Remove filter Type equals Renewal")).to_be_visible()
     page.get_by_role("button", name="Sort by: None").click()
     page.get_by_role("listbox", name="Sort by").get_by_role("option", name="Amount", exact=True).click()
+    # the choice reloads the builder; its menu shows the choice at once, so wait for the new page
+    expect(page).to_have_url(re.compile(r"sort_by=amount"))
     expect(page.get_by_role("button", name="Sort by: Amount")).to_be_visible()
     page.get_by_role("button", name="Save & Run").click()
     page.get_by_role("dialog", name="Save Report").get_by_role("button", name="Save", exact=True).click()

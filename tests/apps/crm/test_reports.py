@@ -8,13 +8,10 @@ import pytest
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller
 from apps.crm import service as S
+from tests.apps.crm.conftest import writes
 
 USER = "jordan.blake"
 ME = Caller(user=USER)
-
-
-def writes(store) -> int:
-    return store.scalar("SELECT count(*) FROM _writes")
 
 
 def test_stage_sorts_in_picklist_order(store):

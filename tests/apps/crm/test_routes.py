@@ -161,6 +161,7 @@ def test_pipeline_move(hx, slot, ids):
     assert hx.post("/crm/pipeline/move", data={"opportunity": o, "stage": "Nowhere"}).status_code == 422
     assert hx.post("/crm/pipeline/move", data={"opportunity": 999999, "stage": "Discovery"}).status_code == 404
     assert hx.post("/crm/pipeline/move", data={"opportunity": o, "stage": "Proposal", "scope": "x"}).status_code == 422
+    assert opp(slot, o)["stage"] == "Discovery"          # a bad scope is refused before the move is written
     assert hx.get("/crm/pipeline?period=forever").status_code == 422
     assert hx.get("/crm/reports/pipeline?group=colour").status_code == 422
 

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from apps.crm import service as S
+from tests.apps.crm.conftest import opp, writes
 
 USER = "jordan.blake"
 HX = {"HX-Request": "true"}
-
-
-def opp(store, slug="harrowgate-fy27-renewal"):
-    return S.by_slug(store, USER, "opportunities", slug)
-
-
-def writes(store) -> int:
-    return store.scalar("SELECT count(*) FROM _writes")
 
 
 def test_header_is_salesforce_not_the_workspace_bar(client):
@@ -93,16 +85,16 @@ def test_kanban_display_and_move(client, store):
     assert 'class="board list-board"' in html and f'data-opp="{o["id"]}"' in html
     assert 'aria-label="Display as Kanban"' in html
     back = "/crm/o/opportunities?view=open&display=kanban"
-    r = client.post(f"/crm/o/opportunities/kanban/move?back={quote(back)}", headers=HX,
+    r = client.post(f"/crm/pipeline/move?back={quote(back)}", headers=HX,
                     data={"opportunity": o["id"], "stage": "Proposal"})
     assert r.status_code == 204 and r.headers["HX-Redirect"] == back
     assert opp(store)["stage"] == "Proposal"
-    r = client.post(f"/crm/o/opportunities/kanban/move?back={quote(back)}", headers=HX,
+    r = client.post(f"/crm/pipeline/move?back={quote(back)}", headers=HX,
                     data={"opportunity": o["id"], "stage": "Closed Lost"})
     assert "Close This Opportunity" in r.data.decode() and opp(store)["stage"] == "Proposal"
-    assert client.post("/crm/o/opportunities/kanban/move", headers=HX,
+    assert client.post("/crm/pipeline/move", headers=HX,
                        data={"opportunity": "x", "stage": "Proposal"}).status_code == 422
-    assert client.post("/crm/o/opportunities/kanban/move", headers=HX,
+    assert client.post("/crm/pipeline/move", headers=HX,
                        data={"opportunity": o["id"], "stage": "Won"}).status_code == 422
     # the close dialog from the Kanban comes back to the list
     r = client.post(f"/crm/o/opportunities/{o['id']}/stage", headers=HX,

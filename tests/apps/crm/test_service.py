@@ -7,16 +7,9 @@ import pytest
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller
 from apps.crm import service as S
+from tests.apps.crm.conftest import opp, writes
 
 USER = "jordan.blake"
-
-
-def writes(store) -> int:
-    return store.scalar("SELECT count(*) FROM _writes")
-
-
-def opp(store, slug="harrowgate-fy27-renewal"):
-    return S.by_slug(store, USER, "opportunities", slug)
 
 
 def new_opp(**over):
