@@ -95,10 +95,13 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, **launch_args()}
 
 
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args):
+@pytest.fixture
+def browser_context_args(browser_context_args, base_url):
+    # Per test: pytest-playwright's are cached for the session with the first base_url it saw, so
+    # after a directory serving another world (tests/apps/crm, lumen) pages opened on that server
+    # with this one's cookie ("The workspace was reset"). Each test names its own server.
     from harness.env.browser import context_args
-    return {**browser_context_args, **context_args()}
+    return {**browser_context_args, **context_args(), "base_url": base_url}
 
 
 @contextmanager
