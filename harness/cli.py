@@ -587,6 +587,10 @@ from harness.servers.envserver import env_server  # noqa: E402  (env server: iss
 
 main.add_command(env_server)
 
+from harness.human.cli import record  # noqa: E402  (people in the loop: issue 22)
+
+main.add_command(record)
+
 
 if __name__ == "__main__":
     sys.exit(main())
