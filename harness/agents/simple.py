@@ -33,6 +33,9 @@ class RandomAgent:
         self.space.seed(self.seed + (zlib.crc32(task.id.encode()) % 100_000 if task else 0))
 
     def act(self, observation: dict) -> dict:
+        shot = observation.get("screenshot") if isinstance(observation, dict) else None
+        if shot is not None and hasattr(shot, "shape"):
+            self.space.screen = (shot.shape[1], shot.shape[0])       # the episode's screen (a variant's)
         return json.loads(self.space.sample())
 
 

@@ -9,7 +9,8 @@ the parser (``parse`` turns a dict or a JSON string into a model or raises
 shown to models), ``example()``, and the executor's dispatch
 (``harness.env.execute.HANDLERS``, one handler per model).
 
-Coordinates are screenshot pixels of the fixed 1280×800 viewport. Keys accept
+Coordinates are screenshot pixels: 1280×800 by default, the episode's screen under an appearance
+variant (``harness.env.variant``; ``parse(action, screen=(w, h))`` checks the bounds against it). Keys accept
 xdotool names (``Return``, ``ctrl+a``, ``shift+Tab``, ``Page_Down``) and
 Playwright names (``Enter``, ``Control+A``) alike.
 """
@@ -20,7 +21,8 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator,
+                      model_validator)
 
 from harness.env.browser import VIEWPORT
 
@@ -45,22 +47,30 @@ class _Action(BaseModel):
         """Checks past the schema, raising ``ActionError`` with a message for the agent (none here)."""
 
 
+def _screen(info: ValidationInfo) -> tuple[int, int]:
+    """The screen the action is checked against: ``parse(..., screen=)``, else 1280×800."""
+    ctx = info.context or {}
+    return tuple(ctx.get("screen") or (VIEWPORT["width"], VIEWPORT["height"]))
+
+
 class _Point(_Action):
     x: int = Field(description="pixels from the left edge of the screenshot")
     y: int = Field(description="pixels from the top edge of the screenshot")
 
     @field_validator("x")
     @classmethod
-    def _x(cls, v: int) -> int:
-        if not 0 <= v < VIEWPORT["width"]:
-            raise ValueError(f"x={v} is outside the screen (0..{VIEWPORT['width'] - 1})")
+    def _x(cls, v: int, info: ValidationInfo) -> int:
+        w = _screen(info)[0]
+        if not 0 <= v < w:
+            raise ValueError(f"x={v} is outside the screen (0..{w - 1})")
         return v
 
     @field_validator("y")
     @classmethod
-    def _y(cls, v: int) -> int:
-        if not 0 <= v < VIEWPORT["height"]:
-            raise ValueError(f"y={v} is outside the screen (0..{VIEWPORT['height'] - 1})")
+    def _y(cls, v: int, info: ValidationInfo) -> int:
+        h = _screen(info)[1]
+        if not 0 <= v < h:
+            raise ValueError(f"y={v} is outside the screen (0..{h - 1})")
         return v
 
 
@@ -88,19 +98,30 @@ class Move(_Point):
     type: Literal["move"] = "move"
 
 
-class MouseDown(_Action):
-    """Press a mouse button (optionally after moving to x, y)."""
-    type: Literal["mouse_down"] = "mouse_down"
+class _MaybePoint(_Action):
     x: int | None = None
     y: int | None = None
+
+    @field_validator("x")
+    @classmethod
+    def _x(cls, v: int | None, info: ValidationInfo) -> int | None:
+        return v if v is None else _Point._x.__func__(cls, v, info)
+
+    @field_validator("y")
+    @classmethod
+    def _y(cls, v: int | None, info: ValidationInfo) -> int | None:
+        return v if v is None else _Point._y.__func__(cls, v, info)
+
+
+class MouseDown(_MaybePoint):
+    """Press a mouse button (optionally after moving to x, y)."""
+    type: Literal["mouse_down"] = "mouse_down"
     button: Literal["left", "right", "middle"] = "left"
 
 
-class MouseUp(_Action):
+class MouseUp(_MaybePoint):
     """Release a mouse button (optionally after moving to x, y)."""
     type: Literal["mouse_up"] = "mouse_up"
-    x: int | None = None
-    y: int | None = None
     button: Literal["left", "right", "middle"] = "left"
 
 
@@ -241,8 +262,9 @@ def example(kind: str) -> dict:
     return copy.deepcopy(BY_TYPE[kind].example)
 
 
-def parse(action: dict | str | BaseModel) -> BaseModel:
-    """A validated action model, or ``ActionError`` saying what is wrong."""
+def parse(action: dict | str | BaseModel, *, screen: tuple[int, int] | None = None) -> BaseModel:
+    """A validated action model, or ``ActionError`` saying what is wrong; points are checked against
+    ``screen`` (width, height of the episode's screenshot; default 1280×800)."""
     if isinstance(action, BaseModel):
         return action
     if isinstance(action, (bytes, bytearray)):
@@ -258,7 +280,7 @@ def parse(action: dict | str | BaseModel) -> BaseModel:
     if kind not in BY_TYPE:
         raise ActionError(f"unknown action type {kind!r}; use one of: {', '.join(ACTION_TYPES)}")
     try:
-        model = _ADAPTER.validate_python(action)
+        model = _ADAPTER.validate_python(action, context={"screen": tuple(screen)} if screen else None)
     except ValidationError as e:
         parts = []
         for err in e.errors():
@@ -350,9 +372,9 @@ def _type_name(ann) -> str:
     return getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
 
 
-def describe(*, tools: bool = False) -> str:
+def describe(*, tools: bool = False, screen: tuple[int, int] | None = None) -> str:
     """The action space in words, generated from the table (for model prompts); ``tools`` adds
-    the hybrid actions (``tool_call``)."""
+    the hybrid actions (``tool_call``); ``screen``: the episode's screenshot size (default 1280×800)."""
     lines = ["Send one action per step as a JSON object with a \"type\":"]
     for row in ACTIONS:
         if row.hybrid and not tools:
@@ -365,5 +387,6 @@ def describe(*, tools: bool = False) -> str:
             req = "" if f.is_required() else f" = {json.dumps(f.default) if f.default is not None else 'null'}"
             fields.append(f"{name}: {t}{req}")
         lines.append(f"- {row.name}({', '.join(fields)}) — {row.model.__doc__.strip()}")
-    lines.append(f"The screen is {VIEWPORT['width']}×{VIEWPORT['height']} pixels; x grows to the right, y downwards.")
+    w, h = screen or (VIEWPORT["width"], VIEWPORT["height"])
+    lines.append(f"The screen is {w}×{h} pixels; x grows to the right, y downwards.")
     return "\n".join(lines)

@@ -107,13 +107,14 @@ def launch_args() -> dict:
     return args
 
 
-def context_args(*, timezone: str = "America/New_York", locale: str = "en-US") -> dict:
-    """Keyword arguments for ``browser.new_context``: fixed viewport and scale,
-    the world's time zone and locale, no motion, no service workers."""
+def context_args(*, timezone: str = "America/New_York", locale: str = "en-US", variant=None) -> dict:
+    """Keyword arguments for ``browser.new_context``: the viewport and scale (1280×800 at 1, or
+    those of ``variant``, a ``harness.env.variant.Variant``), the world's time zone and locale,
+    no motion, no service workers."""
+    geometry = variant.context_args() if variant is not None else {
+        "viewport": dict(VIEWPORT), "screen": dict(VIEWPORT), "device_scale_factor": 1}
     return {
-        "viewport": dict(VIEWPORT),
-        "screen": dict(VIEWPORT),
-        "device_scale_factor": 1,
+        **geometry,
         "locale": locale,
         "timezone_id": timezone,
         "reduced_motion": "reduce",

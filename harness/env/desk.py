@@ -1,7 +1,8 @@
 """``DeskEnv``: a deskworld task as a Gymnasium environment (the base env).
 
 Observation (``Dict``):
-    ``screenshot``  (800, 1280, 3) uint8, what the browser shows;
+    ``screenshot``  (H, W, 3) uint8, what the browser shows: (800, 1280, 3) by default, the
+                     variant's screen otherwise (``variant=``, below);
     ``url``          the page's address (on the stable origin http://desk.local);
     ``goal``         the task's prompt;
     ``last_action_error``  "" or why the last action could not be carried out;
@@ -55,7 +56,8 @@ from gymnasium import spaces
 import harness.env.actions as A
 from harness.env.observe import to_array
 from harness.env.session import Session
-from harness.env.spaces import SCREEN_SHAPE, ActionSpace, AnyText, screen_space
+from harness.env.spaces import ActionSpace, AnyText, screen_space
+from harness.env.variant import ANY, Variant, VariantError, variant_or_any
 from harness.tasks.families import InstanceRef
 from harness.tasks.registry import TaskError, load_instance, load_task, select, select_instances
 from harness.tasks.schema import Task
@@ -67,14 +69,16 @@ class ResetNeeded(RuntimeError):
     """``step()`` before ``reset()``, or after the episode ended: call ``reset()``."""
 
 
-def base_observation_space() -> spaces.Dict:
-    """The observation space of ``DeskEnv`` itself (the wrappers add to it).
+def base_observation_space(variant=None) -> spaces.Dict:
+    """The observation space of ``DeskEnv`` itself (the wrappers add to it); the screenshot's shape
+    is ``variant``'s screen (default 1280×800).
 
     Every shape is fixed and the text spaces are ``AnyText`` of fixed maximum
     lengths, so all sub-environments of a vector env have the same space
     whatever their task, and it batches."""
+    v = variant if isinstance(variant, Variant) else Variant.of(None if variant in (None, ANY) else variant)
     return spaces.Dict({
-        "screenshot": screen_space(),
+        "screenshot": screen_space(v.shape),
         "url": AnyText(max_length=8192, min_length=0),
         "goal": AnyText(max_length=50_000, min_length=0),
         "last_action_error": AnyText(max_length=8192, min_length=0),
@@ -153,6 +157,17 @@ class DeskEnv(gym.Env[dict, dict]):
     its own browser on its first reset. A ``DeskEnv`` copied into a forked child
     drops the parent's browser and starts its own (``harness.env.session``).
 
+    Appearance variants (``harness.env.variant``: viewport, device scale factor, browser zoom):
+    ``DeskEnv(variant={"viewport": "1440x900", "scale": 2})`` (or its text,
+    ``"viewport=1440x900,scale=2"``) runs every episode on that screen; ``reset(options={"variant":
+    ...})`` runs one episode on another. The screenshot is the variant's screen (``viewport × scale``
+    pixels) and actions are in its pixels. The observation space is fixed by the constructor's
+    variant (a vector env needs one shape): a reset variant of another screen size is refused
+    (``VariantError``) — a variant of the same size (another zoom) is fine. ``variant="any"`` lifts
+    that: every reset may change the screen, and ``observation_space`` follows the episode's (not for
+    vector envs). ``info["variant"]`` names the episode's variant (its canonical text) on every reset
+    and step when it isn't the default; ``env.variant`` is the ``Variant``.
+
     Autoreset: Gymnasium 1.x vector envs autoreset on the *next* step. The step
     that ends an episode returns its reward and ``infos["result"]`` (the verifier's
     result, with the ``infos["_result"]`` mask); the following ``step()`` ignores
@@ -166,7 +181,7 @@ class DeskEnv(gym.Env[dict, dict]):
 
     def __init__(self, task: str | Task | None = None, *, tasks=None, split: str | None = None,
                  render_mode: str | None = None, trace: bool = False, max_steps: int | None = None,
-                 reward: str = "final"):
+                 reward: str = "final", variant=None):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         if (task is None) == (tasks is None):
@@ -179,8 +194,10 @@ class DeskEnv(gym.Env[dict, dict]):
         # With a pool, the task is only known once reset() has drawn one.
         self.task: Task | None = self._loaded(self.tasks[0]) if len(self.tasks) == 1 else None
         self.render_mode = render_mode
-        self.observation_space = base_observation_space()
-        self.action_space = ActionSpace()
+        self.fixed_variant = variant_or_any(variant)       # a Variant, or "any" (the screen may change at reset)
+        self.variant: Variant = Variant() if self.fixed_variant == ANY else self.fixed_variant
+        self.observation_space = base_observation_space(self.variant)
+        self.action_space = ActionSpace(screen=self.variant.screen)
         self.session = Session(trace=trace)
         self.episode = Episode()
         self._max_steps = max_steps
@@ -205,15 +222,17 @@ class DeskEnv(gym.Env[dict, dict]):
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        variant = self._pick_variant(options)
         self.task = self._pick_task(options)
         self.episode = Episode(started=True)
+        self._use_variant(variant)
         try:
-            self.session.reset(self.task)
+            self.session.reset(self.task, variant)
             obs = self._observe("")
         except Exception:
             # A browser that died is relaunched once; the reset is retried on the new one.
             self.session.relaunch()
-            self.session.reset(self.task)
+            self.session.reset(self.task, variant)
             obs = self._observe("")
         self.episode.milestones = Milestones(self.task, self.session.desk().world.root)
         return obs, self._info()
@@ -228,7 +247,7 @@ class DeskEnv(gym.Env[dict, dict]):
         error = ""
         parsed = None
         try:
-            parsed = A.parse(action)
+            parsed = A.parse(action, screen=self.variant.screen)
         except A.ActionError as e:
             error = str(e)
         done = isinstance(parsed, A.Done)
@@ -291,6 +310,28 @@ class DeskEnv(gym.Env[dict, dict]):
                 "result": ep.result.to_dict() if ep.result is not None else None}
 
     # ------------------------------------------------------------------ the episode
+    def _pick_variant(self, options: dict | None) -> Variant:
+        """``options["variant"]`` when given (a dict, its text or a ``Variant``), else the constructor's.
+        A variant of another screen size than the observation space's is refused unless the env was
+        made with ``variant="any"``."""
+        if not options or options.get("variant") is None:
+            return Variant() if self.fixed_variant == ANY else self.fixed_variant
+        v = Variant.of(options["variant"])
+        if self.fixed_variant != ANY and v.screen != self.fixed_variant.screen:
+            w, h = self.fixed_variant.screen
+            raise VariantError(f"variant {v} has a {v.screen[0]}x{v.screen[1]} screen, but this env's observation "
+                               f"space is {w}x{h} (fixed by DeskEnv(variant=...), a vector env needs one shape); "
+                               f"make the env with that variant, or with variant='any' to let each reset "
+                               "change the screen")
+        return v
+
+    def _use_variant(self, v: Variant) -> None:
+        """The episode's variant; with ``variant="any"`` the spaces follow its screen."""
+        if v.screen != self.variant.screen:
+            self.observation_space = base_observation_space(v)
+            self.action_space = ActionSpace(screen=v.screen)
+        self.variant = v
+
     def _pick_task(self, options: dict | None) -> Task:
         """``options["task"]`` when given; else the one task, or a draw from the pool."""
         if options and options.get("task"):
@@ -308,13 +349,14 @@ class DeskEnv(gym.Env[dict, dict]):
 
     def _observe(self, error: str) -> dict:
         png, url = self.session.observe()
-        obs = {"screenshot": to_array(png), "url": url, "goal": self.task.goal, "last_action_error": error or "",
+        obs = {"screenshot": to_array(png, self.variant.screen), "url": url, "goal": self.task.goal, "last_action_error": error or "",
                "user_reply": self.session.user_reply[:8192]}
         self._last_obs = obs
         return obs
 
     def _info(self, **extra) -> dict:
-        return {"step": self.episode.steps, "task": self.task.id, "status": self.episode.status, **extra}
+        return {"step": self.episode.steps, "task": self.task.id, "status": self.episode.status,
+                **({"variant": str(self.variant)} if not self.variant.is_default else {}), **extra}
 
     def _judge_milestones(self, ms: Milestones, step: int) -> tuple[float, list[str]]:
         desk = self.session.desk()
@@ -336,6 +378,6 @@ class DeskEnv(gym.Env[dict, dict]):
         msg = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
         ep.result = error_result(msg)
         obs = self._last_obs if self._last_obs is not None else {
-            "screenshot": np.zeros(SCREEN_SHAPE, np.uint8), "url": "", "goal": self.task.goal}
+            "screenshot": np.zeros(self.variant.shape, np.uint8), "url": "", "goal": self.task.goal}
         obs = {**obs, "last_action_error": "", "user_reply": ""}
         return obs, 0.0, False, True, self._info(result=ep.result.to_dict(), error=msg)

@@ -37,6 +37,7 @@ from harness.env.containment import Fence
 from harness.env.execute import ACT_DEADLINE_S, STEP_DEADLINE_S, execute
 from harness.env.observe import screenshot_png
 from harness.env.settle import DEFAULT_TIMEOUT_S, INIT_SCRIPT, STABLE_CSS, NetworkWatch, wait_quiet, wait_settled
+from harness.env.variant import Variant
 
 PUBLIC_ORIGIN = "http://desk.local"
 LEAVE_TIMEOUT_MS = 2000          # at reset: leaving the old page, and its saves on leaving landing
@@ -116,6 +117,7 @@ class WorldSlot(Desk):
     page: object = None
     cdp: object = None
     net: NetworkWatch | None = None
+    variant: Variant | None = None          # the variant the browser context was made for
 
 
 class Driver:
@@ -138,6 +140,7 @@ class Driver:
         self.last_good: str | None = None       # the last main-frame URL on the origin
         self._deadline: float | None = None     # the current step's deadline (monotonic)
         self.start_path = "/"
+        self.variant = Variant()                # the current episode's screen (harness.env.variant)
 
     # ------------------------------------------------------------------ slots
     def world_slot(self, ref: str) -> WorldSlot:
@@ -150,17 +153,28 @@ class Driver:
                 ws.retarget(ref)
             return ws
         desk = Desk.open(ref)
-        world, server = desk.world, desk.server
-        spec = world.spec.clock
-        fence = Fence(server.url, public=PUBLIC_ORIGIN)
-        ctx = self.browser.new_context(**context_args(timezone=spec.timezone, locale=spec.locale),
-                                       base_url=server.url, proxy=fence.proxy())
+        ws = WorldSlot(desk.world, desk.slot, desk.app, desk.server, desk.errors)
+        self._new_context(ws, self.variant)
+        self.worlds[name] = ws
+        return ws
+
+    def _new_context(self, ws: WorldSlot, variant: Variant) -> None:
+        """The world slot's browser context, made for ``variant`` (its viewport and scale factor are
+        fixed when a context is made: a reset to another variant closes the old one and makes this)."""
+        if ws.context is not None:
+            try:
+                ws.context.close()
+            except Exception:
+                pass
+        ws.page = ws.cdp = ws.net = None
+        spec = ws.world.spec.clock
+        fence = Fence(ws.server.url, public=PUBLIC_ORIGIN)
+        ctx = self.browser.new_context(**context_args(timezone=spec.timezone, locale=spec.locale, variant=variant),
+                                       base_url=ws.server.url, proxy=fence.proxy())
         ctx.set_default_timeout(10_000)
         ctx.set_default_navigation_timeout(15_000)
         fence.install(ctx)
-        ws = WorldSlot(world, desk.slot, desk.app, server, desk.errors, context=ctx, fence=fence)
-        self.worlds[name] = ws
-        return ws
+        ws.context, ws.fence, ws.variant = ctx, fence, variant
 
     # ------------------------------------------------------------------ reset
     def _open_page(self, ws: WorldSlot, now) -> None:
@@ -176,14 +190,17 @@ class Driver:
         ws.net = NetworkWatch()
         ws.net.attach(page)
 
-    def reset(self, task) -> None:
+    def reset(self, task, variant: Variant | None = None) -> None:
         self._deadline = None
+        self.variant = variant or Variant()
         ws = self.world_slot(task.world_ref)
         if self.trace and self.current is not None and self.current.page is not None:
             try:
                 self.current.context.tracing.stop()
             except Exception:
                 pass
+        if ws.variant != self.variant:
+            self._new_context(ws, self.variant)        # a new page opens on it below
         self.current = ws
         page = ws.page
         if page is not None and (page.is_closed() or not self.browser.is_connected()):
@@ -375,7 +392,7 @@ class Driver:
 
     # ------------------------------------------------------------------ reading
     def screenshot(self) -> bytes:
-        return screenshot_png(self.page, self.current.cdp)
+        return screenshot_png(self.page, self.current.cdp, self.variant.screen)
 
     def url(self) -> str:
         return self.current.fence.public(self.page.url)

@@ -60,26 +60,33 @@ def _left_ms(deadline: float) -> float:
 
 
 # ---------------------------------------------------------------- one handler per action model
+# Actions are in screenshot pixels; Playwright's mouse is in the page's CSS pixels. ``_css`` maps a
+# point through the episode's variant (``driver.variant``: px / (scale × zoom)); at the default
+# variant that is the identity.
+def _css(driver, x: float, y: float) -> tuple[float, float]:
+    return driver.variant.to_css(x, y)
+
+
 def _click(driver, a: A.Click, deadline: float) -> None:
-    driver.page.mouse.click(a.x, a.y, button=a.button)
+    driver.page.mouse.click(*_css(driver, a.x, a.y), button=a.button)
 
 
 def _double_click(driver, a: A.DoubleClick, deadline: float) -> None:
-    driver.page.mouse.dblclick(a.x, a.y)
+    driver.page.mouse.dblclick(*_css(driver, a.x, a.y))
 
 
 def _triple_click(driver, a: A.TripleClick, deadline: float) -> None:
-    driver.page.mouse.click(a.x, a.y, click_count=3)
+    driver.page.mouse.click(*_css(driver, a.x, a.y), click_count=3)
 
 
 def _move(driver, a: A.Move, deadline: float) -> None:
-    driver.page.mouse.move(a.x, a.y)
+    driver.page.mouse.move(*_css(driver, a.x, a.y))
 
 
 def _mouse_button(driver, a: A.MouseDown | A.MouseUp, deadline: float) -> None:
     mouse = driver.page.mouse
     if a.x is not None and a.y is not None:
-        mouse.move(a.x, a.y)
+        mouse.move(*_css(driver, a.x, a.y))
     (mouse.down if isinstance(a, A.MouseDown) else mouse.up)(button=a.button)
 
 
@@ -87,21 +94,22 @@ def _drag(driver, a: A.Drag, deadline: float) -> str | None:
     mouse = driver.page.mouse
     first, *rest = a.path
     steps = max(1, min(8, A.MAX_DRAG_MOVES // len(rest)))
-    mouse.move(first.x, first.y)
+    mouse.move(*_css(driver, first.x, first.y))
     mouse.down()
     try:
         for i, p in enumerate(rest):
             if time.monotonic() > deadline:
                 return _late(i, len(rest), "moves")
-            mouse.move(p.x, p.y, steps=steps)
+            mouse.move(*_css(driver, p.x, p.y), steps=steps)
     finally:
         mouse.up()
     return None
 
 
 def _scroll(driver, a: A.Scroll, deadline: float) -> None:
-    driver.page.mouse.move(a.x, a.y)
-    driver.page.mouse.wheel(a.dx, a.dy)
+    """dx, dy are screenshot pixels too: the page moves by about that much of the screenshot."""
+    driver.page.mouse.move(*_css(driver, a.x, a.y))
+    driver.page.mouse.wheel(*_css(driver, a.dx, a.dy))
 
 
 def _type(driver, a: A.Type, deadline: float) -> str | None:

@@ -28,11 +28,11 @@ def _check_obs_mode(obs_mode: str) -> None:
 
 def make_env(task=None, *, tasks=None, split: str | None = None, obs_mode: str = "dict", axtree: bool = False,
              som: bool = False, tools: bool = False, render_mode: str | None = None, trace: bool = False,
-             max_steps: int | None = None, reward: str = "final") -> gym.Env:
-    """A ``DeskEnv`` (``task``, ``tasks``, ``split``, ``render_mode``, ``trace``, ``max_steps``, ``reward``:
-    its own arguments) wrapped for ``tools``, ``axtree``, ``som`` and ``obs_mode``."""
+             max_steps: int | None = None, reward: str = "final", variant=None) -> gym.Env:
+    """A ``DeskEnv`` (``task``, ``tasks``, ``split``, ``render_mode``, ``trace``, ``max_steps``, ``reward``,
+    ``variant``: its own arguments) wrapped for ``tools``, ``axtree``, ``som`` and ``obs_mode``."""
     env: gym.Env = DeskEnv(task, tasks=tasks, split=split, render_mode=render_mode, trace=trace,
-                           max_steps=max_steps, reward=reward)
+                           max_steps=max_steps, reward=reward, variant=variant)
     _check_obs_mode(obs_mode)
     if tools:
         env = HybridTools(env)
@@ -50,7 +50,7 @@ make_env.metadata = DeskEnv.metadata
 
 
 def observation_space(*, axtree: bool = False, som: bool = False, obs_mode: str = "dict",
-                      tools: bool = False) -> spaces.Space:
+                      tools: bool = False, variant=None) -> spaces.Space:
     """The observation space of ``make_env(...)`` with these flags (and of
     ``harness.servers.remote.RemoteEnv``), without making an env.
 
@@ -58,7 +58,7 @@ def observation_space(*, axtree: bool = False, som: bool = False, obs_mode: str 
     all sub-environments of a vector env have the same space whatever their task, and it
     batches (``obs_mode="pixels"``: one Box)."""
     _check_obs_mode(obs_mode)
-    space: spaces.Space = base_observation_space()
+    space: spaces.Space = base_observation_space(variant)
     if tools:
         space = HybridTools.space(space)
     if axtree:

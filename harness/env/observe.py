@@ -42,7 +42,25 @@ MARKS_JS = """
 """
 
 
-def screenshot_png(page, cdp=None) -> bytes:
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG, from its header."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def fit_png(png: bytes, size: tuple[int, int]) -> bytes:
+    """The PNG cut (or padded with black) to ``size``: a variant whose CSS viewport was rounded up
+    (``harness.env.variant``) draws a pixel more than its screen; the screenshot is the screen."""
+    if png_size(png) == tuple(size):
+        return png
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    canvas = Image.new("RGB", tuple(size))
+    canvas.paste(im.crop((0, 0, min(im.width, size[0]), min(im.height, size[1]))), (0, 0))
+    buf = io.BytesIO()
+    canvas.save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def screenshot_png(page, cdp=None, size: tuple[int, int] | None = None) -> bytes:
     """PNG of the viewport. Through CDP with ``optimizeForSpeed`` when we have a
     session (about twice as fast as ``page.screenshot``; still lossless).
 
@@ -55,16 +73,21 @@ def screenshot_png(page, cdp=None) -> bytes:
     if cdp is not None:
         data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
                                                    "captureBeyondViewport": False})["data"]
-        return base64.b64decode(data)
-    return page.screenshot(type="png", animations="disabled", caret="hide", scale="css")
+        png = base64.b64decode(data)
+    else:
+        png = page.screenshot(type="png", animations="disabled", caret="hide", scale="device")
+    return fit_png(png, size) if size is not None else png
 
 
-def to_array(png: bytes) -> np.ndarray:
+def to_array(png: bytes, size: tuple[int, int] | None = None) -> np.ndarray:
+    """The PNG as an (H, W, 3) uint8 array of ``size`` (width, height; default 1280×800), cut or
+    padded with black if the PNG is another size."""
     img = Image.open(io.BytesIO(png)).convert("RGB")
     arr = np.asarray(img, dtype=np.uint8)
-    if arr.shape != (VIEWPORT["height"], VIEWPORT["width"], 3):
-        canvas = np.zeros((VIEWPORT["height"], VIEWPORT["width"], 3), dtype=np.uint8)
-        h, w = min(arr.shape[0], VIEWPORT["height"]), min(arr.shape[1], VIEWPORT["width"])
+    w0, h0 = size or (VIEWPORT["width"], VIEWPORT["height"])
+    if arr.shape != (h0, w0, 3):
+        canvas = np.zeros((h0, w0, 3), dtype=np.uint8)
+        h, w = min(arr.shape[0], h0), min(arr.shape[1], w0)
         canvas[:h, :w] = arr[:h, :w]
         arr = canvas
     return arr
@@ -77,13 +100,18 @@ def axtree(page) -> str:
         return f"(accessibility tree unavailable: {type(e).__name__})"
 
 
-def marks(page) -> list[dict]:
+def marks(page, variant=None) -> list[dict]:
+    """The interactive elements, boxes in screenshot pixels (CSS boxes mapped through ``variant``)."""
     try:
         els = page.evaluate(MARKS_JS)
     except Exception:
         return []
+    f = variant.px_per_css if variant is not None else 1.0
     for i, e in enumerate(els, 1):
         e["id"] = i
+        if f != 1.0:
+            x, y, w, h = e["box"]
+            e["box"] = [round(x * f), round(y * f), round(w * f), round(h * f)]
     return els
 
 

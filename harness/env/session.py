@@ -142,8 +142,15 @@ class Session:
         return self._thread.browser if self._thread is not None else None
 
     # ------------------------------------------------------------------ what the env does
-    def reset(self, task) -> None:
-        self.call(lambda: self._driver.reset(task))
+    def reset(self, task, variant=None) -> None:
+        """A new episode of ``task`` on the screen of ``variant`` (``harness.env.variant``; None: the default)."""
+        self.call(lambda: self._driver.reset(task, variant))
+
+    @property
+    def variant(self):
+        """The current episode's ``Variant`` (its screen and the px↔CSS mapping); the default before any."""
+        from harness.env.variant import Variant
+        return self._driver.variant if self._driver is not None else Variant()
 
     def act(self, action) -> str | None:
         """One step on the page (``Driver.act``): the agent-facing error, or None."""

@@ -31,9 +31,9 @@ CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
 SCREEN_SHAPE = (VIEWPORT["height"], VIEWPORT["width"], 3)
 
 
-def screen_space() -> spaces.Box:
-    """A screenshot: (800, 1280, 3) uint8."""
-    return spaces.Box(0, 255, SCREEN_SHAPE, dtype=np.uint8)
+def screen_space(shape: tuple[int, int, int] = SCREEN_SHAPE) -> spaces.Box:
+    """A screenshot: (800, 1280, 3) uint8 by default, or a variant's ``shape`` (``Variant.shape``)."""
+    return spaces.Box(0, 255, tuple(shape), dtype=np.uint8)
 
 
 class AnyText(spaces.Text):
@@ -55,12 +55,13 @@ class ActionSpace(AnyText):
     (action types of ``harness.env.actions.ACTIONS``, in a fixed mix: a sampling
     policy, not a second action table)."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, screen: tuple[int, int] | None = None):
         super().__init__(max_length=20_000, min_length=2, charset=CHARSET, seed=seed)
+        self.screen = tuple(screen) if screen else (VIEWPORT["width"], VIEWPORT["height"])
 
     def sample(self, mask=None, probability=None) -> str:
         r = self.np_random
-        w, h = VIEWPORT["width"], VIEWPORT["height"]
+        w, h = self.screen
         kind = ["click", "click", "click", "double_click", "move", "scroll", "key", "type", "wait"][int(r.integers(9))]
         x, y = int(r.integers(w)), int(r.integers(h))
         if kind in ("click", "double_click", "move"):

@@ -5,7 +5,7 @@ import numpy as np
 from gymnasium import spaces
 
 from harness.env.observe import draw_marks, marks, marks_text
-from harness.env.spaces import SCREEN_SHAPE, AnyText, screen_space
+from harness.env.spaces import AnyText, screen_space
 from harness.env.wrappers.base import AddObservationKey
 
 
@@ -24,12 +24,21 @@ class AddSetOfMarks(AddObservationKey):
     key = "som"
 
     @staticmethod
-    def key_space() -> spaces.Space:
-        return spaces.Dict({"image": screen_space(), "elements": AnyText(max_length=500_000, min_length=0)})
+    def key_space(screenshot: spaces.Box | None = None) -> spaces.Space:
+        """The image has the screenshot's space (the variant's screen)."""
+        return spaces.Dict({"image": screenshot if screenshot is not None else screen_space(),
+                            "elements": AnyText(max_length=500_000, min_length=0)})
+
+    @classmethod
+    def space(cls, inner: spaces.Dict) -> spaces.Dict:
+        return spaces.Dict({**inner.spaces, cls.key: cls.key_space(inner.spaces.get("screenshot"))})
 
     def read(self, obs: dict) -> dict:
-        els = self._session.page_call(marks)
+        """Boxes and points in screenshot pixels (the page's CSS boxes mapped through the episode's variant)."""
+        variant = self._session.variant
+        els = self._session.page_call(lambda page: marks(page, variant))
         return {"image": draw_marks(obs["screenshot"], els), "elements": marks_text(els)}
 
     def blank(self) -> dict:
-        return {"image": np.zeros(SCREEN_SHAPE, np.uint8), "elements": ""}
+        shape = self.env.observation_space["screenshot"].shape
+        return {"image": np.zeros(shape, np.uint8), "elements": ""}
