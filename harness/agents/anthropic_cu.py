@@ -24,9 +24,10 @@ The Messages API loop of Anthropic's reference implementation:
    ``pause_turn`` is continued; malformed tool input is answered with an
    error and Claude is asked again (three times at most).
 
-The screenshot is sent 1:1 (1280×800 is within every current model's image
-limits) unless ``--screen-size`` asks for a smaller one; coordinates are
-mapped back. Only the newest ``history_images`` screenshots are kept in the
+The screenshot is sent 1:1 when it is within the API's image limits (1280×800 is)
+and shrunk to fit them otherwise (an appearance variant's 2560×1600 is sent as
+1356×847: ``harness.agents.model.Screen``), or at ``--screen-size``; coordinates are
+mapped back to the screenshot's pixels. Only the newest ``history_images`` screenshots are kept in the
 conversation (older ones become a text stub, trimmed in chunks so the
 prompt cache keeps hitting). Rate limits, overloads (529), 5xx and timeouts
 are retried with backoff by the SDK (``max_retries``); the retries taken are
@@ -41,7 +42,7 @@ from PIL import Image
 
 from harness.env.actions import ActionError, parse
 from harness.env.adapters import from_anthropic
-from harness.agents.model import (SCREEN, ModelAgentBase, Pending, call_usage, create, final_action, goal_of, asked_user,
+from harness.agents.model import (ModelAgentBase, Pending, call_usage, create, final_action, goal_of, asked_user,
                                   reply_text, sdk_client, system_prompt)
 
 TOOLSET = "computer_toolset_20260801"
@@ -152,10 +153,12 @@ class AnthropicAgent(ModelAgentBase):
         elif kind == "zoom":
             x0, y0, x1, y1 = p.region
             sx, sy = self.screen.scale
+            sw, sh = self.screen.source
             box = (max(0, round(x0 * sx)), max(0, round(y0 * sy)),
-                   min(SCREEN[0], round(x1 * sx)), min(SCREEN[1], round(y1 * sy)))
+                   min(sw, round(x1 * sx)), min(sh, round(y1 * sy)))
             im = Image.fromarray(obs["screenshot"], "RGB").crop(box)
-            f = min(SCREEN[0] / im.width, SCREEN[1] / im.height)
+            mw, mh = self.screen.size                # the zoomed view is at most the size of a screenshot sent
+            f = min(mw / im.width, mh / im.height)
             im = im.resize((max(1, int(im.width * f)), max(1, int(im.height * f))), Image.LANCZOS)
             buf = io.BytesIO()
             im.save(buf, "PNG")
@@ -164,7 +167,7 @@ class AnthropicAgent(ModelAgentBase):
     # ------------------------------------------------------------------ one model turn
     def _request(self) -> dict:
         req = {"model": self.model, "max_tokens": self.max_tokens,
-               "system": [{"type": "text", "text": system_prompt(), "cache_control": {"type": "ephemeral"}}],
+               "system": [{"type": "text", "text": system_prompt(size=self.screen.size), "cache_control": {"type": "ephemeral"}}],
                "tools": self._tools(), "messages": self.messages, "cache_control": {"type": "ephemeral"}}
         if self.tool == PREVIOUS:
             req["betas"] = [PREVIOUS_BETA]
@@ -258,7 +261,7 @@ class AnthropicAgent(ModelAgentBase):
             inp["text"] = " ".join([str(inp.get("text", ""))] * n)
         actions = from_anthropic(inp, scale=self.screen.scale)
         for a in actions:
-            parse(a)                             # bad coordinates are the model's error, reported now
+            parse(a, screen=self.screen.source)  # bad coordinates are the model's error, reported now
         if isinstance(inp.get("coordinate"), list) and len(inp["coordinate"]) == 2:
             self.cursor = tuple(int(v) for v in inp["coordinate"])
         ack = ACKS.get(act) or {"key": f"Pressed {inp.get('text', '')}.", "hold_key": f"Pressed {inp.get('text', '')}.",

@@ -98,11 +98,12 @@ def _numbers(v) -> list[float]:
 class _Coords:
     """Maps the model's points to the screen, collecting errors for points far outside the image."""
 
-    def __init__(self, scale, coords: str, errors: list[str]):
+    def __init__(self, scale, coords: str, errors: list[str], screen: tuple[int, int] | None = None):
         if coords not in ("pixel", "norm1000"):
             raise ValueError(f"coords must be 'pixel' or 'norm1000', not {coords!r}")
+        self.W, self.H = screen or (W, H)                # the episode's screenshot (a variant's screen)
         self.norm, self.errors = coords == "norm1000", errors
-        self.sx, self.sy = (W / 1000, H / 1000) if self.norm else (float(scale[0]), float(scale[1]))
+        self.sx, self.sy = (self.W / 1000, self.H / 1000) if self.norm else (float(scale[0]), float(scale[1]))
 
     def pt(self, value) -> tuple[int, int]:
         n = _numbers(value)
@@ -111,6 +112,7 @@ class _Coords:
         if len(n) != 2:
             raise ActionError(f"a point is [x, y] (or a box [x1, y1, x2, y2]), not {value!r}")
         x, y, t = n[0] * self.sx, n[1] * self.sy, OUTSIDE_TOLERANCE
+        W, H = self.W, self.H
         cx, cy = min(max(round(x), 0), W - 1), min(max(round(y), 0), H - 1)
         if not (-t * W <= x <= (1 + t) * W and -t * H <= y <= (1 + t) * H):
             area = "0..1000 range" if self.norm else f"{round(W / self.sx)}×{round(H / self.sy)} screenshot"
@@ -262,7 +264,7 @@ def _from_qwen(call: dict, c: _Coords) -> list[dict]:
     if a in ("scroll", "hscroll"):
         if not _isnum(args.get("pixels")):
             raise ActionError(f"{a} needs pixels, a number (positive scrolls up, or right for hscroll)")
-        x, y = c.pt(coord) if coord is not None else (W // 2, H // 2)
+        x, y = c.pt(coord) if coord is not None else (c.W // 2, c.H // 2)
         px = round(float(args["pixels"]))                # Qwen: "Positive values scroll up"
         dx, dy = (px, 0) if a == "hscroll" else (0, -px)
         return [{"type": "scroll", "x": x, "y": y, "dx": dx, "dy": dy}]
@@ -374,7 +376,7 @@ def _from_uitars(call: tuple[str, dict | None], c: _Coords) -> list[dict]:
         if direction not in _SCROLL:
             raise ActionError(f"scroll direction must be up, down, left or right, not {direction!r}")
         has_point = any(args.get(k) not in (None, "") for k in ("start_box", "point", "box", "x"))
-        x, y = c.pt(_where(args, n, "start_box", "point", "box")) if has_point else (W // 2, H // 2)
+        x, y = c.pt(_where(args, n, "start_box", "point", "box")) if has_point else (c.W // 2, c.H // 2)
         dx, dy = (d * UITARS_SCROLL_PX for d in _SCROLL[direction])
         return [{"type": "scroll", "x": x, "y": y, "dx": dx, "dy": dy}]
     if n == "wait":
@@ -424,11 +426,13 @@ def _find(text: str, errors: list[str]) -> tuple[str, list, list]:
     return ("json" if bad else "none"), [], []
 
 
-def parse_reply(text: str, *, scale: tuple[float, float] = (1.0, 1.0), coords: str = "pixel") -> Parsed:
-    """The actions in a model's reply (see the module docstring); never raises on the reply."""
+def parse_reply(text: str, *, scale: tuple[float, float] = (1.0, 1.0), coords: str = "pixel",
+                screen: tuple[int, int] | None = None) -> Parsed:
+    """The actions in a model's reply (see the module docstring); never raises on the reply. ``screen``:
+    the episode's screenshot size (default 1280×800), what points are clamped to and norm1000 spans."""
     text = text if isinstance(text, str) else ""
     errors: list[str] = []
-    c = _Coords(scale, coords, errors)
+    c = _Coords(scale, coords, errors, screen)
     fmt, jobs, spans = _find(text, errors)
     actions: list[dict] = []
     for kind, payload in jobs:

@@ -14,9 +14,12 @@ response, the model's visible reasoning, and the tokens — and the runner
 writes it into that step's line. API keys live in the SDK client only; no
 request headers are recorded.
 
-Rescaling lives here and only here (DESIGN.md: the env is always 1280×800):
-``Screen`` resizes the screenshot to the size a model prefers and maps the
-model's coordinates back.
+Rescaling lives here and only here: ``Screen`` resizes the episode's screenshot
+(1280×800 by default, larger under an appearance variant: 1920×1080 at scale 2 is
+3840×2160) to the size the model is sent — ``--screen-size`` when given, else the
+largest size within the vendor's image limits (``LIMITS``), so the API never
+rescales an image behind the harness's back — and maps the model's coordinates
+back to screenshot pixels (``scale``), exactly, per axis.
 """
 from __future__ import annotations
 
@@ -58,23 +61,53 @@ def fit(size: tuple[int, int], *, max_long: int | None = None, max_pixels: int |
     return max(1, int(w * f)), max(1, int(h * f))
 
 
+# The largest image each vendor's model is sent (harness limits within the APIs' own: an image the
+# API would shrink is shrunk here instead, so coordinates map back exactly). 1280×800 fits both.
+LIMITS: dict[str, dict] = {
+    "anthropic": {"max_long": 1568, "max_pixels": 1_150_000},      # the Messages API's downscale thresholds
+    "openai": {"max_long": 1920, "max_pixels": 1920 * 1200},
+    "vlm": {"max_long": 1920, "max_pixels": 1920 * 1200},
+}
+
+
 @dataclass
 class Screen:
-    """The model's view of the 1280×800 screen: size, PNG encoding, coordinate mapping."""
-    size: tuple[int, int] = SCREEN
+    """The model's view of the episode's screen: the image size it is sent, PNG encoding, coordinate
+    mapping. ``source`` is the screenshot's size (updated from each observation, ``see``);
+    ``requested`` the ``--screen-size`` (None: ``source`` fitted within ``limits``)."""
+    requested: tuple[int, int] | None = None
+    source: tuple[int, int] = SCREEN
+    limits: dict | None = None
 
     @classmethod
-    def of(cls, size: tuple[int, int] | str | None) -> "Screen":
-        """From ``--screen-size`` (``"1024x640"``), a (w, h) pair, or None for the env's own size."""
-        return cls((parse_size(size) if isinstance(size, str) else size) or SCREEN)
+    def of(cls, size: tuple[int, int] | str | None, *, vendor: str | None = None) -> "Screen":
+        """From ``--screen-size`` (``"1024x640"``), a (w, h) pair, or None for the episode's screen
+        fitted within ``vendor``'s limits (``LIMITS``)."""
+        req = parse_size(size) if isinstance(size, str) else size
+        return cls(tuple(req) if req else None, SCREEN, LIMITS.get(vendor or ""))
+
+    def see(self, observation) -> None:
+        """Follow the screenshot's size (the episode's variant) from an observation or an array."""
+        shot = observation.get("screenshot") if isinstance(observation, dict) else observation
+        if shot is not None and hasattr(shot, "shape") and len(shot.shape) == 3:
+            self.source = (int(shot.shape[1]), int(shot.shape[0]))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The size of the image the model is sent (and whose pixels its coordinates are in)."""
+        if self.requested:
+            return self.requested
+        return fit(self.source, **(self.limits or {}))
 
     @property
     def scale(self) -> tuple[float, float]:
-        """Multiply model coordinates by this to get screen pixels."""
-        return SCREEN[0] / self.size[0], SCREEN[1] / self.size[1]
+        """Multiply model coordinates by this to get screenshot pixels."""
+        w, h = self.size
+        return self.source[0] / w, self.source[1] / h
 
     def png(self, screenshot) -> bytes:
         arr = screenshot if isinstance(screenshot, np.ndarray) else np.asarray(screenshot)
+        self.see(arr)
         im = Image.fromarray(arr.astype(np.uint8), "RGB")
         if im.size != self.size:
             im = im.resize(self.size, Image.LANCZOS)
@@ -172,7 +205,7 @@ class ModelAgentBase:
 
     def __init__(self, model: str, *, screen_size: tuple[int, int] | str | None = None, history_images: int = 3):
         self.model = model
-        self.screen = Screen.of(screen_size)
+        self.screen = Screen.of(screen_size, vendor=self.name)
         self.max_history_images = history_images
         self.usage = Usage(model=self.model)
         self._record: dict = {}
@@ -203,6 +236,7 @@ class ModelAgentBase:
         raise NotImplementedError
 
     def act(self, observation: dict):
+        self.screen.see(observation)                 # the episode's screen (an appearance variant's)
         if self._in_flight is not None:
             self._in_flight.error = observation.get("last_action_error") or ""
             self._done_batch.append(self._in_flight)
@@ -351,5 +385,6 @@ can tell you is missing, don't guess: reply with a line "ASK_USER: " and your qu
 comes back to you."""
 
 
-def system_prompt(*, now_hint: str = "shown in the apps") -> str:
-    return SYSTEM_PROMPT.format(origin="http://desk.local", w=SCREEN[0], h=SCREEN[1], now_hint=now_hint)
+def system_prompt(*, now_hint: str = "shown in the apps", size: tuple[int, int] = SCREEN) -> str:
+    """The system prompt; ``size``: the screenshot as the model is sent it (``Screen.size``)."""
+    return SYSTEM_PROMPT.format(origin="http://desk.local", w=size[0], h=size[1], now_hint=now_hint)

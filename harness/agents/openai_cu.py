@@ -21,7 +21,8 @@ The Responses API loop of OpenAI's computer-use guide:
    ``done``. Reasoning summaries are recorded as the step's thought.
 
 Retries on 429/5xx/timeouts are the SDK's (``max_retries``), counted in the
-usage. Rescaling (``--screen-size``) maps coordinates back, as for Claude.
+usage. The screenshot is sent as it is when within ``LIMITS["openai"]`` (1280×800 is), shrunk
+otherwise or to ``--screen-size``; coordinates are mapped back, as for Claude.
 """
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ class OpenAIAgent(ModelAgentBase):
         pass                                   # the call's output is always the current screenshot
 
     def _request(self) -> dict:
-        req = {"model": self.model, "instructions": system_prompt(), "tools": [self._tool()], "input": self.input}
+        req = {"model": self.model, "instructions": system_prompt(size=self.screen.size), "tools": [self._tool()], "input": self.input}
         if self.previous_id:
             req["previous_response_id"] = self.previous_id
         # The conversation lives on the server; "auto" drops its oldest items when the context is full
@@ -141,7 +142,7 @@ class OpenAIAgent(ModelAgentBase):
             try:
                 acts = from_openai(a, scale=self.screen.scale)
                 for one in acts:
-                    parse(one)
+                    parse(one, screen=self.screen.source)
             except ActionError as e:
                 # The API has no error channel back to the model (the call's output is a screenshot), so
                 # the batch stops here; the model sees on the next screenshot that nothing happened.

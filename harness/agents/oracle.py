@@ -3,7 +3,9 @@
 It is privileged only in how it aims: it reads the page (Playwright locators by
 role and name, label, text) to find where things are, then sends the same
 coordinate actions a model sends — click at a point, type, press keys, scroll —
-so oracles exercise the real action path. ``expect`` steps wait until
+so oracles exercise the real action path. The page's boxes are CSS pixels; the actions are in
+screenshot pixels, mapped through the episode's appearance variant (``harness.env.variant``: scale
+factor and zoom), and clamped to the episode's screen. ``expect`` steps wait until
 something is on screen; if it never comes the oracle is broken
 (``OracleFailed``), which ``deskworld check`` reports.
 """
@@ -13,7 +15,6 @@ import re
 import time
 from collections import deque
 
-from harness.env.browser import VIEWPORT
 from harness.tasks.schema import Locator, OracleStep
 
 EXPECT_TIMEOUT_S = 10.0
@@ -150,21 +151,25 @@ class OracleAgent:
         return self.pending.popleft()
 
     # ------------------------------------------------------------------ aiming
+    @property
+    def variant(self):
+        """The episode's variant: how the page's CSS pixels map to the screenshot's."""
+        return self.env.unwrapped.session.variant
+
     def _locate(self, loc: Locator, step: OracleStep) -> tuple[int, int, dict] | None:
         info = self.env.unwrapped.session.page_call(lambda page: _where(page, loc))
         box = info["box"]
+        v = self.variant
         if "scroller" in info:
             sx, sy, sw, sh = info["scroller"]
-            at_x = int(min(max(sx + sw / 2, 0), VIEWPORT["width"] - 1))
-            at_y = int(min(max(sy + sh / 2, 0), VIEWPORT["height"] - 1))
-            dy = int(box["y"] + box["height"] / 2 - (sy + sh / 2))
+            at_x, at_y = v.to_px(sx + sw / 2, sy + sh / 2)
+            dy = int(round((box["y"] + box["height"] / 2 - (sy + sh / 2)) * v.px_per_css))
             # Scroll first, then look again.
             self.steps.appendleft(step)
             self.pending.append({"type": "scroll", "x": at_x, "y": at_y, "dx": 0, "dy": dy})
             return None
         cx, cy = info.get("point") or (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        x = int(min(max(cx, 0), VIEWPORT["width"] - 1))
-        y = int(min(max(cy, 0), VIEWPORT["height"] - 1))
+        x, y = v.to_px(cx, cy)
         return x, y, info
 
     def _expand(self, step: OracleStep) -> list[dict]:
@@ -209,8 +214,15 @@ class OracleAgent:
             if "target" in step.scroll:
                 found = self._locate(Locator.model_validate(step.scroll["target"]), step)
                 return [] if found is None else []
-            return [{"type": "scroll", "x": int(step.scroll.get("x", 760)), "y": int(step.scroll.get("y", 420)),
-                     "dx": 0, "dy": int(step.scroll.get("dy", 400))}]
+            # x, y, dy are the script's CSS pixels (the page as laid out at 1280×800), kept inside the
+            # episode's CSS viewport and mapped to its screenshot.
+            v = self.variant
+            cw, ch = v.css_viewport
+            x = min(float(step.scroll.get("x", 760)), cw - 1)
+            y = min(float(step.scroll.get("y", 420)), ch - 1)
+            px, py = v.to_px(x, y)
+            return [{"type": "scroll", "x": px, "y": py, "dx": 0,
+                     "dy": int(round(float(step.scroll.get("dy", 400)) * v.px_per_css))}]
         if kind == "expect":
             self.env.unwrapped.session.page_call(lambda page: _where(page, step.expect))
             return []

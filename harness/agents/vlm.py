@@ -44,13 +44,16 @@ class VLMAgent(ModelAgentBase):
 
     def reset(self, task) -> None:
         super().reset(task)
-        self.messages: list[dict] = [{"role": "system", "content": system_prompt() + "\n\n" + grammar_prompt()}]
+        self.messages: list[dict] = []           # the system prompt names the screen: written with the first screenshot
         self._sent = 0
 
     def _image(self, obs) -> dict:
         return {"type": "image_url", "image_url": {"url": self.screen.data_url(obs["screenshot"])}}
 
     def _start(self, obs: dict) -> None:
+        self.screen.see(obs)
+        self.messages.append({"role": "system", "content": system_prompt(size=self.screen.size) + "\n\n"
+                              + grammar_prompt()})
         self.messages.append({"role": "user", "content": [
             {"type": "text", "text": "Task: " + goal_of(self.task, obs)}, self._image(obs)]})
 
@@ -75,7 +78,7 @@ class VLMAgent(ModelAgentBase):
             resp, retries = create(self.client.chat.completions, **req)
             usage = call_usage(self.model, resp, retries)
             text = (resp.choices[0].message.content or "") if resp.choices else ""
-            parsed = parse_reply(text, scale=self.screen.scale, coords=self.coords)
+            parsed = parse_reply(text, scale=self.screen.scale, coords=self.coords, screen=self.screen.source)
             new = self.messages[self._sent:]
             self._sent = len(self.messages) + 1
             self.note_call({**{k: v for k, v in req.items() if k != "messages"}, "messages": new,
