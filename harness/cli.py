@@ -195,9 +195,15 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
 @click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
 @click.option("--judge", "judges", multiple=True,
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
+@click.option("--variant", "variant_texts", multiple=True, metavar="AXIS=VALUE,…",
+              help="Run on an appearance variant, e.g. viewport=1440x900,scale=2 (axes: viewport, scale, zoom); "
+                   "repeat for several: -k samples of each task on each, results per variant.")
+@click.option("--variants", "n_variants", default=None, type=click.IntRange(min=1),
+              help="Run on N appearance variants drawn with --seed (-k samples of each task on each).")
 def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: str | None, workers: int,
         backend: str, address: str | None, out: str | None, resume: bool, trace: bool, seed: int,
-        max_steps: int | None, reward: str, judges: tuple[str, ...], **model_opts) -> None:
+        max_steps: int | None, reward: str, judges: tuple[str, ...], variant_texts: tuple[str, ...],
+        n_variants: int | None, **model_opts) -> None:
     """Run episodes, record them, print pass@1 / pass@k / mean score (and tokens and cost for model agents)."""
 
     from datetime import datetime
@@ -212,6 +218,7 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
         chosen = chosen_tasks(pattern, split, per_family, seed)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
+    variants = run_variants(variant_texts, n_variants, seed)
     try:
         chosen_agent = agent_spec(agent)
     except ValueError as e:
@@ -237,7 +244,8 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
     from harness.runs.runner import ResumeMismatch
     try:
         run_all(agent, chosen, k=k, workers=workers, out=out_dir, resume=resume, trace=trace, seed=seed,
-                agent_opts=opts or None, backend=backend, address=address, max_steps=max_steps, reward=reward)
+                agent_opts=opts or None, backend=backend, address=address, max_steps=max_steps, reward=reward,
+                variants=variants)
     except (RayBackendError, ResumeMismatch) as e:
         raise click.ClickException(str(e)) from None
     if chosen_judges:
@@ -251,6 +259,19 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
     if summary.get("usage"):
         print_usage(summary["usage"])
     click.echo(f"Recorded in {out_dir}/  ·  view it: .venv/bin/deskworld view {out_dir}")
+
+
+def run_variants(texts: tuple[str, ...], n: int | None, seed: int) -> list | None:
+    """``--variant`` (each parsed) or ``--variants N`` (N different variants drawn with ``seed``); None: neither."""
+    from harness.env.variant import Variant, VariantError
+    if texts and n:
+        raise click.UsageError("give --variant (named variants) or --variants N (drawn), not both")
+    try:
+        if n:
+            return Variant.sample_many(n, seed)
+        return [Variant.parse(t) for t in texts] or None
+    except VariantError as e:
+        raise click.BadParameter(str(e), param_hint="--variant" if texts else "--variants") from None
 
 
 def chosen_tasks(pattern: str | None, split: str | None, per_family: str | None, seed: int) -> list:

@@ -19,6 +19,7 @@ from pathlib import Path
 from harness.agents import make
 from harness.agents.oracle import OracleFailed
 from harness.env import DeskEnv
+from harness.env.variant import ANY, Variant
 from harness.runs.lifetime import ParentGone, die_with_browsers
 from harness.runs.recorder import EpisodeRecorder
 from harness.tasks.registry import load_task
@@ -47,14 +48,16 @@ def _tool_record(obs, info: dict) -> dict:
 
 
 def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder | None = None,
-                trace: bool = False) -> dict:
-    """Reset, let the agent act until the episode ends, verify; return the results row."""
+                trace: bool = False, variant=None) -> dict:
+    """Reset (on ``variant``'s screen when given: ``harness.env.variant``), let the agent act until the
+    episode ends, verify; return the results row (with the variant's name when one was given)."""
     t0 = time.perf_counter()
     steps = 0
     status_override = None
     error = None
+    variant = Variant.of(variant) if variant is not None else None
     try:
-        obs, info = env.reset(options={"task": task})
+        obs, info = env.reset(options={"task": task, **({"variant": variant} if variant is not None else {})})
         agent.reset(task)
         if recorder:
             recorder.screen(0, env.unwrapped.session.last_png())
@@ -105,11 +108,14 @@ def run_episode(env, agent, task, *, sample: int = 0, recorder: EpisodeRecorder 
     seconds = time.perf_counter() - t0
     result.update({"task": task.id, "revision": task.revision, "sample": sample, "steps": steps,
                    "answer": env_u.episode.answer, "seconds": round(seconds, 2)})
+    if variant is not None:
+        result["variant"] = {"name": str(variant), **variant.to_dict(), "screen": list(variant.screen)}
     if usage is not None:
         result["usage"] = usage
     if recorder:
         recorder.finish(result, diff, states=env_u.episode.end_states if result["status"] != Status.ERROR else None)
     return {"task": task.id, "revision": task.revision, "agent": agent.name, "sample": sample,
+            **({"variant": str(variant)} if variant is not None else {}),
             **({"split": task.split} if task.family and task.id != task.family else {}),
             "score": result["score"], "passed": result["passed"], "steps": steps, "seconds": round(seconds, 2),
             **({"checkpoints": [sum(1 for c in result["checkpoints"] if c["reached"]), len(result["checkpoints"])]}
@@ -131,31 +137,43 @@ class EnvHolder:
     env: object = None
 
 
+def variant_of_sample(env_opts: dict | None, sample: int) -> str | None:
+    """The variant a sample runs on: with ``env_opts["variants"]`` (their names) and ``env_opts["k"]``,
+    samples ``v*k … v*k+k-1`` run on variant ``v``; None when the run has no variants."""
+    names = (env_opts or {}).get("variants")
+    if not names:
+        return None
+    return names[min(sample // max(1, int(env_opts.get("k") or 1)), len(names) - 1)]
+
+
 def episode_with_retry(holder, agent_name: str, task_id: str, sample: int, out: str | None, trace: bool, seed: int,
                        agent_opts: dict | None = None, env_opts: dict | None = None) -> dict:
     """One episode on ``holder.env`` (a ``DeskEnv`` reused across episodes; made when None); an ``error``
     is retried once on a fresh browser. ``holder`` is any object with an ``env`` attribute: an
     ``EnvHolder``, or the Ray actor itself. ``env_opts``: the run's ``max_steps`` (every task's limit,
-    when set) and ``reward``."""
+    when set), ``reward``, and its appearance ``variants`` with ``k`` (``variant_of_sample``)."""
     task = load_task(task_id)
     env_opts = env_opts or {}
+    variant = variant_of_sample(env_opts, sample)
     row = None
     retried = False
     for attempt in range(2):
         if holder.env is None:
-            holder.env = DeskEnv(task, trace=trace)
+            holder.env = DeskEnv(task, trace=trace, variant=ANY)      # each episode resets to its own variant
         holder.env.reward_mode = env_opts.get("reward") or "final"
         holder.env.max_steps = env_opts.get("max_steps")          # None: the task's own limit
         agent = make(agent_name, env=holder.env, seed=seed + sample, **(agent_opts or {}))
         rec = EpisodeRecorder(Path(out), task_id, sample) if out else None
         try:
-            row = run_episode(holder.env, agent, task, sample=sample, recorder=rec, trace=trace)
+            row = run_episode(holder.env, agent, task, sample=sample, recorder=rec, trace=trace, variant=variant)
         except Exception as e:
             if rec:
                 rec.abandon()
             row = error_row(agent_name, task_id, sample,
                             f"{type(e).__name__}: {e}".splitlines()[0] + " | " + traceback.format_exc(limit=2)[-300:],
                             revision=task.revision)
+            if variant is not None:
+                row["variant"] = variant
         if row["status"] != Status.ERROR:
             break
         # Start the retry (or the next episode) from a fresh browser.

@@ -38,24 +38,28 @@ def family_of(task_id: str) -> str:
     return "/".join(task_id.split("/")[:2])
 
 
+def _task_stats(rs: list[dict], k: int) -> dict:
+    ok = [r for r in rs if r["status"] != Status.ERROR]
+    n, c = len(ok), sum(1 for r in ok if r["passed"])
+    return {
+        "samples": n, "passes": c, "errors": len(rs) - n,
+        "pass@1": pass_at_k(n, c, 1), f"pass@{k}": pass_at_k(n, c, k), f"pass^{k}": pass_hat_k(n, c, k),
+        "mean_score": _mean([r["score"] for r in ok]), "mean_steps": _mean([r["steps"] for r in ok]),
+        "trainable": 0 < c < n,
+    }
+
+
 def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
-    """``rows`` are results.jsonl lines; ``tasks`` maps id -> Task (for apps and tags)."""
+    """``rows`` are results.jsonl lines; ``tasks`` maps id -> Task (for apps and tags). Rows that name
+    an appearance ``variant`` also give ``per_variant``: each variant's tasks scored on its own samples
+    (pass@k over that variant's k), and ``per_task_variant`` ({task: {variant: stats}})."""
     by_task: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_task[r["task"]].append(r)
-    per_task = {}
-    for tid, rs in sorted(by_task.items()):
-        ok = [r for r in rs if r["status"] != Status.ERROR]
-        n, c = len(ok), sum(1 for r in ok if r["passed"])
-        per_task[tid] = {
-            "samples": n, "passes": c, "errors": len(rs) - n,
-            "pass@1": pass_at_k(n, c, 1), f"pass@{k}": pass_at_k(n, c, k), f"pass^{k}": pass_hat_k(n, c, k),
-            "mean_score": _mean([r["score"] for r in ok]), "mean_steps": _mean([r["steps"] for r in ok]),
-            "trainable": 0 < c < n,
-        }
+    per_task = {tid: _task_stats(rs, k) for tid, rs in sorted(by_task.items())}
 
-    def agg(ids):
-        ts = [per_task[t] for t in ids if per_task[t]["samples"]]
+    def agg(ids, table=per_task):
+        ts = [table[t] for t in ids if table[t]["samples"]]
         return {"tasks": len(ts), "pass@1": _mean([t["pass@1"] for t in ts]),
                 f"pass@{k}": _mean([t[f"pass@{k}"] for t in ts]), f"pass^{k}": _mean([t[f"pass^{k}"] for t in ts]),
                 "mean_score": _mean([t["mean_score"] for t in ts]), "mean_steps": _mean([t["mean_steps"] for t in ts])}
@@ -78,8 +82,21 @@ def summarize(rows: list[dict], k: int, tasks: dict | None = None) -> dict:
     episodes = len(rows)
     errors = sum(1 for r in rows if r["status"] == Status.ERROR)
     usage = usage_totals(rows)
+    variant_part = {}
+    if any(r.get("variant") for r in rows):
+        by_tv: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+        for r in rows:
+            by_tv[r.get("variant") or "default"][r["task"]].append(r)
+        per_tv = {v: {tid: _task_stats(rs, k) for tid, rs in sorted(ts.items())} for v, ts in by_tv.items()}
+        variant_part = {
+            "per_variant": {v: {**agg(list(table), table), "episodes": sum(len(rs) for rs in by_tv[v].values()),
+                                "errors": sum(t["errors"] for t in table.values())}
+                            for v, table in per_tv.items()},
+            "per_task_variant": {tid: {v: per_tv[v][tid] for v in per_tv if tid in per_tv[v]} for tid in per_task},
+        }
     return {
         **({"usage": usage} if usage else {}),
+        **variant_part,
         "k": k,
         "overall": {**agg(per_task), "episodes": episodes, "errors": errors,
                     "error_rate": errors / episodes if episodes else 0.0},

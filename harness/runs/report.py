@@ -44,6 +44,15 @@ def print_summary(summary: dict, console: Console | None = None) -> None:
                 f.add_row(f"split {s}", str(v["tasks"]), *(_f(v[r]) for r in rates), _f(v["mean_score"]),
                           _f(v["mean_steps"], pct=False))
         console.print(f)
+    per_variant = summary.get("per_variant") or {}
+    if per_variant:
+        vt = Table(title=f"by appearance variant (k={k} on each)")
+        for col in ("variant", "tasks", "episodes", *rates, "score", "steps", "errors"):
+            vt.add_column(col, justify="left" if col == "variant" else "right", overflow="fold")
+        for name, v in per_variant.items():
+            vt.add_row(name, str(v["tasks"]), str(v["episodes"]), *(_f(v[r]) for r in rates), _f(v["mean_score"]),
+                       _f(v["mean_steps"], pct=False), str(v["errors"]))
+        console.print(vt)
     if o["errors"]:
         console.print(f"[yellow]{o['errors']} episode(s) ended in an environment error "
                       f"({o['error_rate']:.1%}); they are excluded from pass@k.[/yellow]")

@@ -31,7 +31,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from apps.core.store.compile import world_hash
 from apps.core.world import load_world
 from harness.runs import layout, ray_backend
-from harness.runs.episode import EnvHolder, error_row, play
+from harness.env.variant import Variant
+from harness.runs.episode import EnvHolder, error_row, play, variant_of_sample
 from harness.runs.lifetime import watch_parent
 from harness.verify import Status
 
@@ -62,7 +63,8 @@ TRANSPORT_OPTIONS = ("max_retries", "timeout")
 def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str | Path | None = None,
         resume: bool = False, trace: bool = False, seed: int = 0, progress: bool = True,
         agent_opts: dict | None = None, backend: str = "local", address: str | None = None,
-        ray_options: dict | None = None, max_steps: int | None = None, reward: str = "final") -> list[dict]:
+        ray_options: dict | None = None, max_steps: int | None = None, reward: str = "final",
+        variants: list | None = None) -> list[dict]:
     """Run ``k`` samples of each task. ``max_steps``: every task's step limit for this run (a fixed
     budget, as OSWorld-Verified reruns at 15/50/100), recorded in run.json; ``reward``: ``final`` or
     ``milestones`` (what each step's recorded reward is). ``agent_opts`` go to ``harness.agents.make`` (model agents:
@@ -74,7 +76,12 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
 
     ``backend``: ``local`` (worker processes on this machine) or ``ray`` (``workers`` Ray actors, on the
     cluster at ``address`` or a local Ray; ``ray_options``: ``num_cpus`` per actor, ``max_restarts``;
-    see ``harness.runs.ray_backend``). Either way only this process appends to ``results.jsonl``."""
+    see ``harness.runs.ray_backend``). Either way only this process appends to ``results.jsonl``.
+
+    ``variants``: appearance variants (``harness.env.variant``; ``Variant``s, dicts or their text) — each
+    task runs ``k`` samples on each, as one run: samples ``v*k … v*k+k-1`` are variant ``v``'s, every
+    results row and result.json names its variant, run.json lists them, and the summary has
+    ``per_variant`` (pass@k over each variant's k samples). None: the default screen, nothing recorded."""
     if backend not in ("local", "ray"):
         raise ValueError(f"unknown backend {backend!r}; use local or ray")
     if backend == "ray":
@@ -82,15 +89,20 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
     out = Path(out) if out else None
     if max_steps is not None and max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, not {max_steps}")
-    env_opts = {"max_steps": max_steps, "reward": reward}
+    vs = [Variant.of(v) for v in variants] if variants else []
+    if len({str(v) for v in vs}) != len(vs):
+        raise ValueError(f"the same variant twice in {[str(v) for v in vs]}")
+    env_opts = {"max_steps": max_steps, "reward": reward,
+                **({"variants": [str(v) for v in vs], "k": k} if vs else {})}
     done_keys = set()
     resumed = None
     if out:
-        ident = _run_identity(agent_name, tasks, k, seed, agent_opts, max_steps, reward)
+        ident = _run_identity(agent_name, tasks, k, seed, agent_opts, max_steps, reward, vs)
         if resume:
             resumed = _check_resume(out, ident, agent_name)
             done_keys = {(r["task"], r["sample"]) for r in layout.read_results(out)}
-    items = [(t.id, s) for t in tasks for s in range(k) if (t.id, s) not in done_keys]
+    samples = k * max(1, len(vs))                 # with variants: k on each
+    items = [(t.id, s) for t in tasks for s in range(samples) if (t.id, s) not in done_keys]
     if out:
         out.mkdir(parents=True, exist_ok=True)
         if resumed is None:
@@ -135,6 +147,8 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
                         row = fut.result()
                     except Exception as e:            # a worker process died
                         row = error_row(agent_name, tid, s, f"worker died: {e}")
+                        if vs:
+                            row["variant"] = variant_of_sample(env_opts, s)
                     record(row)
                     bar.advance(row)
     finally:
@@ -145,13 +159,14 @@ def run(agent_name: str, tasks: list, *, k: int = 1, workers: int = 1, out: str 
 
 
 def _run_identity(agent: str, tasks: list, k: int, seed: int, agent_opts: dict | None,
-                  max_steps: int | None = None, reward: str = "final") -> dict:
+                  max_steps: int | None = None, reward: str = "final", variants: list | None = None) -> dict:
     """What makes episodes of one run comparable: what a resume must match (``max_steps``, the run's
-    step budget, and ``reward`` are recorded only when set)."""
+    step budget, ``reward`` and the appearance ``variants`` are recorded only when set)."""
     opts = {k2: v for k2, v in (agent_opts or {}).items() if v is not None and k2 != "model"}
     return {"agent": agent, "model": (agent_opts or {}).get("model"), "agent_options": opts, "k": k,
             **({"max_steps": max_steps} if max_steps is not None else {}),
             **({"reward": reward} if reward != "final" else {}),
+            **({"variants": [{"name": str(v), **v.to_dict()} for v in variants]} if variants else {}),
             "seed": seed, "worlds": {w: world_hash(load_world(w)) for w in sorted({t.world_ref for t in tasks})},
             "tasks": {t.id: t.revision for t in tasks}}
 
@@ -172,7 +187,7 @@ def _check_resume(out: Path, ident: dict, agent: str) -> dict | None:
     def show(v):
         return json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v
     diffs = []
-    for key in ("agent", "model", "k", "seed", "max_steps", "reward"):
+    for key in ("agent", "model", "k", "seed", "max_steps", "reward", "variants"):
         if key == "seed" and "seed" not in old:
             continue                              # recorded before run.json had the seed
         if old.get(key) != ident.get(key):
