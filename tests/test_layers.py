@@ -33,7 +33,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("harness.env",),                                 # DeskEnv and its browser driver
     ("harness.agents",),                              # policies over the env's actions
     ("harness.runs",),                                # many episodes, recorded
-    ("harness.qc", "harness.servers", "harness.viewer"),
+    ("harness.qc", "harness.servers", "harness.viewer", "harness.human"),
     ("harness.bench", "harness.cli", "harness"),      # commands
 )
 WEB_FRAMEWORKS = ("flask", "werkzeug", "jinja2", "jinja2_fragments", "markupsafe", "htmx_flask")

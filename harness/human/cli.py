@@ -5,8 +5,69 @@ import click
 
 
 @click.command()
-@click.option("--tasks", "pattern", required=True, help="Task ids or globs, comma-separated.")
-@click.option("--name", required=True, help="Who is recording (the run's agent is human:<name>).")
-def record(pattern: str, name: str) -> None:
-    """A person does tasks in the agent's own screenshots and actions, recorded as agent human:<name>."""
-    raise click.ClickException("deskworld record is being built")
+@click.option("--tasks", "pattern", required=True, help="Task ids, instance ids or globs (meridian/*, a world name), comma-separated.")
+@click.option("--name", required=True, help="Who is recording: the run's agent is human:<name>.")
+@click.option("--out", default=None, type=click.Path(file_okay=False),
+              help="Run folder (default runs/human-<name>). Run again with the same folder to go on with the "
+                   "tasks not done yet.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to serve the page on (over SSH: ssh -L 8777:localhost:8777 host, then open "
+                   "http://localhost:8777/ on your own machine).")
+@click.option("--port", default=8777, show_default=True, type=int)
+def record(pattern: str, name: str, out: str | None, host: str, port: int) -> None:
+    """A person does tasks in the agent's own screenshots and actions; recorded as agent human:<name>,
+    graded by the verifier, the verdict shown after each task."""
+    import re
+    import threading
+    import time
+    from pathlib import Path
+
+    from werkzeug.serving import make_server
+
+    from harness.human.live import Recording
+    from harness.human.server import create_record_app
+    from harness.runs.runner import ResumeMismatch
+    from harness.tasks.registry import TaskError, select
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
+        raise click.ClickException(f"--name {name!r}: use letters, digits, dots, dashes or underscores "
+                                   "(it names the run's agent, human:<name>)")
+    try:
+        tasks = select(pattern)
+    except TaskError as e:
+        raise click.ClickException(str(e)) from None
+    if not tasks:
+        raise click.ClickException(f"no task matches {pattern!r}")
+    out_dir = Path(out or f"runs/human-{name}")
+    rec = Recording(tasks, name, out_dir)
+    try:
+        rec.prepare()
+    except ResumeMismatch as e:
+        raise click.ClickException(str(e)) from None
+    left = len(tasks) - len(rec.done_before())
+    if left == 0:
+        click.echo(f"{name} has done all {len(tasks)} tasks in {out_dir}/ already.")
+        return
+    try:
+        server = make_server(host, port, create_record_app(rec.live, name=name), threaded=True)
+    except OSError as e:
+        raise click.ClickException(f"can't serve on {host}:{port}: {e.strerror or e}; choose another --port") from None
+    threading.Thread(target=server.serve_forever, name="deskworld-record-page", daemon=True).start()
+    rec.start()
+    click.echo(f"deskworld: {name}, {left} task{'s' if left != 1 else ''} to do. Open http://{host}:{port}/ "
+               f"in a browser (Ctrl+C here stops; what is done is kept in {out_dir}/).")
+    try:
+        while rec.thread.is_alive():
+            rec.thread.join(0.5)
+        time.sleep(1.0)                          # the page's waiting request takes the summary
+    except KeyboardInterrupt:
+        click.echo("\nstopped: the task under way is dropped; run the same command again to go on.")
+    finally:
+        rec.stop()
+        server.shutdown()
+        server.server_close()
+    if rec.error:
+        raise click.ClickException(f"the environment failed: {rec.error}")
+    s = rec.summary()
+    click.echo(f"Recorded {s['tasks']} task{'s' if s['tasks'] != 1 else ''} of {name} in {out_dir}/: "
+               f"{s['passed']} passed, mean score {s['score']}  ·  view it: .venv/bin/deskworld view {out_dir}")

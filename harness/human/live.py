@@ -1,0 +1,244 @@
+"""A person as the agent: the hand-off between the page they use and the episode loop.
+
+``Live`` is what both sides share: the phase of the session, what the page shows (the task, the goal,
+the last screenshot, the step, the last action's error, the principal's reply, the verdict) and the
+action the person sent. ``HumanAgent`` is an ordinary agent (``harness.agents.Agent``) for the episode
+loop (``harness.runs.episode.run_episode``): its ``act`` publishes the observation and waits for the
+person's next action, so the time it takes is the person's (``ms.agent`` in ``steps.jsonl``) and the
+env's step is timed apart from it (``ms.env``). ``Recording`` plays the chosen tasks one after another
+into a run folder, as agent ``human:<name>``, and shows the verdict after each.
+
+Nothing lives in the page: closing the tab mid-task loses nothing (the episode waits in this process for
+the next action; opening the page again shows where it was). Stopping the command mid-task drops only
+that task's unfinished episode; run again with the same ``--out``, it goes on with the tasks not done.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from harness.runs import layout
+
+PHASES = ("starting", "acting", "stepping", "verdict", "finished", "failed")
+STEP_TIMEOUT_S = 120.0          # how long a POST of an action waits for the env's step
+
+
+class Busy(Exception):
+    """An action (or Next) sent when it isn't the person's turn."""
+
+
+class Stopped(BaseException):
+    """The command is stopping: the episode loop must not record this as an episode of the person's.
+    (A BaseException so that the episode loop, which turns errors into ``error`` episodes, lets it by.)"""
+
+
+class Live:
+    """The session's state, as the page reads it, and the one action in flight."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.version = 0
+        self.phase = "starting"
+        self.view: dict = {}
+        self.png: bytes = b""
+        self._action = None
+        self._next = False
+        self._stopping = False
+
+    # ------------------------------------------------------------ the page's side
+    def state(self) -> dict:
+        with self.cond:
+            return {"version": self.version, "phase": self.phase, **self.view}
+
+    def wait_change(self, after: int, timeout: float) -> dict:
+        """The state once its version is past ``after`` (or after ``timeout`` seconds)."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.version > after or self._stopping, timeout)
+            return {"version": self.version, "phase": self.phase, **self.view}
+
+    def submit(self, action: dict) -> dict:
+        """Hand the person's action to the episode; returns the state once the env has taken the step."""
+        with self.cond:
+            if self.phase != "acting" or self._action is not None:
+                raise Busy("it isn't your turn: the last action is still being carried out" if self.phase == "stepping"
+                           else f"no task is waiting for an action ({self.phase})")
+            self._action = action
+            self.phase = "stepping"
+            seen = self.version
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.version > seen or self._stopping, STEP_TIMEOUT_S)
+            return {"version": self.version, "phase": self.phase, **self.view}
+
+    def next_task(self) -> dict:
+        with self.cond:
+            if self.phase != "verdict":
+                raise Busy(f"there is no verdict to move on from ({self.phase})")
+            self._next = True
+            seen = self.version
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.version > seen or self._stopping, STEP_TIMEOUT_S)
+            return {"version": self.version, "phase": self.phase, **self.view}
+
+    # ------------------------------------------------------------ the episode's side
+    def publish(self, phase: str, png: bytes | None = None, **view) -> None:
+        assert phase in PHASES, phase
+        with self.cond:
+            self.phase = phase
+            if png is not None:
+                self.png = png
+            self.view.update(view)
+            self.version += 1
+            self.cond.notify_all()
+
+    def take_action(self) -> dict:
+        with self.cond:
+            self.cond.wait_for(lambda: self._action is not None or self._stopping)
+            if self._stopping:
+                raise Stopped()
+            a, self._action = self._action, None
+            return a
+
+    def wait_next(self) -> None:
+        with self.cond:
+            self.cond.wait_for(lambda: self._next or self._stopping)
+            if self._stopping:
+                raise Stopped()
+            self._next = False
+
+    def stop(self) -> None:
+        with self.cond:
+            self._stopping = True
+            self.cond.notify_all()
+
+
+class HumanAgent:
+    """The person, as the episode loop sees an agent."""
+
+    def __init__(self, live: Live, env, name: str):
+        self.live, self.env, self.name = live, env, f"human:{name}"
+        self.steps = 0
+
+    def reset(self, task) -> None:
+        self.steps = 0
+
+    def act(self, observation: dict) -> dict:
+        self.live.publish("acting", png=self.env.unwrapped.session.last_png(), step=self.steps,
+                          url=observation.get("url", ""), error=observation.get("last_action_error", ""),
+                          user_reply=observation.get("user_reply", ""), goal=observation.get("goal", ""))
+        action = self.live.take_action()
+        self.steps += 1
+        return action
+
+
+def verdict_of(ep_dir: Path, row: dict) -> dict:
+    """What the person sees at the end of a task: passed, score and the verifier's lines (✓/✗ per check)."""
+    try:
+        res = layout.read_object(ep_dir / layout.RESULT)
+    except layout.Unreadable:
+        res = {}
+    return {"passed": bool(row.get("passed")), "score": row.get("score"), "status": row.get("status"),
+            "steps": row.get("steps"), "seconds": row.get("seconds"), "error": row.get("error"),
+            "lines": [str(x) for x in res.get("lines") or []][:40]}
+
+
+class Recording:
+    """The tasks a person records, one after another, into the run folder ``out``."""
+
+    def __init__(self, tasks: list, name: str, out: Path, live: Live | None = None, env_factory=None):
+        from harness.env import DeskEnv
+        self.tasks, self.name, self.out = list(tasks), name, Path(out)
+        self.agent_name = f"human:{name}"
+        self.live = live or Live()
+        self.env_factory = env_factory or DeskEnv
+        self.rows: list[dict] = []
+        self.thread: threading.Thread | None = None
+        self.error: str | None = None
+        self.env = None                  # the episode's env, once the first task starts
+
+    def prepare(self) -> None:
+        """Write (or, going on with a folder this person started, extend) the run's ``run.json``; a folder
+        of another run is refused (``ResumeMismatch``) before anything in it is touched."""
+        from harness.runs.runner import _check_resume, _run_identity, _start_run_json
+        ident = _run_identity(self.agent_name, self.tasks, 1, 0, None)
+        old = _check_resume(self.out, ident, self.agent_name)
+        self.out.mkdir(parents=True, exist_ok=True)
+        pending = len([t for t in self.tasks if t.id not in self.done_before()])
+        _start_run_json(self.out, {**ident, "human": {"name": self.name, "mode": "screenshot"}}, 1, "local", old,
+                        pending=pending)
+
+    def _write_summary(self) -> None:
+        from harness.runs.metrics import summarize
+        from harness.runs.runner import _finish_run_json
+        rows = layout.read_results(self.out)
+        layout.write_summary(self.out, summarize(rows, 1, {t.id: t for t in self.tasks}))
+        _finish_run_json(self.out, False, added=0)
+
+    def done_before(self) -> set[str]:
+        return {r["task"] for r in layout.read_results(self.out) if r.get("agent") == self.agent_name}
+
+    def start(self) -> "Recording":
+        self.thread = threading.Thread(target=self._main, name="deskworld-record", daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self.live.stop()
+        if self.thread is not None:
+            self.thread.join(timeout)
+
+    def _main(self) -> None:
+        from harness.runs.episode import run_episode
+        from harness.runs.recorder import EpisodeRecorder
+        done = self.done_before()
+        todo = [t for t in self.tasks if t.id not in done]
+        total = len(self.tasks)
+        env = None
+        rec = None
+        try:
+            if todo:
+                env = self.env = self.env_factory(todo[0])
+            agent = HumanAgent(self.live, env, self.name)
+            for task in todo:
+                index = self.tasks.index(task) + 1
+                self.live.publish("starting", task=task.id, title=task.title, index=index, total=total, step=0,
+                                  max_steps=task.max_steps, can_ask=task.principal is not None, verdict=None,
+                                  error="", user_reply="", url="", goal="")
+                rec = EpisodeRecorder(self.out, task.id, 0)
+                t0 = time.perf_counter()
+                row = run_episode(env, agent, task, sample=0, recorder=rec)
+                rec = None
+                layout.append_result(self.out, row)
+                self.rows.append(row)
+                self._write_summary()
+                verdict = verdict_of(layout.episode_dir(self.out, task.id, 0), row)
+                verdict["wall_seconds"] = round(time.perf_counter() - t0, 1)
+                png = env.unwrapped.session.last_png()
+                if task is not todo[-1]:
+                    self.live.publish("verdict", png=png, verdict=verdict)
+                    self.live.wait_next()
+                else:
+                    self.live.publish("finished", png=png, verdict=verdict, summary=self.summary())
+            if not todo:
+                self.live.publish("finished", verdict=None, summary=self.summary())
+        except Stopped:
+            if rec is not None:
+                rec.abandon()
+        except Exception as e:                     # the env could not start: say so on the page
+            self.error = f"{type(e).__name__}: {e}".splitlines()[0]
+            if rec is not None:
+                rec.abandon()
+            self.live.publish("failed", message=self.error)
+        finally:
+            if env is not None:
+                try:
+                    env.close()
+                except Exception:
+                    pass
+
+    def summary(self) -> dict:
+        rows = [r for r in layout.read_results(self.out) if r.get("agent") == self.agent_name]
+        return {"tasks": len(rows), "passed": sum(1 for r in rows if r.get("passed")),
+                "score": round(sum(float(r.get("score") or 0) for r in rows) / len(rows), 3) if rows else None,
+                "seconds": round(sum(float(r.get("seconds") or 0) for r in rows), 1)}
+

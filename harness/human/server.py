@@ -1,0 +1,106 @@
+"""The page a person records on: the episode's screenshot, and their input on it sent as deskworld actions.
+
+Routes (all on the ``deskworld record`` server):
+- ``GET /``             the page (``templates/record.html``, ``static/record.js``);
+- ``GET /state``        the session as JSON; ``?after=V`` waits (up to 25 s) until its version is past V;
+- ``GET /screen.png``   the screenshot the person is looking at;
+- ``POST /act``         ``{"action": {...}}``: one deskworld action (``harness.env.actions``) — refused
+  with 422 naming what is wrong if it isn't one, 409 if it isn't the person's turn; answered with the
+  state once the env has taken the step;
+- ``POST /next``        on to the next task after a verdict.
+
+The server refuses the agent's browser as every local server does (``harness.servers.netguard``: its own
+Host, its own Origin, no page of another site, no framing), and every POST carries the page's CSRF token
+in ``X-CSRF-Token`` (403 without it). It can be reached over an SSH tunnel (``ssh -L 8777:localhost:8777``).
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path
+
+from flask import Flask, jsonify, render_template, request
+
+from harness.env import actions as A
+from harness.human.live import Busy, Live
+from harness.servers.netguard import UNSAFE, Guard, Policy
+
+MAX_BODY = 256 * 1024
+CSRF_HEADER = "X-CSRF-Token"
+LONG_POLL_S = 25.0
+# What a person can send: the agent's action space, without tool calls (a hybrid episode's) or raw
+# mouse_down/mouse_up (the page sends a press-move-release as one drag).
+PERSON_ACTIONS = {"click", "double_click", "triple_click", "move", "drag", "scroll", "type", "key", "wait",
+                  "navigate", "back", "done", "ask_user"}
+
+
+def create_record_app(live: Live, *, name: str) -> Flask:
+    here = Path(__file__).parent
+    app = Flask(__name__, template_folder=str(here / "templates"), static_folder=str(here / "static"),
+                static_url_path="/_static")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    csrf = secrets.token_urlsafe(32)
+    app.wsgi_app = Guard(app.wsgi_app, Policy(max_body=MAX_BODY, origin="all", browsers=False, no_framing=True,
+                                              json_errors=True))
+
+    @app.before_request
+    def _csrf():
+        if request.method in UNSAFE:
+            given = request.headers.get(CSRF_HEADER) or ""
+            if not hmac.compare_digest(given.encode(), csrf.encode()):
+                return jsonify(message="the page's CSRF token is missing or wrong: reload the page"), 403
+        return None
+
+    @app.after_request
+    def _no_store(resp):
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    @app.get("/")
+    def page():
+        return render_template("record.html", csrf=csrf, csrf_header=CSRF_HEADER, name=name)
+
+    @app.get("/state")
+    def state():
+        after = request.args.get("after")
+        if after is None:
+            return jsonify(live.state())
+        try:
+            v = int(after)
+        except ValueError:
+            return jsonify(message=f"after must be a version number, not {after!r}"), 422
+        return jsonify(live.wait_change(v, LONG_POLL_S))
+
+    @app.get("/screen.png")
+    def screen():
+        if not live.png:
+            return jsonify(message="no screenshot yet: the task is starting"), 404
+        return live.png, 200, {"Content-Type": "image/png"}
+
+    @app.post("/act")
+    def act():
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("action"), dict):
+            return jsonify(message='send {"action": {...}}: a JSON object with the action'), 422
+        action = body["action"]
+        kind = action.get("type")
+        if kind not in PERSON_ACTIONS:
+            return jsonify(message=f"{kind!r} is not an action a person sends here; "
+                                   f"use one of {', '.join(sorted(PERSON_ACTIONS))}"), 422
+        try:
+            A.parse(action)
+        except (A.ActionError, ValueError) as e:
+            return jsonify(message=f"that {kind} action is not valid: {str(e).splitlines()[0]}"), 422
+        try:
+            return jsonify(live.submit(action))
+        except Busy as e:
+            return jsonify(message=str(e), state=live.state()), 409
+
+    @app.post("/next")
+    def next_task():
+        try:
+            return jsonify(live.next_task())
+        except Busy as e:
+            return jsonify(message=str(e), state=live.state()), 409
+
+    return app

@@ -1,0 +1,270 @@
+"""``deskworld record``: a person does a task on the record page, in the agent's own screenshots and actions.
+
+The browser test plays the person with real input on the page (mouse clicks, double clicks, wheel, keys
+and typing on the screenshot, the address bar, the Done button) — never calls to the env. Where to click
+comes from the task's oracle, which reads the episode's page as it always does; the person's gestures
+are turned into actions by the page's own script. The run it writes replays to the same verdict, and the
+viewer's leaderboard shows its human row.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from werkzeug.serving import make_server
+
+from harness.human.live import Busy, Live, Recording
+from harness.human.server import create_record_app
+from harness.runs import layout
+from harness.tasks.registry import load_task
+
+TASK = "meridian/dm-third-party-total"          # Drive, Sheets and Chat: read a figure, DM it
+
+
+# ---------------------------------------------------------------- the page's server (Flask client)
+@pytest.fixture
+def live_app():
+    live = Live()
+    app = create_record_app(live, name="ana")
+    return live, app, app.test_client()
+
+
+def _csrf(client) -> dict:
+    html = client.get("/", headers={"Host": "localhost"}).get_data(as_text=True)
+    token = re.search(r'csrf: "([^"]+)"', html).group(1)
+    return {"X-CSRF-Token": token, "Host": "localhost"}
+
+
+def test_the_page_and_its_bad_inputs(live_app):
+    live, app, client = live_app
+    page = client.get("/", headers={"Host": "localhost"})
+    assert page.status_code == 200 and "Recording as <b>ana</b>" in page.get_data(as_text=True)
+    h = _csrf(client)
+    assert client.post("/act", json={"action": {"type": "click", "x": 1, "y": 1}},
+                       headers={"Host": "localhost"}).status_code == 403          # no CSRF token
+    r = client.post("/act", data="click", headers=h)
+    assert r.status_code == 422 and "JSON object" in r.get_json()["message"]
+    r = client.post("/act", json={"action": {"type": "tool_call", "tool": "mail.send"}}, headers=h)
+    assert r.status_code == 422 and "'tool_call' is not an action a person sends" in r.get_json()["message"]
+    r = client.post("/act", json={"action": {"type": "key", "keys": "ctrl+nosuchkey"}}, headers=h)
+    assert r.status_code == 422 and "nosuchkey" in r.get_json()["message"]
+    r = client.post("/act", json={"action": {"type": "click", "x": "left"}}, headers=h)
+    assert r.status_code == 422 and "click" in r.get_json()["message"]
+    # a good action while no task waits for one: 409, and nothing is handed on
+    r = client.post("/act", json={"action": {"type": "click", "x": 5, "y": 5}}, headers=h)
+    assert r.status_code == 409 and "no task is waiting" in r.get_json()["message"]
+    assert live._action is None
+    assert client.post("/next", headers=h).status_code == 409
+    assert client.get("/state?after=x", headers={"Host": "localhost"}).status_code == 422
+    assert client.get("/screen.png", headers={"Host": "localhost"}).status_code == 404
+    # the agent's browser (a page of another site) can't reach it
+    assert client.get("/state", headers={"Host": "localhost", "Sec-Fetch-Site": "cross-site"}).status_code == 403
+
+
+def test_live_hands_one_action_to_the_episode_and_waits_for_its_step():
+    import threading
+    live = Live()
+    live.publish("acting", png=b"png0", step=0)
+    got = []
+
+    def episode():
+        got.append(live.take_action())
+        live.publish("acting", png=b"png1", step=1)
+    t = threading.Thread(target=episode)
+    t.start()
+    st = live.submit({"type": "wait", "ms": 0})
+    t.join(5)
+    assert got == [{"type": "wait", "ms": 0}] and st["phase"] == "acting" and st["step"] == 1
+    assert live.png == b"png1"
+    live.publish("stepping")
+    with pytest.raises(Busy):
+        live.submit({"type": "wait", "ms": 0})
+
+
+# ---------------------------------------------------------------- a person, in a real browser
+def _serve(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    import threading
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
+class Person:
+    """Real input on the record page, aimed as the oracle aims."""
+
+    def __init__(self, page):
+        self.page = page
+        self.shot = page.locator("#shot")
+
+    def at(self, x: int, y: int) -> tuple[float, float]:
+        box = self.shot.bounding_box()
+        w, h = self.shot.evaluate("(i) => [i.naturalWidth, i.naturalHeight]")
+        return box["x"] + x * box["width"] / w, box["y"] + y * box["height"] / h
+
+    def idle(self):
+        from playwright.sync_api import expect
+        expect(self.page.locator("body")).to_have_attribute("data-idle", "true", timeout=30_000)
+
+    def keyboard_on_screen(self):
+        if not self.page.evaluate("document.activeElement && document.activeElement.id === 'screen'"):
+            self.page.locator("#screen").focus()
+
+    def do(self, a: dict) -> None:
+        from harness.env.actions import normalize_keys
+        m, kind = self.page.mouse, a["type"]
+        if kind == "click":
+            m.click(*self.at(a["x"], a["y"]), button=a.get("button", "left"))
+        elif kind == "double_click":
+            m.dblclick(*self.at(a["x"], a["y"]))
+        elif kind == "move":
+            m.move(*self.at(a["x"], a["y"]))
+        elif kind == "scroll":
+            m.move(*self.at(a["x"], a["y"]))
+            m.wheel(a.get("dx", 0), a.get("dy", 0))
+        elif kind == "drag":
+            (x0, y0), (x1, y1) = self.at(a["path"][0]["x"], a["path"][0]["y"]), \
+                self.at(a["path"][-1]["x"], a["path"][-1]["y"])
+            m.move(x0, y0)
+            m.down()
+            m.move(x1, y1, steps=8)
+            m.up()
+        elif kind == "type":
+            self.keyboard_on_screen()
+            self.page.keyboard.type(a["text"])
+        elif kind == "key":
+            self.keyboard_on_screen()
+            for press in normalize_keys(a["keys"]):
+                self.page.keyboard.press(press)
+        elif kind == "navigate":
+            self.page.locator("#address").fill(a["url"])
+            self.page.locator("#address").press("Enter")
+        elif kind == "done":
+            if a.get("answer"):
+                self.page.get_by_label("Your answer").fill(a["answer"])
+            self.page.get_by_role("button", name="Can't be done" if a.get("status") == "infeasible"
+                                  else "Done", exact=True).click()
+        else:
+            raise AssertionError(f"the test person can't do {kind}")
+
+
+@pytest.mark.browser
+@pytest.mark.browser_context_args(viewport={"width": 1720, "height": 1000})
+def test_a_person_records_a_multi_app_task_that_replays_to_the_same_verdict(tmp_path, page):
+    from playwright.sync_api import expect
+
+    from harness.agents.oracle import OracleAgent
+    from harness.env.appserver import AppServer
+    from harness.runs.runner import run
+    from harness.viewer import create_viewer
+
+    task = load_task(TASK)
+    assert len(task.apps) >= 2
+    study = tmp_path / "study"
+    rec = Recording([task], "ana", study / "ana")
+    rec.prepare()
+    server, url = _serve(create_record_app(rec.live, name="ana"))
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        rec.start()
+        page.goto(url + "/")
+        person = Person(page)
+        person.idle()
+        expect(page.locator("#goal")).to_contain_text("Sofia")
+        oracle = OracleAgent(rec.env)
+        oracle.reset(task)
+        kinds = set()
+        for _ in range(60):
+            action = oracle.act({})
+            kinds.add(action["type"])
+            person.do(action)
+            if action["type"] == "done":
+                break
+            person.idle()
+        expect(page.get_by_role("dialog")).to_be_visible(timeout=30_000)
+        expect(page.locator("#verdict-title")).to_have_text("Passed")
+        assert {"click", "double_click", "navigate", "type", "key", "done"} <= kinds, kinds
+    finally:
+        rec.stop()
+        server.shutdown()
+    assert not errors, errors
+
+    # the run: agent human:ana, one passed episode whose steps time the person apart from the env
+    rows = layout.read_results(study / "ana")
+    assert [(r["agent"], r["task"], r["passed"], r["status"]) for r in rows] == [("human:ana", TASK, True, "passed")]
+    assert layout.read_run_json(study / "ana")["agent"] == "human:ana"
+    assert json.loads((study / "ana" / "summary.json").read_text())["overall"]["pass@1"] == 1.0
+    steps = layout.read_steps(layout.episode_dir(study / "ana", TASK, 0) / layout.STEPS)
+    assert len(steps) == rows[0]["steps"] >= 6
+    assert all(s["ms"]["agent"] > 0 and s["ms"]["env"] > 0 for s in steps)
+    assert steps[-1]["action"]["type"] == "done"
+
+    # replayed in DeskEnv: the same end state's verdict
+    again = run(f"replay:{study / 'ana'}", [task], out=study / "replay", progress=False)
+    assert [(r["passed"], r["score"]) for r in again] == [(True, rows[0]["score"])]
+    mine = layout.read_object(layout.episode_dir(study / "ana", TASK, 0) / layout.RESULT)
+    theirs = layout.read_object(layout.episode_dir(study / "replay", TASK, 0) / layout.RESULT)
+    assert mine["lines"] == theirs["lines"]
+
+    # SFT data, as for an agent's run: one example per step the person took
+    from harness.runs.export import export_run
+    for fmt in ("messages", "imagefolder"):
+        rep = export_run(study / "ana", tmp_path / f"sft-{fmt}", fmt)
+        assert rep["episodes"] == 1 and not rep["skipped"], rep
+    assert rep["rows"] == len(steps)
+
+    # the viewer's leaderboard: a human row beside the agents'
+    viewer = AppServer(create_viewer(study)).start()
+    try:
+        page.goto(viewer.url + "/leaderboard")
+        human = page.locator("tr.human-row")
+        expect(human).to_have_count(1)
+        expect(human).to_contain_text("human")
+        expect(human).to_contain_text("100%")
+    finally:
+        viewer.stop()
+
+
+# ---------------------------------------------------------------- the command and its folder
+def test_record_refuses_bad_input_by_name(tmp_path):
+    from click.testing import CliRunner
+
+    from harness.cli import main
+    r = CliRunner().invoke(main, ["record", "--tasks", TASK, "--name", "ana smith", "--out", str(tmp_path / "x")])
+    assert r.exit_code != 0 and "--name 'ana smith'" in r.output
+    r = CliRunner().invoke(main, ["record", "--tasks", "meridian/no-such-task", "--name", "ana",
+                                  "--out", str(tmp_path / "x")])
+    assert r.exit_code != 0 and "no task matches 'meridian/no-such-task'" in r.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_folder_goes_on_with_the_tasks_not_done_and_is_refused_to_someone_else(tmp_path):
+    from harness.runs.runner import ResumeMismatch
+    tasks = [load_task(TASK), load_task("meridian/tanks-breached")]
+    out = tmp_path / "ana"
+    Recording(tasks, "ana", out).prepare()
+    layout.append_result(out, {"task": TASK, "revision": tasks[0].revision, "agent": "human:ana", "sample": 0,
+                               "score": 1.0, "passed": True, "steps": 5, "seconds": 60.0, "status": "passed"})
+    again = Recording(tasks, "ana", out)
+    again.prepare()
+    assert again.done_before() == {TASK}
+    assert layout.read_run_json(out)["resumes"], "going on is recorded as a resume"
+    with pytest.raises(ResumeMismatch, match="human:ana"):
+        Recording(tasks, "bo", out).prepare()
+
+
+@pytest.mark.browser
+def test_stopping_mid_task_publishes_nothing_of_it(tmp_path):
+    rec = Recording([load_task(TASK)], "ana", tmp_path / "ana")
+    rec.prepare()
+    rec.start()
+    st = rec.live.state()
+    while st["phase"] != "acting":
+        st = rec.live.wait_change(st["version"], 60)
+        assert st["phase"] != "failed", st
+    rec.stop()
+    assert not rec.thread.is_alive()
+    assert layout.read_results(tmp_path / "ana") == []
+    assert not layout.episode_dir(tmp_path / "ana", TASK, 0).exists()
+    assert not layout.partial_dirs(tmp_path / "ana", TASK, 0)
