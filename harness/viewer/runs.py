@@ -1,5 +1,6 @@
 """The multi-run pages of ``deskworld view DIR`` when DIR holds several run folders: the runs table,
-the leaderboard (one row per agent/model, a column per world and per app) and a side-by-side compare
+the leaderboard (one row per agent/model and one for every person's recordings, a column per world and per
+app) and a side-by-side compare
 of two runs. A run whose run.json or results.jsonl is missing or corrupt is listed as unreadable."""
 from __future__ import annotations
 
@@ -77,31 +78,57 @@ def _plain_id(task_id: str) -> bool:
         return False
 
 
+def _median(xs):
+    xs = sorted(x for x in xs if not _nan(x))
+    if not xs:
+        return float("nan")
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
+HUMAN = "human"
+
+
+def _group(agent: str) -> str:
+    """Every ``human:<name>`` run is one human row; agents keep their own."""
+    return HUMAN if agent == HUMAN or agent.startswith(HUMAN + ":") else agent
+
+
 def leaderboard(runs: list[dict]) -> dict:
-    """Rows per (agent, model) over all their readable runs; cells per world and app: pass@1 and mean score
-    (each the mean over tasks of the per-task value, as in the run summary)."""
+    """Rows per (agent, model) over all their readable runs — every ``human:*`` run in one ``human`` row (the
+    people named in ``people``); cells per world and app: pass@1 and mean score (each the mean over tasks of
+    the per-task value, as in the run summary) and the median time and steps per task (each task's median
+    over its episodes, then the median over tasks; environment errors left out)."""
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
         if r["unreadable"] or not r["rows"]:
             continue
-        groups.setdefault((r["agent"], r["model"] or ""), []).append(r)
+        groups.setdefault((_group(r["agent"]), r["model"] or ""), []).append(r)
     worlds, apps, out = set(), set(), []
-    for (agent, model), rs in sorted(groups.items()):
+    for (agent, model), rs in sorted(groups.items(), key=lambda kv: (kv[0][0] != HUMAN, kv[0])):
         rows = [row for r in rs for row in r["rows"]]
         per_task = summarize(rows, 1)["per_task"]
+        effort: dict[str, tuple[float, float]] = {}
+        for tid in per_task:
+            ok = [row for row in rows if row["task"] == tid and row.get("status") != "error"]
+            effort[tid] = (_median([row.get("seconds", float("nan")) for row in ok]),
+                           _median([row.get("steps", float("nan")) for row in ok]))
         cols: dict[str, list] = {}
         for tid, v in per_task.items():
             if not v["samples"]:
                 continue
             keys = ["world:" + tid.split("/", 1)[0]] + ["app:" + a for a in _task_apps(tid)]
             for key in ["all", *keys]:
-                cols.setdefault(key, []).append(v)
-        cells = {key: {"tasks": len(vs), "pass1": _mean([v["pass@1"] for v in vs]),
-                       "score": _mean([v["mean_score"] for v in vs])} for key, vs in cols.items()}
+                cols.setdefault(key, []).append((tid, v))
+        cells = {key: {"tasks": len(vs), "pass1": _mean([v["pass@1"] for _, v in vs]),
+                       "score": _mean([v["mean_score"] for _, v in vs]),
+                       "seconds": _median([effort[t][0] for t, _ in vs]),
+                       "steps": _median([effort[t][1] for t, _ in vs])} for key, vs in cols.items()}
         worlds |= {k[6:] for k in cells if k.startswith("world:")}
         apps |= {k[4:] for k in cells if k.startswith("app:")}
+        people = sorted({r["agent"].split(":", 1)[1] for r in rs if ":" in r["agent"]}) if agent == HUMAN else []
         out.append({"agent": agent, "model": model, "runs": [r["name"] for r in rs], "cells": cells,
-                    "episodes": len(rows)})
+                    "episodes": len(rows), "human": agent == HUMAN, "people": people})
     return {"rows": out, "worlds": sorted(worlds), "apps": sorted(apps)}
 
 
@@ -157,6 +184,14 @@ def register_runs(app: Flask, base: Path) -> None:
     @app.template_filter("num2")
     def num2(x):
         return "—" if _nan(x) else f"{x:.2f}"
+
+    @app.template_filter("secs")
+    def secs(x):
+        return "—" if _nan(x) else f"{x:.0f} s" if x < 120 else f"{x / 60:.1f} min"
+
+    @app.template_filter("steps")
+    def steps(x):
+        return "—" if _nan(x) else f"{x:g} steps"
 
     @app.template_filter("signed")
     def signed(x):
