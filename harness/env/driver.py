@@ -392,7 +392,7 @@ class Driver:
 
     # ------------------------------------------------------------------ reading
     def screenshot(self) -> bytes:
-        return screenshot_png(self.page, self.current.cdp, self.variant.screen)
+        return screenshot_png(self.page, self.current.cdp, self.variant)
 
     def url(self) -> str:
         return self.current.fence.public(self.page.url)

@@ -60,9 +60,14 @@ def fit_png(png: bytes, size: tuple[int, int]) -> bytes:
     return buf.getvalue()
 
 
-def screenshot_png(page, cdp=None, size: tuple[int, int] | None = None) -> bytes:
+def screenshot_png(page, cdp=None, variant=None) -> bytes:
     """PNG of the viewport. Through CDP with ``optimizeForSpeed`` when we have a
     session (about twice as fast as ``page.screenshot``; still lossless).
+
+    Under an appearance variant (``harness.env.variant``) with more than one device pixel per
+    CSS pixel, the capture is clipped to the visual viewport at ``scale × zoom`` (headless Chromium's
+    plain capture is in CSS pixels), which makes it exactly the variant's screen — a CSS viewport
+    rounded up for a zoom is not drawn past it; ``fit_png`` only guards the size.
 
     This copies the last composited frame as it is: call it on a settled page
     (``harness.env.settle.wait_settled``: fonts ready, images decoded, two frames
@@ -70,13 +75,17 @@ def screenshot_png(page, cdp=None, size: tuple[int, int] | None = None) -> bytes
     that differed between runs were stable (two captures identical) but
     rasterized differently (partial raster, see harness/env/settle.py), so a
     comparison would only have cost a capture per step."""
+    f = variant.px_per_css if variant is not None else 1.0
     if cdp is not None:
-        data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
-                                                   "captureBeyondViewport": False})["data"]
-        png = base64.b64decode(data)
+        params = {"format": "png", "optimizeForSpeed": True, "captureBeyondViewport": False}
+        if f != 1.0:
+            w, h = variant.screen
+            vv = cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
+            params["clip"] = {"x": vv["pageX"], "y": vv["pageY"], "width": w / f, "height": h / f, "scale": f}
+        png = base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
     else:
         png = page.screenshot(type="png", animations="disabled", caret="hide", scale="device")
-    return fit_png(png, size) if size is not None else png
+    return fit_png(png, variant.screen) if variant is not None else png
 
 
 def to_array(png: bytes, size: tuple[int, int] | None = None) -> np.ndarray:
