@@ -241,3 +241,44 @@ def viewer_shots(out_dir: Path, task_id: str = "meridian/answer-laura-deductible
             finally:
                 browser.close()
     return written
+
+
+def record_shots(out_dir: Path, task_id: str = "lumen/lineage-addon-agreed-amount") -> list[Path]:
+    """``deskworld record``'s page: a task waiting for the person's first action, and a verdict."""
+    import tempfile
+    import threading
+
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    from harness.env.browser import launch_args
+    from harness.human.live import Recording
+    from harness.human.server import create_record_app
+    from harness.tasks.registry import load_task
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = Recording([load_task(task_id), load_task("meridian/dm-third-party-total")], "ana", Path(tmp))
+        rec.prepare()
+        server = make_server("127.0.0.1", 0, create_record_app(rec.live, name="ana"), threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        rec.start()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(**launch_args())
+                try:
+                    page = browser.new_page(viewport={"width": 1720, "height": 1000})
+                    page.goto(f"http://127.0.0.1:{server.server_port}/")
+                    page.wait_for_selector("body[data-idle=true]", timeout=60_000)
+                    for file, then in (("record-task.png", "done"), ("record-verdict.png", None)):
+                        target = out_dir / file
+                        page.screenshot(path=str(target), animations="disabled", caret="hide")
+                        written.append(target)
+                        if then == "done":
+                            page.get_by_role("button", name="Done", exact=True).click()
+                            page.wait_for_selector("#verdict:not([hidden])", timeout=60_000)
+                finally:
+                    browser.close()
+        finally:
+            rec.stop()
+            server.shutdown()
+    return written
