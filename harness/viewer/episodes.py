@@ -133,9 +133,11 @@ def register_run_pages(app: Flask, base: Path, prefix: str) -> None:
                              "run_status": r.get("status"), "unreadable": why,
                              "apps": info.get("apps", []), "tags": info.get("tags", []),
                              "failures": failures, "labels": labels})
-        facets = {"status": {}, "app": {}}
+        facets = {"status": {}, "app": {}, "variant": {}}
         for e in episodes:
             facets["status"][e["status"]] = facets["status"].get(e["status"], 0) + 1
+            if e.get("variant"):
+                facets["variant"][str(e["variant"])] = facets["variant"].get(str(e["variant"]), 0) + 1
             for a in e["apps"]:
                 facets["app"][a] = facets["app"].get(a, 0) + 1
         return render_template("viewer/index.html", rows=episodes, run=run, summary=summary, k=k, root=root,

@@ -33,7 +33,7 @@ def csrf(client, page: str = "/") -> str:
         else re.search(r'"X-CSRF-Token": "([^"]+)"', html).group(1)
 
 
-def record(run, task=TASK, sample=0, *, passed=True, score=1.0, rubric=None, steps=ACTIONS, extra=None):
+def record(run, task=TASK, sample=0, *, passed=True, score=1.0, rubric=None, steps=ACTIONS, extra=None, variant=None):
     rec = EpisodeRecorder(run, task, sample)
     rec.screen(0, PNG)
     for i, a in enumerate(steps, 1):
@@ -41,14 +41,15 @@ def record(run, task=TASK, sample=0, *, passed=True, score=1.0, rubric=None, ste
                   "screenshot": rec.screen(i, PNG), "ms": {"agent": 1.0, "env": 100}, **(extra or {})})
     ep = rec.finish({"status": "passed" if passed else "failed", "passed": passed, "score": score,
                      "lines": ["✓ answer: expected 58,400" if passed else "✗ answer: expected 58,400; found 12"],
-                     "rubric": rubric or []},
+                     "rubric": rubric or [], **({"variant": variant} if variant else {})},
                     {"tables": {"drive_files": {
                         "added": [{"actor": "agent", "key": "99", "record": {"name": "Notes.txt"}}],
                         "removed": [{"actor": "agent", "key": "7", "record": {"name": "Old.txt"}}],
                         "changed": [{"key": "58", "fields": {"starred": {"actor": "agent", "before": False,
                                                                         "after": True, "class": "content"}}}]}}})
     append_result(run, {"task": task, "sample": sample, "score": score, "passed": passed, "steps": len(steps),
-                        "seconds": 1.2, "status": "passed" if passed else "failed", "agent": "oracle"})
+                        "seconds": 1.2, "status": "passed" if passed else "failed", "agent": "oracle",
+                        **({"variant": variant["name"]} if variant else {})})
     return ep
 
 
@@ -160,6 +161,23 @@ def test_run_page_facets_and_failures(tmp_path):
     assert 'name="status" value="failed"' in html and 'name="app" value="drive"' in html
     assert "✗ answer: expected 58,400; found 12" in html
     assert 'data-key="score"' in html and 'class="sortable' in html
+
+
+def test_run_and_episode_pages_show_the_variant(tmp_path):
+    record(tmp_path, "meridian/gross-tonnage", 0, variant={"name": "default", "screen": [1280, 800]})
+    record(tmp_path, "meridian/gross-tonnage", 1, passed=False, score=0.0,
+           variant={"name": "scale=2", "scale": 2.0, "screen": [2560, 1600]})
+    c = create_viewer(tmp_path).test_client()
+    html = c.get("/").data.decode()
+    assert 'id="variants"' in html and 'data-variant="scale=2"><td>' in html       # the By variant table
+    assert 'name="variant" value="scale=2"' in html and 'name="variant" value="default"' in html
+    assert html.count('<span class="pill variant">scale=2</span>') == 2               # its table row and its episode
+    ep = c.get("/episode/meridian/gross-tonnage/1").data.decode()
+    assert 'variant: <span class="pill variant">scale=2</span> · screen 2560×1600' in ep
+    plain = tmp_path / "plain"
+    record(plain, "meridian/gross-tonnage", 0)
+    html = create_viewer(plain).test_client().get("/").data.decode()
+    assert 'id="variants"' not in html and 'name="variant"' not in html
 
 
 # ---------------------------------------------------------------- browser

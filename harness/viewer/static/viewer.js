@@ -14,11 +14,13 @@
     }
     function apply() {
       var st = checked("status"), apps = checked("app"), allApps = document.querySelectorAll('#facets input[name="app"]').length;
+      var variants = checked("variant"), allVariants = document.querySelectorAll('#facets input[name="variant"]').length;
       var q = (filter.value || "").toLowerCase(), n = 0;
       rows.forEach(function (r) {
         var ra = (r.dataset.apps || "").split(" ").filter(Boolean);
         var okApp = !allApps || !ra.length || ra.some(function (a) { return apps.indexOf(a) >= 0; });
-        var ok = st.indexOf(r.dataset.status) >= 0 && okApp && (!q || r.textContent.toLowerCase().indexOf(q) >= 0);
+        var okVariant = !allVariants || variants.indexOf(r.dataset.variant || "") >= 0;
+        var ok = st.indexOf(r.dataset.status) >= 0 && okApp && okVariant && (!q || r.textContent.toLowerCase().indexOf(q) >= 0);
         r.hidden = !ok; if (ok) n++;
       });
       if (shown) shown.textContent = n + " of " + rows.length + " episodes shown";
