@@ -65,9 +65,9 @@ def screenshot_png(page, cdp=None, variant=None) -> bytes:
     session (about twice as fast as ``page.screenshot``; still lossless).
 
     Under an appearance variant (``harness.env.variant``) with more than one device pixel per
-    CSS pixel, the capture is clipped to the visual viewport at ``scale × zoom`` (headless Chromium's
-    plain capture is in CSS pixels), which makes it exactly the variant's screen — a CSS viewport
-    rounded up for a zoom is not drawn past it; ``fit_png`` only guards the size.
+    CSS pixel, Playwright's own capture in device pixels, clipped to the variant's CSS viewport
+    (``viewport / zoom``, fractional), which makes it exactly the variant's screen; ``fit_png``
+    only guards the size.
 
     This copies the last composited frame as it is: call it on a settled page
     (``harness.env.settle.wait_settled``: fonts ready, images decoded, two frames
@@ -76,15 +76,19 @@ def screenshot_png(page, cdp=None, variant=None) -> bytes:
     rasterized differently (partial raster, see harness/env/settle.py), so a
     comparison would only have cost a capture per step."""
     f = variant.px_per_css if variant is not None else 1.0
-    if cdp is not None:
-        params = {"format": "png", "optimizeForSpeed": True, "captureBeyondViewport": False}
-        if f != 1.0:
-            w, h = variant.screen
-            vv = cdp.send("Page.getLayoutMetrics")["cssVisualViewport"]
-            params["clip"] = {"x": vv["pageX"], "y": vv["pageY"], "width": w / f, "height": h / f, "scale": f}
-        png = base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
+    if cdp is not None and f == 1.0:
+        data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
+                                                   "captureBeyondViewport": False})["data"]
+        png = base64.b64decode(data)
     else:
-        png = page.screenshot(type="png", animations="disabled", caret="hide", scale="device")
+        # Playwright's capture, on the session that emulates the scale factor (a capture from another
+        # DevTools session comes out in CSS pixels, and a scaled clip there resets the page's
+        # devicePixelRatio to 1). The clip is the variant's exact CSS viewport (fractional under a zoom).
+        clip = None
+        if variant is not None and f != 1.0:
+            w, h = variant.screen
+            clip = {"x": 0, "y": 0, "width": w / f, "height": h / f}
+        png = page.screenshot(type="png", scale="device", caret="initial", clip=clip)
     return fit_png(png, variant.screen) if variant is not None else png
 
 
