@@ -10,11 +10,13 @@ import click
 @click.option("--out", default=None, type=click.Path(file_okay=False),
               help="Run folder (default runs/human-<name>). Run again with the same folder to go on with the "
                    "tasks not done yet.")
+@click.option("--variant", default=None, metavar="AXIS=VALUE,...",
+              help="The screen the person sees (viewport=1440x900,scale=2,zoom=1.25; see deskworld run --variant).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to serve the page on (over SSH: ssh -L 8777:localhost:8777 host, then open "
                    "http://localhost:8777/ on your own machine).")
 @click.option("--port", default=8777, show_default=True, type=int)
-def record(pattern: str, name: str, out: str | None, host: str, port: int) -> None:
+def record(pattern: str, name: str, out: str | None, variant: str | None, host: str, port: int) -> None:
     """A person does tasks in the agent's own screenshots and actions; recorded as agent human:<name>,
     graded by the verifier, the verdict shown after each task."""
     import re
@@ -38,8 +40,13 @@ def record(pattern: str, name: str, out: str | None, host: str, port: int) -> No
         raise click.ClickException(str(e)) from None
     if not tasks:
         raise click.ClickException(f"no task matches {pattern!r}")
+    from harness.env.variant import Variant, VariantError
+    try:
+        chosen = Variant.parse(variant) if variant else None
+    except VariantError as e:
+        raise click.ClickException(f"--variant: {e}") from None
     out_dir = Path(out or f"runs/human-{name}")
-    rec = Recording(tasks, name, out_dir)
+    rec = Recording(tasks, name, out_dir, variant=chosen)
     try:
         rec.prepare()
     except ResumeMismatch as e:

@@ -124,6 +124,7 @@ class HumanAgent:
 
     def act(self, observation: dict) -> dict:
         self.live.publish("acting", png=self.env.unwrapped.session.last_png(), step=self.steps,
+                          screen=list(self.env.unwrapped.variant.screen),
                           url=observation.get("url", ""), error=observation.get("last_action_error", ""),
                           user_reply=observation.get("user_reply", ""), goal=observation.get("goal", ""))
         action = self.live.take_action()
@@ -145,9 +146,12 @@ def verdict_of(ep_dir: Path, row: dict) -> dict:
 class Recording:
     """The tasks a person records, one after another, into the run folder ``out``."""
 
-    def __init__(self, tasks: list, name: str, out: Path, live: Live | None = None, env_factory=None):
+    def __init__(self, tasks: list, name: str, out: Path, live: Live | None = None, env_factory=None,
+                 variant=None):
         from harness.env import DeskEnv
+        from harness.env.variant import Variant
         self.tasks, self.name, self.out = list(tasks), name, Path(out)
+        self.variant = Variant.of(variant) if variant is not None else None   # the screen the person sees
         self.agent_name = f"human:{name}"
         self.live = live or Live()
         self.env_factory = env_factory or DeskEnv
@@ -160,7 +164,8 @@ class Recording:
         """Write (or, going on with a folder this person started, extend) the run's ``run.json``; a folder
         of another run is refused (``ResumeMismatch``) before anything in it is touched."""
         from harness.runs.runner import _check_resume, _run_identity, _start_run_json
-        ident = _run_identity(self.agent_name, self.tasks, 1, 0, None)
+        ident = _run_identity(self.agent_name, self.tasks, 1, 0, None,
+                              variants=[self.variant] if self.variant is not None else None)
         old = _check_resume(self.out, ident, self.agent_name)
         self.out.mkdir(parents=True, exist_ok=True)
         pending = len([t for t in self.tasks if t.id not in self.done_before()])
@@ -197,7 +202,8 @@ class Recording:
         rec = None
         try:
             if todo:
-                env = self.env = self.env_factory(todo[0])
+                env = self.env = (self.env_factory(todo[0]) if self.variant is None
+                                  else self.env_factory(todo[0], variant=self.variant))
             agent = HumanAgent(self.live, env, self.name)
             for task in todo:
                 index = self.tasks.index(task) + 1
@@ -206,7 +212,7 @@ class Recording:
                                   error="", user_reply="", url="", goal="")
                 rec = EpisodeRecorder(self.out, task.id, 0)
                 t0 = time.perf_counter()
-                row = run_episode(env, agent, task, sample=0, recorder=rec)
+                row = run_episode(env, agent, task, sample=0, recorder=rec, variant=self.variant)
                 rec = None
                 layout.append_result(self.out, row)
                 self.rows.append(row)

@@ -88,7 +88,7 @@ def create_record_app(live: Live, *, name: str) -> Flask:
             return jsonify(message=f"{kind!r} is not an action a person sends here; "
                                    f"use one of {', '.join(sorted(PERSON_ACTIONS))}"), 422
         try:
-            A.parse(action)
+            A.parse(action, screen=live.state().get("screen"))
         except (A.ActionError, ValueError) as e:
             return jsonify(message=f"that {kind} action is not valid: {str(e).splitlines()[0]}"), 422
         try:

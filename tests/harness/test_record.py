@@ -252,6 +252,41 @@ def test_a_folder_goes_on_with_the_tasks_not_done_and_is_refused_to_someone_else
     assert layout.read_run_json(out)["resumes"], "going on is recorded as a resume"
     with pytest.raises(ResumeMismatch, match="human:ana"):
         Recording(tasks, "bo", out).prepare()
+    with pytest.raises(ResumeMismatch, match="variants"):
+        Recording(tasks, "ana", out, variant="scale=2").prepare()     # another screen: another run
+
+
+@pytest.mark.browser
+def test_a_person_on_a_variant_sees_its_screen_and_clicks_land(tmp_path, page):
+    """At scale 2 the screenshot is 2560x1600, shown smaller on the page: a click on the picture lands on
+    the element under it, in the screenshot's pixels."""
+    from playwright.sync_api import expect
+
+    from harness.agents.oracle import OracleAgent
+    task = load_task("meridian/gross-tonnage")
+    rec = Recording([task], "ana", tmp_path / "ana", variant="scale=2")
+    rec.prepare()
+    server, url = _serve(create_record_app(rec.live, name="ana"))
+    try:
+        rec.start()
+        page.goto(url + "/")
+        person = Person(page)
+        person.idle()
+        assert person.shot.evaluate("(i) => [i.naturalWidth, i.naturalHeight]") == [2560, 1600]
+        oracle = OracleAgent(rec.env)
+        oracle.reset(task)
+        for _ in range(40):
+            action = oracle.act({})
+            person.do(action)
+            if action["type"] == "done":
+                break
+            person.idle()
+        expect(page.locator("#verdict-title")).to_have_text("Passed", timeout=30_000)
+    finally:
+        rec.stop()
+        server.shutdown()
+    rows = layout.read_results(tmp_path / "ana")
+    assert [(r["passed"], r.get("variant")) for r in rows] == [(True, "scale=2")]
 
 
 @pytest.mark.browser
