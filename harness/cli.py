@@ -305,8 +305,12 @@ def chosen_instances(pattern: str | None, split: str | None, per_family: str | N
               help="Check N seeded instances of each family (non-zero variants first), or all of them.")
 @click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]), help="With --instances: only this split.")
 @click.option("--seed", default=0, show_default=True, type=int, help="With --instances: which instances are drawn.")
+@click.option("--variants", "variant_mode", is_flag=False, flag_value="axes", default=None,
+              type=click.Choice(["axes", "all"]),
+              help="Also run each oracle on appearance variants, one value of each axis beyond the default "
+                   "(viewport=1920x1080, scale=2, zoom=1.25); --variants all: every axis value. Reports failures per variant.")
 def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool, as_json: bool, verbose: bool,
-          per_family: str | None, split: str | None, seed: int) -> None:
+          per_family: str | None, split: str | None, seed: int, variant_mode: str | None) -> None:
     """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0; with
     --adversaries, hedges, spam, duplicates, collateral writes, literals and memorised answers
     must fail and the task done other right ways must pass. With --instances, on instances of the
@@ -318,7 +322,11 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
 
     from harness.qc.adversaries.suite import totals
     from harness.qc.check import check as run_check
+    from harness.qc.check import variant_set
     from harness.tasks.registry import TaskError, select
+    if variant_mode and tools_only:
+        raise click.UsageError("--variants runs the oracle in the browser: not with --tools-only")
+    variants = variant_set(variant_mode)
     try:
         if per_family is None and split is None:
             chosen = select(pattern)
@@ -346,13 +354,14 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
         else:
             console.print(f"checking {item.id} …", style="dim")
     reports, overall = run_check(chosen, workers=workers, adversaries=adversaries, tools_only=tools_only,
-                                 progress=progress)
+                                 progress=progress, variants=variants)
     elapsed = time.perf_counter() - started
     suites = [r.adversaries for r in reports if r.adversaries is not None]
     if as_json:
         click.echo(json.dumps({"tasks": [{"task": r.task, "ok": r.ok, "problems": r.problems,
                                           "oracle_score": r.oracle_score, "noop_score": r.noop_score,
-                                          **({"adversaries": r.adversaries.to_dict()} if r.adversaries else {})}
+                                          **({"adversaries": r.adversaries.to_dict()} if r.adversaries else {}),
+                                          **({"variants": r.variants} if r.variants else {})}
                                          for r in reports],
                                "overall": overall, **({"adversaries": totals(suites)} if suites else {})},
                               indent=2, default=str))
@@ -392,6 +401,16 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
                            else "not built" if o.error else "ok")
                     console.print(f"  {a.task} {o.name} [{o.expect}]: {tag} — {(o.error or o.why)[:300]}",
                                   markup=False, highlight=False)
+        if variants:
+            vt = Table(title="oracle per appearance variant")
+            for col in ("variant", "tasks", "oracle passes", "failures", "errors", "failed tasks"):
+                vt.add_column(col)
+            for name in variants:
+                got = [(r.task, r.variants[name]) for r in reports if name in r.variants]
+                bad = [t for t, v in got if v["score"] != 1.0 or v["status"] == "error"]
+                vt.add_row(name, str(len(got)), str(len(got) - len(bad)), str(len(bad)),
+                           str(sum(1 for _, v in got if v["status"] == "error")), ", ".join(bad)[:300])
+            console.print(vt)
     failed = [r for r in reports if not r.ok]
     families = {"/".join(r.task.split("/")[:2]) for r in reports}
     console.print(f"{len(reports)} {'instances' if per_family else 'tasks'} of {len(families)} families checked in "

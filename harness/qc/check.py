@@ -6,6 +6,10 @@ an infeasible task, ``done(status=infeasible)`` scores 1 and ``complete`` 0.
 Across all tasks, at most 10% are infeasible. For each world: every
 co-worker text trigger accepts each phrasing it lists (and none of its
 counterexamples), and every scenario trigger a task names exists.
+
+``variants`` (``deskworld check --variants``): the oracle also runs once on each appearance
+variant given (``harness.env.variant``: by default one value of each axis beyond the default,
+``VARIANT_AXES``) and must score 1 there too; ``TaskReport.variants`` holds each one's result.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from apps.coworkers import engine
 from apps.coworkers.seed import load
 from harness.agents import make
 from harness.env import DeskEnv
+from harness.env.variant import ANY, Variant
 from harness.qc.adversaries.suite import Catalogue, run_task
 from harness.qc.adversaries.workbench import Benches, Ending
 from harness.runs.episode import run_episode
@@ -28,6 +33,17 @@ from harness.tasks.registry import all_tasks, load_task
 from harness.verify import Status, expected_answer, verify
 
 MAX_INFEASIBLE = 0.10
+# check --variants: one value of each axis beyond the default (``all``: every value, Variant.axis_values).
+VARIANT_AXES = ("viewport=1920x1080", "scale=2", "zoom=1.25")
+
+
+def variant_set(which: str | None) -> list[str]:
+    """``--variants`` (``axes``: ``VARIANT_AXES``; ``all``: every axis value beyond the default) as variant names."""
+    if not which:
+        return []
+    if which == "all":
+        return [str(v) for _, v in Variant.axis_values()]
+    return list(VARIANT_AXES)
 
 
 @dataclass
@@ -39,6 +55,7 @@ class TaskReport:
     noop_score: float | None = None
     lines: list[str] = field(default_factory=list)
     adversaries: object = None             # harness.qc.adversaries.base.TaskAdversaries
+    variants: dict = field(default_factory=dict)   # variant name -> {"score", "status", "steps", "error"?}
 
     @property
     def ok(self) -> bool:
@@ -112,8 +129,24 @@ def checkpoint_problems(env, task, milestones, actions: list, *, truncated: bool
     return out
 
 
-def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
-    """One task's QC; with a workbench (``harness.qc.adversaries``) its adversaries too."""
+def variant_problems(env, task, variants: list[str], rep: TaskReport) -> list[str]:
+    """The oracle on each appearance variant (``env`` made with ``variant="any"``): it must score 1."""
+    out = []
+    for name in variants:
+        row = run_episode(env, make("oracle", env=env), task, variant=name)
+        rep.variants[name] = {"score": row["score"], "status": row["status"], "steps": row["steps"],
+                              **({"error": row["error"]} if row.get("error") else {})}
+        if row["status"] == Status.ERROR or not row["passed"] or row["score"] != 1.0:
+            res = env.unwrapped.episode.result
+            detail = row.get("error") or "; ".join(l for l in (res.lines if res else []) if l.startswith("✗")) \
+                or "not passed"
+            out.append(f"variant {name}: oracle scores {row['score']} ({row['status']}): {detail}")
+    return out
+
+
+def check_task(env, task, bench=None, catalogue=None, variants: list[str] | None = None) -> TaskReport:
+    """One task's QC; with a workbench (``harness.qc.adversaries``) its adversaries too; with
+    ``variants`` (names), the oracle on each of them too."""
     rep = TaskReport(task.id)
     oracle = _Recording(make("oracle", env=env))
     row = run_episode(env, oracle, task)
@@ -161,6 +194,8 @@ def check_task(env, task, bench=None, catalogue=None) -> TaskReport:
             rep.problems.append("done(status=complete) scores above 0 on an infeasible task")
     if bench is not None:
         rep.adversaries = run_task(task, bench, catalogue, oracle=snapshot)
+    if variants:
+        rep.problems += variant_problems(env, task, variants, rep)
     return rep
 
 
@@ -189,9 +224,11 @@ def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
 
 
 def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
-          tools_only: bool = False) -> tuple[list[TaskReport], list[str]]:
+          tools_only: bool = False, variants: list[str] | None = None) -> tuple[list[TaskReport], list[str]]:
     """QC every task; ``workers`` > 1 checks them in that many spawned processes (one browser each),
-    reports in the tasks' order. ``adversaries``: the adversary suite too; ``tools_only``: only it."""
+    reports in the tasks' order. ``adversaries``: the adversary suite too; ``tools_only``: only it;
+    ``variants``: appearance variant names the oracle must also pass on (``variant_set``)."""
+    variants = [str(Variant.of(v)) for v in variants or []]
     overall = []
     ids = [t if isinstance(t, str) else t.id for t in tasks]
     families = {i.split("/")[0] + "/" + i.split("/")[1] for i in ids}
@@ -206,7 +243,7 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
         overall.append(f"{len(infeasible)} of {len(hand_made)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
     mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
     if workers <= 1 or len(tasks) < 2:
-        return _check_all(tasks, progress, mode), overall
+        return _check_all(tasks, progress, mode, variants), overall
     # One variant at a time to each worker (it compiles and holds only that one), the biggest first;
     # each variant's reports come back as soon as it is checked, so a long run shows its progress
     # (and what it found) as it goes, and a stopped one has reported what it finished.
@@ -214,7 +251,8 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
     for i in ids:
         groups.setdefault(_ref_of(i), []).append(i)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-        futures = [pool.submit(_check_ids, g, mode) for g in sorted(groups.values(), key=len, reverse=True)]
+        futures = [pool.submit(_check_ids, g, mode, variants)
+                   for g in sorted(groups.values(), key=len, reverse=True)]
         done = []
         for f in as_completed(futures):
             part = f.result()
@@ -236,8 +274,8 @@ def _ref_of(task_id: str) -> str:
     return parts[0]
 
 
-def _check_ids(ids: list[str], mode: str = "plain") -> list[TaskReport]:
-    return _check_all(ids, None, mode)
+def _check_ids(ids: list[str], mode: str = "plain", variants: list[str] | None = None) -> list[TaskReport]:
+    return _check_all(ids, None, mode, variants)
 
 
 _CATALOGUES: dict[frozenset, Catalogue] = {}       # a worker's, built once for all its chunks
@@ -250,7 +288,7 @@ def _catalogue(worlds) -> Catalogue:
     return _CATALOGUES[key]
 
 
-def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
+def _check_all(tasks, progress, mode: str = "plain", variants: list[str] | None = None) -> list[TaskReport]:
     """``tasks``: Task objects or ids (loaded one at a time: a worker given a thousand instances
     renders each when it comes to it)."""
     benches, catalogue = Benches(), None
@@ -270,8 +308,9 @@ def _check_all(tasks, progress, mode: str = "plain") -> list[TaskReport]:
                     reports.append(TaskReport(t.id, adversaries=run_task(t, benches[t.world_ref], catalogue)))
                 else:
                     if env is None:
-                        env = DeskEnv(t)
-                    reports.append(check_task(env, t, benches[t.world_ref] if mode != "plain" else None, catalogue))
+                        env = DeskEnv(t, variant=ANY if variants else None)
+                    reports.append(check_task(env, t, benches[t.world_ref] if mode != "plain" else None, catalogue,
+                                              variants))
             except Exception as e:
                 r = TaskReport(tid)
                 r.problems.append(f"{type(e).__name__}: {e}")
