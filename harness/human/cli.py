@@ -16,10 +16,16 @@ import click
               help="Address to serve the page on (over SSH: ssh -L 8777:localhost:8777 host, then open "
                    "http://localhost:8777/ on your own machine).")
 @click.option("--port", default=8777, show_default=True, type=int)
-def record(pattern: str, name: str, out: str | None, variant: str | None, host: str, port: int) -> None:
+@click.option("--verdict/--no-verdict", "show_verdict", default=True, show_default=True,
+              help="Show the person the verifier's verdict after each task (--no-verdict: only that it was "
+                   "submitted, for a study that must not teach people as they go).")
+def record(pattern: str, name: str, out: str | None, variant: str | None, host: str, port: int,
+           show_verdict: bool) -> None:
     """A person does tasks in the agent's own screenshots and actions; recorded as agent human:<name>,
     graded by the verifier, the verdict shown after each task."""
+    import logging
     import re
+    import secrets
     import threading
     import time
     from pathlib import Path
@@ -55,13 +61,18 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
     if left == 0:
         click.echo(f"{name} has done all {len(tasks)} tasks in {out_dir}/ already.")
         return
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    key = None if loopback else secrets.token_urlsafe(16)      # reachable beyond this machine: a key
     try:
-        server = make_server(host, port, create_record_app(rec.live, name=name), threaded=True)
+        server = make_server(host, port, create_record_app(rec.live, name=name, key=key, show_verdict=show_verdict),
+                             threaded=True)
     except OSError as e:
         raise click.ClickException(f"can't serve on {host}:{port}: {e.strerror or e}; choose another --port") from None
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)     # no line per request
     threading.Thread(target=server.serve_forever, name="deskworld-record-page", daemon=True).start()
     rec.start()
-    click.echo(f"deskworld: {name}, {left} task{'s' if left != 1 else ''} to do. Open http://{host}:{port}/ "
+    address = f"http://{host}:{port}/" + (f"?key={key}" if key else "")
+    click.echo(f"deskworld: {name}, {left} task{'s' if left != 1 else ''} to do. Open {address} "
                f"in a browser (Ctrl+C here stops; what is done is kept in {out_dir}/).")
     try:
         while rec.thread.is_alive():

@@ -11,7 +11,8 @@ Routes (all on the ``deskworld record`` server):
 
 The server refuses the agent's browser as every local server does (``harness.servers.netguard``: its own
 Host, its own Origin, no page of another site, no framing), and every POST carries the page's CSRF token
-in ``X-CSRF-Token`` (403 without it). It can be reached over an SSH tunnel (``ssh -L 8777:localhost:8777``).
+in ``X-CSRF-Token`` (403 without it). It can be reached over an SSH tunnel (``ssh -L 8777:localhost:8777``);
+served beyond this machine (``--host 0.0.0.0``) it needs a key, carried by the address the command prints.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import hmac
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, redirect, render_template, request
 
 from harness.env import actions as A
 from harness.human.live import Busy, Live
@@ -34,7 +35,13 @@ PERSON_ACTIONS = {"click", "double_click", "triple_click", "move", "drag", "scro
                   "navigate", "back", "done", "ask_user"}
 
 
-def create_record_app(live: Live, *, name: str) -> Flask:
+KEY_COOKIE = "deskworld_record_key"
+
+
+def create_record_app(live: Live, *, name: str, key: str | None = None, show_verdict: bool = True) -> Flask:
+    """The page's app. ``key``: when set (a server reachable beyond this machine), every request needs it —
+    opening ``/?key=KEY`` once sets it as a cookie; ``show_verdict=False`` tells the person only that
+    the task was submitted (a study that must not teach people as they go)."""
     here = Path(__file__).parent
     app = Flask(__name__, template_folder=str(here / "templates"), static_folder=str(here / "static"),
                 static_url_path="/_static")
@@ -45,6 +52,14 @@ def create_record_app(live: Live, *, name: str) -> Flask:
 
     @app.before_request
     def _csrf():
+        if key is not None:
+            given = request.cookies.get(KEY_COOKIE) or request.args.get("key") or ""
+            if not hmac.compare_digest(given.encode(), key.encode()):
+                return jsonify(message="open the address the record command printed (it carries the key)"), 403
+            if request.args.get("key") and request.method == "GET" and request.path == "/":
+                resp = redirect("/")
+                resp.set_cookie(KEY_COOKIE, key, httponly=True, samesite="Strict")
+                return resp
         if request.method in UNSAFE:
             given = request.headers.get(CSRF_HEADER) or ""
             if not hmac.compare_digest(given.encode(), csrf.encode()):
@@ -58,18 +73,30 @@ def create_record_app(live: Live, *, name: str) -> Flask:
 
     @app.get("/")
     def page():
-        return render_template("record.html", csrf=csrf, csrf_header=CSRF_HEADER, name=name)
+        return render_template("record.html", csrf=csrf, csrf_header=CSRF_HEADER, name=name, show_verdict=show_verdict)
 
     @app.get("/state")
     def state():
         after = request.args.get("after")
         if after is None:
-            return jsonify(live.state())
+            return jsonify(shown(live.state()))
         try:
             v = int(after)
         except ValueError:
             return jsonify(message=f"after must be a version number, not {after!r}"), 422
-        return jsonify(live.wait_change(v, LONG_POLL_S))
+        return jsonify(shown(live.wait_change(v, LONG_POLL_S)))
+
+    def shown(st: dict) -> dict:
+        """The state as the person may see it: without the verdict's content when it is hidden."""
+        if show_verdict:
+            return st
+        out = dict(st)
+        if out.get("verdict"):
+            out["verdict"] = {"hidden": True, "steps": out["verdict"].get("steps"),
+                              "seconds": out["verdict"].get("seconds"), "status": out["verdict"].get("status")}
+        if out.get("summary"):
+            out["summary"] = {"tasks": out["summary"].get("tasks"), "hidden": True}
+        return out
 
     @app.get("/screen.png")
     def screen():
@@ -92,15 +119,15 @@ def create_record_app(live: Live, *, name: str) -> Flask:
         except (A.ActionError, ValueError) as e:
             return jsonify(message=f"that {kind} action is not valid: {str(e).splitlines()[0]}"), 422
         try:
-            return jsonify(live.submit(action))
+            return jsonify(shown(live.submit(action)))
         except Busy as e:
-            return jsonify(message=str(e), state=live.state()), 409
+            return jsonify(message=str(e), state=shown(live.state())), 409
 
     @app.post("/next")
     def next_task():
         try:
-            return jsonify(live.next_task())
+            return jsonify(shown(live.next_task()))
         except Busy as e:
-            return jsonify(message=str(e), state=live.state()), 409
+            return jsonify(message=str(e), state=shown(live.state())), 409
 
     return app

@@ -62,6 +62,30 @@ def test_the_page_and_its_bad_inputs(live_app):
     assert client.get("/state", headers={"Host": "localhost", "Sec-Fetch-Site": "cross-site"}).status_code == 403
 
 
+def test_beyond_this_machine_the_page_needs_its_key():
+    app = create_record_app(Live(), name="ana", key="s3cret")
+    c = app.test_client()
+    h = {"Host": "localhost"}
+    assert c.get("/", headers=h).status_code == 403
+    assert c.get("/state", headers=h).status_code == 403
+    assert c.get("/?key=wrong", headers=h).status_code == 403
+    r = c.get("/?key=s3cret", headers=h)
+    assert r.status_code == 302 and "deskworld_record_key=s3cret" in r.headers["Set-Cookie"]
+    assert c.get("/state", headers=h).status_code == 200            # the cookie carries it from now on
+
+
+def test_a_hidden_verdict_says_only_that_the_task_was_submitted():
+    live = Live()
+    c = create_record_app(live, name="ana", show_verdict=False).test_client()
+    live.publish("verdict", verdict={"passed": True, "score": 1.0, "status": "passed", "steps": 7, "seconds": 30.0,
+                                     "lines": ["✓ the DM gives $122,755,000"]})
+    st = c.get("/state", headers={"Host": "localhost"}).get_json()
+    assert st["verdict"] == {"hidden": True, "steps": 7, "seconds": 30.0, "status": "passed"}
+    live.publish("finished", summary={"tasks": 1, "passed": 1, "score": 1.0, "seconds": 30.0})
+    st = c.get("/state", headers={"Host": "localhost"}).get_json()
+    assert st["summary"] == {"tasks": 1, "hidden": True} and "122,755,000" not in json.dumps(st)
+
+
 def test_live_hands_one_action_to_the_episode_and_waits_for_its_step():
     import threading
     live = Live()

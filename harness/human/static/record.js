@@ -107,10 +107,14 @@
     if (!(st.phase === 'verdict' && v) && !end) { box.hidden = true; return; }
     box.hidden = false;
     box.dataset.passed = v ? (v.passed ? 'true' : 'false') : '';
+    const hidden = v && v.hidden;
     $('verdict-title').textContent = !v ? 'All done' : v.status === 'error' ? 'The environment broke (not your fault)'
-      : v.passed ? 'Passed' : 'Not passed';
-    const sub = v ? [`score ${Number(v.score || 0).toFixed(2)} · ${v.steps} step${v.steps === 1 ? '' : 's'} · ${v.seconds} s`] : [];
-    if (end && s) sub.push(`All done — ${s.passed} of ${s.tasks} task${s.tasks === 1 ? '' : 's'} passed, thank you`);
+      : hidden ? 'Task submitted' : v.passed ? 'Passed' : 'Not passed';
+    if (hidden) box.dataset.passed = '';
+    const sub = v ? [(hidden ? '' : `score ${Number(v.score || 0).toFixed(2)} · `) +
+                     `${v.steps} step${v.steps === 1 ? '' : 's'} · ${v.seconds} s`] : [];
+    if (end && s) sub.push(s.hidden ? `All done — ${s.tasks} task${s.tasks === 1 ? '' : 's'} recorded, thank you`
+      : `All done — ${s.passed} of ${s.tasks} task${s.tasks === 1 ? '' : 's'} passed, thank you`);
     $('verdict-sub').textContent = sub.join(' · ');
     $('verdict-lines').replaceChildren(...((v && v.lines) || []).map((t) => {
       const li = document.createElement('li');
