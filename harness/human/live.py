@@ -57,13 +57,14 @@ class Live:
             self.cond.wait_for(lambda: self.version > after or self._stopping, timeout)
             return {"version": self.version, "phase": self.phase, **self.view}
 
-    def submit(self, action: dict) -> dict:
-        """Hand the person's action to the episode; returns the state once the env has taken the step."""
+    def submit(self, action: dict, timing: dict | None = None) -> dict:
+        """Hand the person's action (and the page's timing of it) to the episode; returns the state once the
+        env has taken the step."""
         with self.cond:
             if self.phase != "acting" or self._action is not None:
                 raise Busy("it isn't your turn: the last action is still being carried out" if self.phase == "stepping"
                            else f"no task is waiting for an action ({self.phase})")
-            self._action = action
+            self._action = (action, timing)
             self.phase = "stepping"
             seen = self.version
             self.cond.notify_all()
@@ -91,7 +92,7 @@ class Live:
             self.version += 1
             self.cond.notify_all()
 
-    def take_action(self) -> dict:
+    def take_action(self) -> tuple[dict, dict | None]:
         with self.cond:
             self.cond.wait_for(lambda: self._action is not None or self._stopping)
             if self._stopping:
@@ -118,6 +119,7 @@ class HumanAgent:
     def __init__(self, live: Live, env, name: str):
         self.live, self.env, self.name = live, env, f"human:{name}"
         self.steps = 0
+        self._timing: dict | None = None
 
     def reset(self, task) -> None:
         self.steps = 0
@@ -127,9 +129,14 @@ class HumanAgent:
                           screen=list(self.env.unwrapped.variant.screen),
                           url=observation.get("url", ""), error=observation.get("last_action_error", ""),
                           user_reply=observation.get("user_reply", ""), goal=observation.get("goal", ""))
-        action = self.live.take_action()
+        action, self._timing = self.live.take_action()
         self.steps += 1
         return action
+
+    def take_record(self) -> dict:
+        """What the episode loop writes into the step: the page's timing of the person's gesture."""
+        timing, self._timing = self._timing, None
+        return {"person": timing} if timing else {}
 
 
 def verdict_of(ep_dir: Path, row: dict) -> dict:

@@ -4,7 +4,9 @@ Routes (all on the ``deskworld record`` server):
 - ``GET /``             the page (``templates/record.html``, ``static/record.js``);
 - ``GET /state``        the session as JSON; ``?after=V`` waits (up to 25 s) until its version is past V;
 - ``GET /screen.png``   the screenshot the person is looking at;
-- ``POST /act``         ``{"action": {...}}``: one deskworld action (``harness.env.actions``) — refused
+- ``POST /act``         ``{"action": {...}, "timing": {"look_ms", "gesture_ms"}}``: one deskworld action
+  (``harness.env.actions``) and, measured in the page, how long the person looked at the screen before the
+  gesture began and how long the gesture took (written into the step as ``person``) — refused
   with 422 naming what is wrong if it isn't one, 409 if it isn't the person's turn; answered with the
   state once the env has taken the step;
 - ``POST /next``        on to the next task after a verdict.
@@ -110,6 +112,10 @@ def create_record_app(live: Live, *, name: str, key: str | None = None, show_ver
         if not isinstance(body, dict) or not isinstance(body.get("action"), dict):
             return jsonify(message='send {"action": {...}}: a JSON object with the action'), 422
         action = body["action"]
+        timing = body.get("timing")
+        if timing is not None and not (isinstance(timing, dict) and set(timing) <= {"look_ms", "gesture_ms"} and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 86_400_000 for v in timing.values())):
+            return jsonify(message="timing is {look_ms, gesture_ms}: milliseconds, at least 0"), 422
         kind = action.get("type")
         if kind not in PERSON_ACTIONS:
             return jsonify(message=f"{kind!r} is not an action a person sends here; "
@@ -119,7 +125,7 @@ def create_record_app(live: Live, *, name: str, key: str | None = None, show_ver
         except (A.ActionError, ValueError) as e:
             return jsonify(message=f"that {kind} action is not valid: {str(e).splitlines()[0]}"), 422
         try:
-            return jsonify(shown(live.submit(action)))
+            return jsonify(shown(live.submit(action, timing)))
         except Busy as e:
             return jsonify(message=str(e), state=shown(live.state())), 409
 

@@ -51,6 +51,9 @@ def test_the_page_and_its_bad_inputs(live_app):
     assert r.status_code == 422 and "nosuchkey" in r.get_json()["message"]
     r = client.post("/act", json={"action": {"type": "click", "x": "left"}}, headers=h)
     assert r.status_code == 422 and "click" in r.get_json()["message"]
+    for timing in ({"look_ms": -1}, {"look_ms": "soon"}, {"think": 3}, [1, 2]):
+        r = client.post("/act", json={"action": {"type": "wait", "ms": 0}, "timing": timing}, headers=h)
+        assert r.status_code == 422 and "timing is {look_ms, gesture_ms}" in r.get_json()["message"]
     # a good action while no task waits for one: 409, and nothing is handed on
     r = client.post("/act", json={"action": {"type": "click", "x": 5, "y": 5}}, headers=h)
     assert r.status_code == 409 and "no task is waiting" in r.get_json()["message"]
@@ -97,9 +100,10 @@ def test_live_hands_one_action_to_the_episode_and_waits_for_its_step():
         live.publish("acting", png=b"png1", step=1)
     t = threading.Thread(target=episode)
     t.start()
-    st = live.submit({"type": "wait", "ms": 0})
+    st = live.submit({"type": "wait", "ms": 0}, {"look_ms": 1200, "gesture_ms": 80})
     t.join(5)
-    assert got == [{"type": "wait", "ms": 0}] and st["phase"] == "acting" and st["step"] == 1
+    assert got == [({"type": "wait", "ms": 0}, {"look_ms": 1200, "gesture_ms": 80})]
+    assert st["phase"] == "acting" and st["step"] == 1
     assert live.png == b"png1"
     live.publish("stepping")
     with pytest.raises(Busy):
@@ -222,6 +226,10 @@ def test_a_person_records_a_multi_app_task_that_replays_to_the_same_verdict(tmp_
     steps = layout.read_steps(layout.episode_dir(study / "ana", TASK, 0) / layout.STEPS)
     assert len(steps) == rows[0]["steps"] >= 6
     assert all(s["ms"]["agent"] > 0 and s["ms"]["env"] > 0 for s in steps)
+    # the page's own timing of each gesture: from the screen it was made on appearing, and the gesture itself
+    assert all(set(s["person"]) == {"look_ms", "gesture_ms"} and min(s["person"].values()) >= 0 for s in steps)
+    typed = [s for s in steps if s["action"]["type"] == "type"]
+    assert typed and all(s["person"]["gesture_ms"] > 0 for s in typed)     # typing takes time; a click ~none
     assert steps[-1]["action"]["type"] == "done"
 
     # replayed in DeskEnv: the same end state's verdict

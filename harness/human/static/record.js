@@ -19,7 +19,7 @@
   const shot = $('shot'), screen = $('screen');
   const S = {version: -1, phase: 'starting', state: {}, inflight: false, queue: [], click: null, clickTimer: null,
              text: '', textTimer: null, wheel: null, wheelTimer: null, drag: null, hoverTimer: null,
-             lastPoint: null, shown: -1, loading: false};
+             lastPoint: null, shown: -1, loading: false, shownAt: performance.now(), gestureAt: null};
 
   // ------------------------------------------------------------------ talking to the server
   async function post(path, body) {
@@ -43,7 +43,17 @@
   }
   const pause = (ms) => new Promise((res) => setTimeout(res, ms));
 
+  // When the person began a gesture, measured against the moment the screen they were looking at
+  // appeared: what the step's "person" timing records (the env's time and the page's delays apart).
+  function began() {
+    if (S.gestureAt === null) S.gestureAt = {at: performance.now(), shown: S.shownAt};
+  }
+
   function enqueue(action) {
+    const g = S.gestureAt || {at: performance.now(), shown: S.shownAt};
+    S.gestureAt = null;
+    const now = performance.now();
+    action = {action, timing: {look_ms: Math.max(0, Math.round(g.at - g.shown)), gesture_ms: Math.round(now - g.at)}};
     S.queue.push(action);
     pump();
     idle();
@@ -51,15 +61,15 @@
 
   async function pump() {
     if (S.inflight || S.phase !== 'acting' || !S.queue.length) return;
-    const action = S.queue.shift();
+    const item = S.queue.shift();
     S.inflight = true;
     idle();
-    const r = await post('/act', {action});
+    const r = await post('/act', item);
     S.inflight = false;
     if (r.ok) {
       render(r.data);
     } else if (r.status === 409) {
-      S.queue.unshift(action);           // not our turn yet: send it when it is
+      S.queue.unshift(item);             // not our turn yet: send it when it is
       if (r.data.state) render(r.data.state);
     } else {
       showError(r.data.message || ('the action was refused (' + r.status + ')'));
@@ -98,7 +108,7 @@
     pump();
   }
 
-  shot.addEventListener('load', () => { S.loading = false; idle(); });
+  shot.addEventListener('load', () => { S.loading = false; S.shownAt = performance.now(); idle(); });
   shot.addEventListener('error', () => { S.loading = false; idle(); });
 
   function verdict(st) {
@@ -202,7 +212,7 @@
     const button = BUTTONS[e.button] || 'left';
     const more = S.click && e.detail > 1 && S.click.button === button && dist(S.click, p) <= 6;
     clearTimeout(S.clickTimer);
-    if (!more) settle();
+    if (!more) { settle(); began(); }
     else { clearTimeout(S.wheelTimer); clearTimeout(S.textTimer); sendWheel(); sendText(); }
     S.drag = {button, start: p, path: [p], moved: false, mods: mods(e)};
     idle();
@@ -251,6 +261,7 @@
     cancelHover();
     if (!S.wheel) {
       clearTimeout(S.clickTimer); clearTimeout(S.textTimer); sendClick(); sendText();
+      began();
       S.wheel = {...point(e), dx: 0, dy: 0};
     }
     const k = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
@@ -264,8 +275,9 @@
   function scheduleHover(p) {
     clearTimeout(S.hoverTimer);
     S.hoverTimer = setTimeout(() => {
-      if (S.drag || S.click || (S.lastPoint && dist(S.lastPoint, p) <= 8)) return;
+      if (S.drag || S.click || S.text || S.wheel || (S.lastPoint && dist(S.lastPoint, p) <= 8)) return;
       S.lastPoint = p;
+      began();
       enqueue({type: 'move', x: p.x, y: p.y});
     }, HOVER_MS);
   }
@@ -281,6 +293,7 @@
     const chord = e.ctrlKey || e.metaKey || (e.altKey && e.key.length !== 1);
     if (e.key.length === 1 && !chord && !e.altKey) {
       clearTimeout(S.clickTimer); clearTimeout(S.wheelTimer); sendClick(); sendWheel();
+      if (!S.text) began();
       S.text += e.key;
       clearTimeout(S.textTimer);
       S.textTimer = setTimeout(sendText, TEXT_GAP_MS);
@@ -288,6 +301,7 @@
       return;
     }
     settle();
+    began();
     let key = KEY_NAMES[e.key] || e.key;
     if (key.length === 1) {
       if (key.charCodeAt(0) > 0x7e) { showError(`the key ${key} can't be pressed in a chord; type it instead`); return; }
@@ -298,7 +312,7 @@
   });
 
   // ------------------------------------------------------------------ the buttons
-  const act = (a) => { settle(); enqueue(a); };
+  const act = (a) => { settle(); began(); enqueue(a); };
   $('back').addEventListener('click', () => act({type: 'back'}));
   $('wait').addEventListener('click', () => act({type: 'wait', ms: 1000}));
   $('nav').addEventListener('submit', (e) => {
