@@ -195,11 +195,9 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
 @click.option("--timeout", default=None, type=float, help="Model agents: seconds per API request (120).")
 @click.option("--judge", "judges", multiple=True,
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
-@click.option("--variant", "variant_texts", multiple=True, metavar="AXIS=VALUE,…",
-              help="Run on an appearance variant, e.g. viewport=1440x900,scale=2 (axes: viewport, scale, zoom); "
-                   "repeat for several: -k samples of each task on each, results per variant.")
-@click.option("--variants", "n_variants", default=None, type=click.IntRange(min=1),
-              help="Run on N appearance variants drawn with --seed (-k samples of each task on each).")
+@click.option("--variant", "variant_texts", multiple=True, metavar="AXIS=VALUE,…", help="Run on an appearance "
+              "variant (viewport=1440x900,scale=2; axes viewport, scale, zoom); repeat for several: -k on each.")
+@click.option("--variants", "n_variants", type=click.IntRange(min=1), help="Run on N variants drawn with --seed.")
 def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: str | None, workers: int,
         backend: str, address: str | None, out: str | None, resume: bool, trace: bool, seed: int,
         max_steps: int | None, reward: str, judges: tuple[str, ...], variant_texts: tuple[str, ...],
@@ -218,7 +216,12 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
         chosen = chosen_tasks(pattern, split, per_family, seed)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
-    variants = run_variants(variant_texts, n_variants, seed)
+    from harness.env.variant import VariantError
+    from harness.runs.runner import chosen_variants
+    try:
+        variants = chosen_variants(variant_texts, n_variants, seed)
+    except VariantError as e:
+        raise click.BadParameter(str(e), param_hint="--variants" if n_variants else "--variant") from None
     try:
         chosen_agent = agent_spec(agent)
     except ValueError as e:
@@ -261,19 +264,6 @@ def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: 
     click.echo(f"Recorded in {out_dir}/  ·  view it: .venv/bin/deskworld view {out_dir}")
 
 
-def run_variants(texts: tuple[str, ...], n: int | None, seed: int) -> list | None:
-    """``--variant`` (each parsed) or ``--variants N`` (N different variants drawn with ``seed``); None: neither."""
-    from harness.env.variant import Variant, VariantError
-    if texts and n:
-        raise click.UsageError("give --variant (named variants) or --variants N (drawn), not both")
-    try:
-        if n:
-            return Variant.sample_many(n, seed)
-        return [Variant.parse(t) for t in texts] or None
-    except VariantError as e:
-        raise click.BadParameter(str(e), param_hint="--variant" if texts else "--variants") from None
-
-
 def chosen_tasks(pattern: str | None, split: str | None, per_family: str | None, seed: int) -> list:
     """The hand-made tasks matching ``pattern``; with ``split`` or ``per_family`` (``N`` or ``all``), the
     instances of the matching families instead (N per family drawn with ``seed``), as tasks."""
@@ -305,10 +295,8 @@ def chosen_instances(pattern: str | None, split: str | None, per_family: str | N
               help="Check N seeded instances of each family (non-zero variants first), or all of them.")
 @click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]), help="With --instances: only this split.")
 @click.option("--seed", default=0, show_default=True, type=int, help="With --instances: which instances are drawn.")
-@click.option("--variants", "variant_mode", is_flag=False, flag_value="axes", default=None,
-              type=click.Choice(["axes", "all"]),
-              help="Also run each oracle on appearance variants, one value of each axis beyond the default "
-                   "(viewport=1920x1080, scale=2, zoom=1.25); --variants all: every axis value. Reports failures per variant.")
+@click.option("--variants", "variant_mode", is_flag=False, flag_value="axes", type=click.Choice(["axes", "all"]),
+              help="Also run each oracle on one value of each variant axis beyond the default (all: every value).")
 def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool, as_json: bool, verbose: bool,
           per_family: str | None, split: str | None, seed: int, variant_mode: str | None) -> None:
     """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0; with
@@ -318,15 +306,11 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
     import time
 
     from rich.console import Console
-    from rich.table import Table
 
     from harness.qc.adversaries.suite import totals
-    from harness.qc.check import check as run_check
-    from harness.qc.check import variant_set
+    from harness.qc.check import check as run_check, print_reports, variant_set
     from harness.tasks.registry import TaskError, select
-    if variant_mode and tools_only:
-        raise click.UsageError("--variants runs the oracle in the browser: not with --tools-only")
-    variants = variant_set(variant_mode)
+    variants = variant_set(variant_mode, tools_only)
     try:
         if per_family is None and split is None:
             chosen = select(pattern)
@@ -366,51 +350,7 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
                                "overall": overall, **({"adversaries": totals(suites)} if suites else {})},
                               indent=2, default=str))
     else:
-        table = Table(title=f"deskworld check ({len(reports)} tasks)")
-        cols = ("task",) + (() if tools_only else ("oracle", "noop", "steps")) + \
-            (("adversaries", "false pass", "false fail") if suites else ()) + ("result",)
-        for col in cols:
-            table.add_column(col)
-        for r in reports:
-            a = r.adversaries
-            problems = r.problems + (a.problems + [f"false pass: {o.name}" for o in a.false_passes]
-                                     + [f"false fail: {o.name}" for o in a.false_fails]
-                                     + [f"can't build {o.name}" for o in a.errors] if a else [])
-            row = [r.task]
-            if not tools_only:
-                row += ["—" if r.oracle_score is None else f"{r.oracle_score:g}",
-                        "—" if r.noop_score is None else f"{r.noop_score:g}", str(r.oracle_steps)]
-            if suites:
-                row += [str(a.tried), str(len(a.false_passes)), str(len(a.false_fails))] if a else ["—"] * 3
-            row.append("[green]ok[/green]" if r.ok else "[red]" + "; ".join(problems)[:400] + "[/red]")
-            table.add_row(*row)
-        console.print(table)
-        if suites:
-            t = totals(suites)
-            kinds = Table(title="adversaries by kind")
-            for col in ("kind", "tried", "false passes", "false fails"):
-                kinds.add_column(col)
-            for k, v in sorted(t["by_kind"].items()):
-                kinds.add_row(k, str(v["tried"]), str(v["false_passes"]), str(v["false_fails"]))
-            console.print(kinds)
-            console.print(f"{t['tried']} adversaries over {t['tasks']} tasks: {t['false_passes']} false passes, "
-                          f"{t['false_fails']} false fails, {t['errors']} not built, {t['problems']} task problems")
-            for a in suites:
-                for o in a.outcomes if verbose else a.false_passes + a.false_fails + a.errors:
-                    tag = ("false pass" if o.false_pass else "false fail" if o.false_fail
-                           else "not built" if o.error else "ok")
-                    console.print(f"  {a.task} {o.name} [{o.expect}]: {tag} — {(o.error or o.why)[:300]}",
-                                  markup=False, highlight=False)
-        if variants:
-            vt = Table(title="oracle per appearance variant")
-            for col in ("variant", "tasks", "oracle passes", "failures", "errors", "failed tasks"):
-                vt.add_column(col)
-            for name in variants:
-                got = [(r.task, r.variants[name]) for r in reports if name in r.variants]
-                bad = [t for t, v in got if v["score"] != 1.0 or v["status"] == "error"]
-                vt.add_row(name, str(len(got)), str(len(got) - len(bad)), str(len(bad)),
-                           str(sum(1 for _, v in got if v["status"] == "error")), ", ".join(bad)[:300])
-            console.print(vt)
+        print_reports(console, reports, suites, tools_only=tools_only, verbose=verbose, variants=variants)
     failed = [r for r in reports if not r.ok]
     families = {"/".join(r.task.split("/")[:2]) for r in reports}
     console.print(f"{len(reports)} {'instances' if per_family else 'tasks'} of {len(families)} families checked in "

@@ -37,10 +37,13 @@ MAX_INFEASIBLE = 0.10
 VARIANT_AXES = ("viewport=1920x1080", "scale=2", "zoom=1.25")
 
 
-def variant_set(which: str | None) -> list[str]:
+def variant_set(which: str | None, tools_only: bool = False) -> list[str]:
     """``--variants`` (``axes``: ``VARIANT_AXES``; ``all``: every axis value beyond the default) as variant names."""
     if not which:
         return []
+    if tools_only:
+        import click
+        raise click.UsageError("--variants runs the oracle in the browser: not with --tools-only")
     if which == "all":
         return [str(v) for _, v in Variant.axis_values()]
     return list(VARIANT_AXES)
@@ -142,6 +145,20 @@ def variant_problems(env, task, variants: list[str], rep: TaskReport) -> list[st
                 or "not passed"
             out.append(f"variant {name}: oracle scores {row['score']} ({row['status']}): {detail}")
     return out
+
+
+def variant_table(reports: list[TaskReport], variants: list[str]):
+    """``check --variants``: per variant, how many oracles passed and which tasks failed (a rich Table)."""
+    from rich.table import Table
+    vt = Table(title="oracle per appearance variant")
+    for col in ("variant", "tasks", "oracle passes", "failures", "errors", "failed tasks"):
+        vt.add_column(col)
+    for name in variants:
+        got = [(r.task, r.variants[name]) for r in reports if name in r.variants]
+        bad = [t for t, v in got if v["score"] != 1.0 or v["status"] == Status.ERROR]
+        vt.add_row(name, str(len(got)), str(len(got) - len(bad)), str(len(bad)),
+                   str(sum(1 for _, v in got if v["status"] == Status.ERROR)), ", ".join(bad)[:300])
+    return vt
 
 
 def check_task(env, task, bench=None, catalogue=None, variants: list[str] | None = None) -> TaskReport:
@@ -320,3 +337,49 @@ def _check_all(tasks, progress, mode: str = "plain", variants: list[str] | None 
             env.close()
         benches.close()
     return reports
+
+
+def print_reports(console, reports: list[TaskReport], suites: list, *, tools_only: bool = False, verbose: bool = False,
+                  variants: list[str] | None = None) -> None:
+    """``deskworld check``'s tables: one row per task, the adversaries by kind (and each wrong verdict, or
+    every one with ``verbose``), and with ``variants`` the oracle per appearance variant."""
+    from rich.table import Table
+
+    from harness.qc.adversaries.suite import totals
+    table = Table(title=f"deskworld check ({len(reports)} tasks)")
+    cols = ("task",) + (() if tools_only else ("oracle", "noop", "steps")) + \
+        (("adversaries", "false pass", "false fail") if suites else ()) + ("result",)
+    for col in cols:
+        table.add_column(col)
+    for r in reports:
+        a = r.adversaries
+        problems = r.problems + (a.problems + [f"false pass: {o.name}" for o in a.false_passes]
+                                 + [f"false fail: {o.name}" for o in a.false_fails]
+                                 + [f"can't build {o.name}" for o in a.errors] if a else [])
+        row = [r.task]
+        if not tools_only:
+            row += ["—" if r.oracle_score is None else f"{r.oracle_score:g}",
+                    "—" if r.noop_score is None else f"{r.noop_score:g}", str(r.oracle_steps)]
+        if suites:
+            row += [str(a.tried), str(len(a.false_passes)), str(len(a.false_fails))] if a else ["—"] * 3
+        row.append("[green]ok[/green]" if r.ok else "[red]" + "; ".join(problems)[:400] + "[/red]")
+        table.add_row(*row)
+    console.print(table)
+    if suites:
+        t = totals(suites)
+        kinds = Table(title="adversaries by kind")
+        for col in ("kind", "tried", "false passes", "false fails"):
+            kinds.add_column(col)
+        for k, v in sorted(t["by_kind"].items()):
+            kinds.add_row(k, str(v["tried"]), str(v["false_passes"]), str(v["false_fails"]))
+        console.print(kinds)
+        console.print(f"{t['tried']} adversaries over {t['tasks']} tasks: {t['false_passes']} false passes, "
+                      f"{t['false_fails']} false fails, {t['errors']} not built, {t['problems']} task problems")
+        for a in suites:
+            for o in a.outcomes if verbose else a.false_passes + a.false_fails + a.errors:
+                tag = ("false pass" if o.false_pass else "false fail" if o.false_fail
+                       else "not built" if o.error else "ok")
+                console.print(f"  {a.task} {o.name} [{o.expect}]: {tag} — {(o.error or o.why)[:300]}",
+                              markup=False, highlight=False)
+    if variants:
+        console.print(variant_table(reports, variants))

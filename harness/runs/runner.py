@@ -31,7 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from apps.core.store.compile import world_hash
 from apps.core.world import load_world
 from harness.runs import layout, ray_backend
-from harness.env.variant import Variant
+from harness.env.variant import Variant, VariantError
 from harness.runs.episode import EnvHolder, error_row, play, variant_of_sample
 from harness.runs.lifetime import watch_parent
 from harness.verify import Status
@@ -50,6 +50,16 @@ def _close_worker_env() -> None:
     if WORKER.env is not None:
         WORKER.env.close()
         WORKER.env = None
+
+
+def chosen_variants(texts=(), n: int | None = None, seed: int = 0) -> list | None:
+    """``deskworld run``'s ``--variant`` (each parsed) or ``--variants N`` (N different variants drawn with
+    ``seed``); None: neither. ``VariantError`` names what is wrong."""
+    if texts and n:
+        raise VariantError("give --variant (named variants) or --variants N (drawn), not both")
+    if n:
+        return Variant.sample_many(n, seed)
+    return [Variant.parse(t) for t in texts] or None
 
 
 class ResumeMismatch(ValueError):
