@@ -11,6 +11,7 @@ from markupsafe import Markup
 from apps.core import people, timefmt
 from apps.core.files import human_size
 from apps.core.text import html_json
+from apps.web import density
 from apps.web.pickers import boxes as picker_boxes
 
 HTMX_CONFIG = {
@@ -96,6 +97,7 @@ def init_app(app: Flask) -> None:
         htmx_config=html_json(HTMX_CONFIG),
         picker_boxes=picker_boxes,
     )
+    density.init_app(app)
     env.filters.update(
         list_date=lambda iso: timefmt.list_date(_store(), iso),
         message_date=lambda iso: timefmt.message_date(_store(), iso),
