@@ -335,3 +335,91 @@ def test_stopping_mid_task_publishes_nothing_of_it(tmp_path):
     assert layout.read_results(tmp_path / "ana") == []
     assert not layout.episode_dir(tmp_path / "ana", TASK, 0).exists()
     assert not layout.partial_dirs(tmp_path / "ana", TASK, 0)
+
+
+# ---------------------------------------------------------------- every gesture, against a scripted episode
+def _blank_png(w=1280, h=800) -> bytes:
+    import io
+
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (w, h), "white").save(buf, "PNG")
+    return buf.getvalue()
+
+
+@pytest.mark.browser
+@pytest.mark.browser_context_args(viewport={"width": 1720, "height": 1000})
+def test_each_gesture_on_the_page_is_one_action(page):
+    """What the page sends for each gesture, read by a scripted episode on the other side of Live."""
+    import threading
+    live = Live()
+    got: list[dict] = []
+    png = _blank_png()
+
+    def episode():
+        from harness.human.live import Stopped
+        try:
+            while True:
+                live.publish("acting", png=png, step=len(got), can_ask=True, goal="Try every gesture.",
+                             screen=[1280, 800])
+                got.append(live.take_action()[0])
+        except Stopped:
+            pass
+    t = threading.Thread(target=episode, daemon=True)
+    t.start()
+    server, url = _serve(create_record_app(live, name="ana"))
+    try:
+        page.goto(url + "/")
+        person = Person(page)
+        person.idle()
+        m, kb = page.mouse, page.keyboard
+
+        def sent(n_before):
+            person.idle()
+            assert len(got) == n_before + 1, got[n_before:]
+            return got[-1]
+        n = len(got); m.click(*person.at(100, 200))
+        assert sent(n) == {"type": "click", "x": 100, "y": 200}
+        n = len(got); m.dblclick(*person.at(300, 40))
+        assert sent(n) == {"type": "double_click", "x": 300, "y": 40}
+        n = len(got); m.click(*person.at(500, 500), click_count=3)
+        assert sent(n)["type"] == "triple_click"
+        n = len(got); m.click(*person.at(640, 400), button="right")
+        assert sent(n) == {"type": "click", "x": 640, "y": 400, "button": "right"}
+        n = len(got); kb.down("Control"); m.click(*person.at(20, 30)); kb.up("Control")
+        assert sent(n) == {"type": "click", "x": 20, "y": 30, "modifiers": ["ctrl"]}
+        n = len(got); m.move(*person.at(100, 100)); m.down(); m.move(*person.at(400, 300), steps=10); m.up()
+        d = sent(n)
+        assert d["type"] == "drag" and d["path"][0] == {"x": 100, "y": 100} and d["path"][-1] == {"x": 400, "y": 300}
+        assert len(d["path"]) > 2
+        n = len(got); m.move(*person.at(700, 300)); m.wheel(0, 120); m.wheel(0, 280)
+        assert sent(n) == {"type": "scroll", "x": 700, "y": 300, "dx": 0, "dy": 400}
+        person.keyboard_on_screen()
+        n = len(got); kb.type("Hello, Sofia!")
+        assert sent(n) == {"type": "type", "text": "Hello, Sofia!"}
+        n = len(got); kb.press("Enter")
+        assert sent(n) == {"type": "key", "keys": "Enter"}
+        n = len(got); kb.press("Control+a")
+        assert sent(n) == {"type": "key", "keys": "ctrl+a"}
+        n = len(got); kb.press("Shift+Tab")
+        assert sent(n) == {"type": "key", "keys": "shift+Tab"}
+        n = len(got); m.move(*person.at(900, 600), steps=3)      # and the pointer rests: a hover
+        assert sent(n) == {"type": "move", "x": 900, "y": 600}
+        n = len(got); page.get_by_role("button", name="← Back").click()
+        assert sent(n) == {"type": "back"}
+        n = len(got); page.locator("#address").fill("/drive/")
+        page.locator("#address").press("Enter")
+        assert sent(n) == {"type": "navigate", "url": "/drive/"}
+        n = len(got); page.get_by_role("button", name="Wait 1 s").click()
+        assert sent(n) == {"type": "wait", "ms": 1000}
+        n = len(got); page.get_by_label("Ask the person who gave you the task").fill("Which figure?")
+        page.get_by_role("button", name="Ask", exact=True).click()
+        assert sent(n) == {"type": "ask_user", "text": "Which figure?"}
+        n = len(got); page.get_by_role("button", name="Can't be done").click()
+        assert sent(n) == {"type": "done", "status": "infeasible"}
+        n = len(got); page.get_by_label("Your answer").fill("ANSWER: 42")
+        page.get_by_role("button", name="Done", exact=True).click()
+        assert sent(n) == {"type": "done", "status": "complete", "answer": "ANSWER: 42"}
+    finally:
+        live.stop()
+        server.shutdown()

@@ -19,7 +19,7 @@
   const shot = $('shot'), screen = $('screen');
   const S = {version: -1, phase: 'starting', state: {}, inflight: false, queue: [], click: null, clickTimer: null,
              text: '', textTimer: null, wheel: null, wheelTimer: null, drag: null, hoverTimer: null,
-             lastPoint: null, shown: -1, loading: false, shownAt: performance.now(), gestureAt: null};
+             lastPoint: null, ptr: null, hovering: false, shown: -1, loading: false, shownAt: performance.now(), gestureAt: null};
 
   // ------------------------------------------------------------------ talking to the server
   async function post(path, body) {
@@ -142,7 +142,7 @@
   // Idle: nothing typed, pressed or scrolled waits to be sent, nothing is in flight, and the screen shown
   // is the latest. (Tests wait for it; people see it in the status pill.)
   function idle() {
-    const busy = S.inflight || S.queue.length || S.click || S.text || S.wheel || S.drag || S.loading;
+    const busy = S.inflight || S.queue.length || S.click || S.text || S.wheel || S.drag || S.hovering || S.loading;
     const ready = S.phase === 'acting' && !busy;
     document.body.dataset.idle = ready ? 'true' : 'false';
     $('status').textContent = {starting: 'Starting…', verdict: 'Task ended', finished: 'Finished',
@@ -151,7 +151,14 @@
   }
 
   // ------------------------------------------------------------------ gestures → actions
+  // Mouse events carry whole CSS pixels; the pointer events just before them carry the fractions a
+  // scaled or sub-pixel-placed picture needs to be exact. Use those when they are of the same spot.
+  window.addEventListener('pointerdown', (e) => { S.ptr = e; }, true);
+  window.addEventListener('pointermove', (e) => { S.ptr = e; }, true);
+  window.addEventListener('pointerup', (e) => { S.ptr = e; }, true);
+
   function point(e) {
+    if (S.ptr && Math.abs(S.ptr.clientX - e.clientX) < 1 && Math.abs(S.ptr.clientY - e.clientY) < 1) e = S.ptr;
     const r = shot.getBoundingClientRect();
     const w = shot.naturalWidth || 1280, h = shot.naturalHeight || 800;
     const x = Math.round((e.clientX - r.left) * w / r.width), y = Math.round((e.clientY - r.top) * h / r.height);
@@ -225,7 +232,7 @@
       if (dist(p, last) >= 6 && S.drag.path.length < MAX_DRAG_POINTS - 1) S.drag.path.push(p);
       return;
     }
-    if (!inside(e) || e.buttons) return;
+    if (!inside(e) || e.buttons) { cancelHover(); idle(); return; }     // left the screen: no hover
     scheduleHover(point(e));
   });
 
@@ -274,14 +281,17 @@
 
   function scheduleHover(p) {
     clearTimeout(S.hoverTimer);
+    S.hovering = true;
+    idle();
     S.hoverTimer = setTimeout(() => {
-      if (S.drag || S.click || S.text || S.wheel || (S.lastPoint && dist(S.lastPoint, p) <= 8)) return;
+      S.hovering = false;
+      if (S.drag || S.click || S.text || S.wheel || (S.lastPoint && dist(S.lastPoint, p) <= 8)) { idle(); return; }
       S.lastPoint = p;
       began();
       enqueue({type: 'move', x: p.x, y: p.y});
     }, HOVER_MS);
   }
-  function cancelHover() { clearTimeout(S.hoverTimer); }
+  function cancelHover() { clearTimeout(S.hoverTimer); S.hovering = false; }
 
   const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph', 'Dead', 'Unidentified']);
   const KEY_NAMES = {' ': 'space', '+': 'plus'};
