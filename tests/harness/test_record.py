@@ -238,6 +238,9 @@ def test_a_person_records_a_multi_app_task_that_replays_to_the_same_verdict(tmp_
     mine = layout.read_object(layout.episode_dir(study / "ana", TASK, 0) / layout.RESULT)
     theirs = layout.read_object(layout.episode_dir(study / "replay", TASK, 0) / layout.RESULT)
     assert mine["lines"] == theirs["lines"]
+    same_end = [json.loads((layout.episode_dir(study / run_, TASK, 0) / layout.DIFF).read_text())
+                for run_ in ("ana", "replay")]
+    assert same_end[0] == same_end[1] and same_end[0]["tables"], "the replay ends in the same state"
 
     # SFT data, as for an agent's run: one example per step the person took
     from harness.runs.export import export_run
