@@ -163,6 +163,12 @@ def test_run_page_facets_and_failures(tmp_path):
     assert 'data-key="score"' in html and 'class="sortable' in html
 
 
+def test_a_persons_step_shows_how_long_they_looked_and_acted(tmp_path):
+    record(tmp_path, extra={"person": {"look_ms": 3200, "gesture_ms": 400}})
+    ep = create_viewer(tmp_path).test_client().get("/episode/meridian/gross-tonnage/0").data.decode()
+    assert 'class="muted person-timing">looked 3.2 s · gesture 0.4 s</dd>' in ep
+
+
 def test_run_and_episode_pages_show_the_variant(tmp_path):
     record(tmp_path, "meridian/gross-tonnage", 0, variant={"name": "default", "screen": [1280, 800]})
     record(tmp_path, "meridian/gross-tonnage", 1, passed=False, score=0.0,
