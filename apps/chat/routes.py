@@ -20,6 +20,7 @@ from apps.core import addresses
 from apps.core import people as directory
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.text import html_json
+from apps.web import arrange
 from apps.web.render import flash_toast, go, id_list, int_arg, is_htmx, render, toast, triggered_by
 
 
@@ -52,7 +53,15 @@ def _ctx(**extra) -> dict:
 
 
 def _nav(current: int | None) -> dict:
-    return {"nav": service.list_conversations(g.store, g.caller.user), "current": current}
+    """The sidebar. Under an arrangement variant (``apps.web.arrange``) its channels are in the person's own
+    order (Slack lets people drag channels into one) and its direct messages sorted as they chose (by
+    recent activity, Slack's default, or alphabetically); where the app opens is unchanged."""
+    nav = service.list_conversations(g.store, g.caller.user)
+    dms = nav["dms"]
+    if arrange.choose("chat.dms", ["recent", "alphabetical"], "recent") == "alphabetical":
+        dms = sorted(dms, key=lambda c: (c["title"].lower(), c["id"]))
+    return {"nav": {**nav, "channels": arrange.permute("chat.channels", nav["channels"]), "dms": dms},
+            "current": current}
 
 
 # ---------------------------------------------------------------- display helpers

@@ -7,6 +7,7 @@ from flask import abort, g, request, url_for
 
 from apps.core.errors import Invalid
 from apps.crm import service as S
+from apps.web import arrange
 from apps.web.render import flash_toast, render, toast
 from apps.web.render import go as navigate
 
@@ -41,7 +42,7 @@ def template_ctx(**extra) -> dict:
     """What every CRM template gets: the tabs, the search box, formatting, plus ``extra``."""
     q = extra.pop("q_global", "")
     return {"app_name": "crm", "S": S, "scope_opts": SCOPES, "search_scope": extra.pop("search_scope", "all"), "ICONS": ICONS, "COLORS": COLORS, "money": S.money,
-            "money_short": S.money_short, "tabs": TABS, "current_tab": extra.pop("tab", ""),
+            "money_short": S.money_short, "tabs": arrange.permute("crm.nav", TABS), "launcher_tabs": TABS, "current_tab": extra.pop("tab", ""),
             "search": {"action": url_for("crm.search"), "placeholder": "Search CRM records…", "q": q,
                        "clear": url_for("crm.index")},
             "choices": choices, "pairs": lambda xs: [(x, x) for x in xs], "fmt_month": fmt_month,

@@ -9,6 +9,7 @@ from apps.core import preview
 from apps.core.errors import Invalid
 from apps.core.files import blob_bytes
 from apps.core.ids import as_id
+from apps.web import arrange
 from apps.web.render import flash_toast, id_list, is_htmx, render, toast, toast_response
 from apps.drive import filters, service, sharing
 from apps.drive.blueprint import bp
@@ -31,7 +32,14 @@ def _parent() -> int | None:
     return as_id(v)
 
 
+# The sort settings Drive offers and remembers (an arrangement variant picks one: apps.web.arrange).
+SORT_SETTINGS = [("name", False), ("name", True), ("modified", True), ("modified", False), ("size", True)]
+
+
 def _sort() -> tuple[str, bool]:
+    """The list's sort: the one asked for, else the person's remembered setting (by name, A to Z)."""
+    if "sort" not in request.args:
+        return arrange.choose("drive.sort", SORT_SETTINGS, ("name", False))
     sort = request.args.get("sort", "name")
     if sort not in service.SORTS:
         sort = "name"
