@@ -136,11 +136,13 @@ class OracleAgent:
         self.env = env
         self.steps: deque = deque()
         self.pending: deque = deque()
+        self._scrolled: tuple | None = None      # (step, box) of the last scroll made to bring a target on screen
 
     def reset(self, task) -> None:
         self.task = task
         self.steps = deque(task.oracle)
         self.pending = deque()
+        self._scrolled = None
 
     def act(self, observation: dict) -> dict:
         while not self.pending:
@@ -161,6 +163,14 @@ class OracleAgent:
         box = info["box"]
         v = self.variant
         if "scroller" in info:
+            # A scroll that moved nothing will not bring it on screen (say, a toolbar button cut off at
+            # the right edge of a narrow screen): the oracle fails here instead of scrolling to max_steps.
+            key = (id(step), round(box["x"]), round(box["y"]))
+            if self._scrolled == key:
+                raise OracleFailed(f"off screen and scrolling does not bring it on: {describe(loc)} at "
+                                   f"({box['x']:.0f}, {box['y']:.0f}) CSS px, the page is "
+                                   f"{'x'.join(map(str, v.css_viewport))} CSS px")
+            self._scrolled = key
             sx, sy, sw, sh = info["scroller"]
             at_x, at_y = v.to_px(sx + sw / 2, sy + sh / 2)
             dy = int(round((box["y"] + box["height"] / 2 - (sy + sh / 2)) * v.px_per_css))
@@ -168,6 +178,7 @@ class OracleAgent:
             self.steps.appendleft(step)
             self.pending.append({"type": "scroll", "x": at_x, "y": at_y, "dx": 0, "dy": dy})
             return None
+        self._scrolled = None
         cx, cy = info.get("point") or (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         x, y = v.to_px(cx, cy)
         return x, y, info
