@@ -11,7 +11,7 @@ from werkzeug.datastructures import MultiDict
 
 from apps.calendar import service
 from apps.calendar.blueprint import bp
-from apps.calendar.views import (BACK, HOUR_PX, PX_PER_MIN, after_change, back_view, fmt_clock, fmt_range, fragment,
+from apps.calendar.views import (BACK, hour_px, px_per_min, after_change, back_view, fmt_clock, fmt_range, fragment,
                                  template_ctx, view_url, when_text)
 from apps.core import people as directory
 from apps.core.errors import Forbidden, Invalid
@@ -303,8 +303,8 @@ def findtime():
         a = _service_args(v)
         s, e = service.clean_times(store, a["start"], a["end"], a["all_day"])
         minutes = max(15, int((e - s).total_seconds() // 60)) if not a["all_day"] else 60
-        proposal = None if a["all_day"] else {"top": (s.hour * 60 + s.minute) * PX_PER_MIN,
-                                              "height": (e - s).total_seconds() / 60 * PX_PER_MIN,
+        proposal = None if a["all_day"] else {"top": (s.hour * 60 + s.minute) * px_per_min(),
+                                              "height": (e - s).total_seconds() / 60 * px_per_min(),
                                               "label": fmt_range(s, e)}
     except Invalid:
         minutes, proposal = 60, None
@@ -317,7 +317,7 @@ def findtime():
         for o in evs:
             m0 = max(0, int((o["start"] - d0).total_seconds() // 60))
             m1 = min(24 * 60, int((o["end"] - d0).total_seconds() // 60))
-            blocks.append({**o, "top": m0 * PX_PER_MIN, "height": max(16, (m1 - m0) * PX_PER_MIN - 2),
+            blocks.append({**o, "top": m0 * px_per_min(), "height": max(16, (m1 - m0) * px_per_min() - 2),
                            "short": m1 - m0 < 45})
         columns.append({"person": p, "name": service.person_name(store, p), "blocks": blocks,
                         "me": p == user})
@@ -326,4 +326,4 @@ def findtime():
         free = [x for x in free if x[0] >= s] or free
     suggestions = free[:6]
     return fragment("calendar/_findtime.html", columns=columns, proposal=proposal, suggestions=suggestions, d=d,
-                    hours=[time(h) for h in range(24)], hour_px=HOUR_PX, minutes=minutes)
+                    hours=[time(h) for h in range(24)], hour_px=hour_px(), minutes=minutes)

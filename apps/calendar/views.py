@@ -11,14 +11,24 @@ from flask import abort, g, redirect, request, url_for
 from jinja2_fragments.flask import render_block
 
 from apps.calendar import service
+from apps.web import density
 from apps.web.render import flash_toast, is_htmx, render, toast
 
 VIEWS = ("day", "week", "month", "schedule", "4days")   # the view menu's order (Google Calendar: D, W, M, A, X)
 VIEW_NAMES = {"day": "Day", "week": "Week", "month": "Month", "schedule": "Schedule", "4days": "4 days"}
 VIEW_KEYS = {"day": "d", "week": "w", "month": "m", "schedule": "a", "4days": "x"}
 SCHEDULE_DAYS = 28
-HOUR_PX = 48
-PX_PER_MIN = HOUR_PX / 60
+HOUR_PX = 48                    # an hour's height in the day and week grids
+COMPACT_HOUR_PX = 40            # … under the compact density (Google Calendar's Compact), apps.web.density
+
+
+def hour_px() -> int:
+    """An hour's height in pixels for this request's density."""
+    return COMPACT_HOUR_PX if density.current() is density.Density.COMPACT else HOUR_PX
+
+
+def px_per_min() -> float:
+    return hour_px() / 60
 MONTH_CHIPS = 3
 BACK = re.compile(r"^/calendar/(day|week|month|schedule|4days)/(\d{4}-\d{2}-\d{2})$")
 
@@ -187,8 +197,8 @@ def _grid(days: list[date], events: list[dict]) -> dict:
             if s < e:
                 m0 = int((s - d0).total_seconds() // 60)
                 m1 = int((e - d0).total_seconds() // 60)
-                cols[d].append({**ev, "m0": m0, "m1": m1, "top": m0 * PX_PER_MIN,
-                                "height": max((m1 - m0) * PX_PER_MIN, 18) - 2, "short": m1 - m0 < 45})
+                cols[d].append({**ev, "m0": m0, "m1": m1, "top": m0 * px_per_min(),
+                                "height": max((m1 - m0) * px_per_min(), 18) - 2, "short": m1 - m0 < 45})
     for d in days:
         cols[d].sort(key=lambda s: (s["m0"], -s["m1"], s["id"]))
         _layout(cols[d])
@@ -230,7 +240,7 @@ def view_ctx(view: str, d: date, swap_oob: bool = False) -> dict:
     ctx = {"view": view, "day": d, "days": days, "today": today, "now": now, "title": _title(view, d),
            "prev_url": view_url(view, _step(view, d, -1)), "next_url": view_url(view, _step(view, d, 1)),
            "today_url": view_url(view, today), "self_url": view_url(view, d), "swap_oob": swap_oob,
-           "now_top": (now.hour * 60 + now.minute) * PX_PER_MIN, "hour_px": HOUR_PX,
+           "now_top": (now.hour * 60 + now.minute) * px_per_min(), "hour_px": hour_px(),
            "hours": [time(h) for h in range(24)], "views": VIEWS,
            "view_names": VIEW_NAMES, "view_keys": VIEW_KEYS, "step_name": "period" if view in ("4days", "schedule") else view}
     if view == "schedule":                           # the days that have events, each with its events in order

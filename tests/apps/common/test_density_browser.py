@@ -79,3 +79,23 @@ def test_gmail_compact_drops_the_attachment_chips(desk, live_server):
     # the conversation, where the attachment lives, still opens from the row
     page.locator(".mrow.has-files a.row-link").first.click()
     expect(page.get_by_role("toolbar", name="Conversation actions")).to_be_visible()
+
+
+def test_calendar_compact_hours_are_shorter_and_events_sit_on_their_times(desk, live_server):
+    """Google Calendar's Compact shortens the hours: the grid's hour rows and the events placed on them
+    move together (an event still starts on its hour line)."""
+    page = desk
+
+    def measure():
+        page.goto("/calendar/week/2026-04-06")
+        hour = page.locator(".cal-hour").nth(9).bounding_box()["height"]
+        grid = page.locator(".cal-grid").first.bounding_box()
+        ev = page.locator(".cal-col .cal-ev").first
+        expect(ev).to_be_visible()
+        top = ev.bounding_box()["y"] - grid["y"]
+        return hour, top / hour                       # where it starts, in hours from midnight
+    hour, start = measure()
+    page.context.add_cookies([compact_cookie(live_server)])
+    c_hour, c_start = measure()
+    assert (hour, c_hour) == (48, 40)
+    assert abs(start - c_start) < 0.05, (start, c_start)
