@@ -118,7 +118,7 @@ def context_args(*, timezone: str = "America/New_York", locale: str = "en-US", v
         "locale": locale,
         "timezone_id": timezone,
         "reduced_motion": "reduce",
-        "color_scheme": "light",
+        "color_scheme": variant.theme if variant is not None else "light",
         "service_workers": "block",
         "accept_downloads": True,
     }

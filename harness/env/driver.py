@@ -186,6 +186,8 @@ class Driver:
         page.add_init_script(STABLE_JS)
         ws.page = page
         ws.cdp = ws.context.new_cdp_session(page)
+        if ws.variant is not None and ws.variant.auto_dark:     # theme=dark: Chrome's Auto Dark Mode
+            ws.cdp.send("Emulation.setAutoDarkModeOverride", {"enabled": True})
         ws.fence.block_others(ws.cdp)
         ws.net = NetworkWatch()
         ws.net.attach(page)
@@ -242,7 +244,8 @@ class Driver:
             self._set_clock(page, now)
         ws.cdp.send("Storage.clearDataForOrigin", {"origin": ws.server.url, "storageTypes": "all"})
         ws.context.clear_cookies()
-        ws.context.add_cookies([ws.server.cookie(task.user or ws.world.spec.user)])
+        ws.context.add_cookies([ws.server.cookie(task.user or ws.world.spec.user),
+                                *self.variant.cookies(ws.server.url)])        # density, arrangement
         ws.fence.close_strays(ws.context)        # pop-ups and tabs never outlive an episode
         ws.net.reset()
         ws.fence.take()

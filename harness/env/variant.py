@@ -15,8 +15,18 @@ the page's CSS pixels (what ``getBoundingClientRect`` and Playwright's mouse use
 1.25 or 1.5, 1280x800 at 1.5) the page is laid out one CSS pixel wider/taller (rounded up, as Chrome's
 ``innerWidth`` rounds) and the screenshot is cut to ``screen``.
 
-The other axes of the issue (theme, density, locale, shuffle) are not built yet; naming one is an error
-that says so, never a silently ignored key.
+Three more axes change how the page looks, not its size:
+
+- ``theme``: ``light`` (default) or ``dark`` — Chrome's Auto Dark Mode for web contents (the browser
+  darkens every page algorithmically, as a person who turned it on sees them; DevTools'
+  ``Emulation.setAutoDarkModeOverride``) with ``prefers-color-scheme: dark``;
+- ``density``: ``comfortable`` (default) or ``compact`` — each app's own compact layout, as the products'
+  density settings give (``apps.web.density``: the ``deskworld_density`` cookie);
+- ``shuffle``: ``0`` (default: off) or a seed from 1 — a seeded arrangement of the lists whose order the
+  product leaves to the person (``apps.web.arrange``: the ``deskworld_shuffle`` cookie).
+
+Locale formats (the issue's last axis) are not built yet; naming ``locale`` is an error that says so,
+never a silently ignored key.
 
 Made from a dict (``Variant.of({"viewport": "1440x900", "scale": 2})``), from text
 (``Variant.parse("viewport=1440x900,scale=2")``), or drawn (``Variant.sample(rng)``, seeded).
@@ -33,8 +43,15 @@ from dataclasses import dataclass, fields
 VIEWPORTS: tuple[tuple[int, int], ...] = ((1024, 768), (1280, 800), (1440, 900), (1920, 1080))
 SCALES: tuple[float, ...] = (1.0, 1.25, 1.5, 2.0)
 ZOOMS: tuple[float, ...] = (1.0, 1.25, 1.5, 2.0)
-AXES: dict[str, tuple] = {"viewport": VIEWPORTS, "scale": SCALES, "zoom": ZOOMS}
-LATER_AXES = ("theme", "density", "locale", "shuffle")    # issue 22's other axes: not built yet
+THEMES: tuple[str, ...] = ("light", "dark")
+DENSITIES: tuple[str, ...] = ("comfortable", "compact")
+SHUFFLES: tuple[int, ...] = tuple(range(10))              # 0: off; drawn and listed seeds (any seed 1..MAX works)
+MAX_SHUFFLE = 2 ** 31 - 1
+AXES: dict[str, tuple] = {"viewport": VIEWPORTS, "scale": SCALES, "zoom": ZOOMS, "theme": THEMES,
+                          "density": DENSITIES, "shuffle": SHUFFLES}
+LATER_AXES = ("locale",)                                   # issue 22's last axis: not built yet
+DENSITY_COOKIE = "deskworld_density"                       # apps.web.density.COOKIE (the apps read it)
+SHUFFLE_COOKIE = "deskworld_shuffle"                       # apps.web.arrange.COOKIE
 DEFAULT_VIEWPORT = (1280, 800)
 ANY = "any"                                                # DeskEnv(variant="any"): the screen may change at reset
 
@@ -51,9 +68,14 @@ def _fmt_vp(vp: tuple[int, int]) -> str:
     return f"{vp[0]}x{vp[1]}"
 
 
+def _fmt(axis: str, v) -> str:
+    return _fmt_vp(v) if axis == "viewport" else _fmt_num(v) if isinstance(v, float) else str(v)
+
+
 def _choices(axis: str) -> str:
-    vals = AXES[axis]
-    return ", ".join(_fmt_vp(v) if axis == "viewport" else _fmt_num(v) for v in vals)
+    if axis == "shuffle":
+        return f"0 (off) or a seed from 1 to {MAX_SHUFFLE}"
+    return ", ".join(_fmt(axis, v) for v in AXES[axis])
 
 
 def _unknown_axis(name: str) -> VariantError:
@@ -92,17 +114,40 @@ def _factor(axis: str, value) -> float:
     return f
 
 
+def _word(axis: str, value) -> str:
+    v = str(value).strip().lower() if isinstance(value, str) else value
+    if v not in AXES[axis]:
+        raise VariantError(f"{axis} {value!r} is not offered; use one of {_choices(axis)}")
+    return v
+
+
+def _seed(value) -> int:
+    try:
+        n = int(str(value).strip()) if not isinstance(value, bool) else None
+    except ValueError:
+        n = None
+    if n is None or not 0 <= n <= MAX_SHUFFLE:
+        raise VariantError(f"shuffle must be {_choices('shuffle')}; got {value!r}")
+    return n
+
+
 @dataclass(frozen=True)
 class Variant:
     """The screen an episode is seen on (see the module docstring)."""
     viewport: tuple[int, int] = DEFAULT_VIEWPORT
     scale: float = 1.0
     zoom: float = 1.0
+    theme: str = "light"
+    density: str = "comfortable"
+    shuffle: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "viewport", _viewport(self.viewport))
         object.__setattr__(self, "scale", _factor("scale", self.scale))
         object.__setattr__(self, "zoom", _factor("zoom", self.zoom))
+        object.__setattr__(self, "theme", _word("theme", self.theme))
+        object.__setattr__(self, "density", _word("density", self.density))
+        object.__setattr__(self, "shuffle", _seed(self.shuffle))
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -152,14 +197,15 @@ class Variant:
             rng = random.Random(rng)
         pick = (lambda n: int(rng.integers(n))) if hasattr(rng, "integers") else (lambda n: rng.randrange(n))
         return cls(viewport=VIEWPORTS[pick(len(VIEWPORTS))], scale=SCALES[pick(len(SCALES))],
-                   zoom=ZOOMS[pick(len(ZOOMS))])
+                   zoom=ZOOMS[pick(len(ZOOMS))], theme=THEMES[pick(len(THEMES))],
+                   density=DENSITIES[pick(len(DENSITIES))], shuffle=SHUFFLES[pick(len(SHUFFLES))])
 
     @classmethod
     def sample_many(cls, n: int, seed: int) -> list["Variant"]:
         """``n`` different variants drawn from ``seed`` (the default first when ``n`` allows none other)."""
         rng = random.Random(seed)
         out: list[Variant] = []
-        total = len(VIEWPORTS) * len(SCALES) * len(ZOOMS)
+        total = math.prod(len(v) for v in AXES.values())
         if n > total:
             raise VariantError(f"there are {total} variants; asked for {n}")
         while len(out) < n:
@@ -211,6 +257,20 @@ class Variant:
         return {"viewport": {"width": w, "height": h}, "screen": {"width": w, "height": h},
                 "device_scale_factor": self.px_per_css}
 
+    @property
+    def auto_dark(self) -> bool:
+        """The page is drawn with Chrome's Auto Dark Mode (set on each page over DevTools)."""
+        return self.theme == "dark"
+
+    def cookies(self, url: str) -> list[dict]:
+        """The cookies that carry this variant's density and arrangement to the apps (none by default)."""
+        out = []
+        if self.density != "comfortable":
+            out.append({"name": DENSITY_COOKIE, "value": self.density, "url": url})
+        if self.shuffle:
+            out.append({"name": SHUFFLE_COOKIE, "value": str(self.shuffle), "url": url})
+        return out
+
     def to_css(self, x: float, y: float) -> tuple[float, float]:
         """Screenshot pixels → CSS pixels of the page."""
         f = self.px_per_css
@@ -224,14 +284,15 @@ class Variant:
 
     # ------------------------------------------------------------------ recording
     def to_dict(self) -> dict:
-        return {"viewport": _fmt_vp(self.viewport), "scale": self.scale, "zoom": self.zoom}
+        return {"viewport": _fmt_vp(self.viewport), "scale": self.scale, "zoom": self.zoom, "theme": self.theme,
+                "density": self.density, "shuffle": self.shuffle}
 
     def __str__(self) -> str:
         parts = []
         for f in fields(self):
             v = getattr(self, f.name)
             if v != f.default:
-                parts.append(f"{f.name}={_fmt_vp(v) if f.name == 'viewport' else _fmt_num(v)}")
+                parts.append(f"{f.name}={_fmt(f.name, v)}")
         return ",".join(parts) or "default"
 
 

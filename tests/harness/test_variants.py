@@ -65,15 +65,29 @@ def test_sample_is_seeded_and_covers_the_axes():
     assert len(set(many)) == 5 and many == Variant.sample_many(5, seed=3)
 
 
+def test_theme_density_and_shuffle_are_words_and_a_seed():
+    v = Variant.parse("theme=dark,density=compact,shuffle=42")
+    assert (v.theme, v.density, v.shuffle, v.screen) == ("dark", "compact", 42, (1280, 800))
+    assert str(v) == "theme=dark,density=compact,shuffle=42" and Variant.parse(str(v)) == v
+    assert Variant.of(v.to_dict()) == v and Variant.parse("theme=Dark").theme == "dark"
+    assert v.auto_dark and not Variant().auto_dark
+    url = "http://127.0.0.1:5000"
+    assert v.cookies(url) == [{"name": "deskworld_density", "value": "compact", "url": url},
+                              {"name": "deskworld_shuffle", "value": "42", "url": url}]
+    assert Variant().cookies(url) == [] and Variant(shuffle=0).is_default
+    from apps.web import arrange, density
+    assert (density.COOKIE, arrange.COOKIE) == ("deskworld_density", "deskworld_shuffle")   # what the apps read
+
+
 def test_axis_values_are_one_variant_per_value_beyond_the_default():
     got = Variant.axis_values()
-    assert len(got) == 9 and {a for a, _ in got} == {"viewport", "scale", "zoom"}
+    assert len(got) == 9 + 1 + 1 + 9 and {a for a, _ in got} == set(AXES)
     assert all(not v.is_default for _, v in got)
 
 
 @pytest.mark.parametrize("bad,named", [
-    ("theme=dark", "'theme'"), ("density=compact", "'density'"), ("locale=de-DE", "'locale'"),
-    ("shuffle=1", "'shuffle'"), ("colour=red", "'colour'"),
+    ("theme=sepia", "theme 'sepia'"), ("density=cozy", "density 'cozy'"), ("locale=de-DE", "'locale'"),
+    ("shuffle=-1", "shuffle must be"), ("shuffle=x", "shuffle must be"), ("colour=red", "'colour'"),
     ("viewport=1000x700", "viewport 1000x700"), ("viewport=big", "viewport must be WIDTHxHEIGHT"),
     ("scale=3", "scale '3'"), ("zoom=0.5", "zoom '0.5'"), ("zoom=abc", "zoom must be a number"),
     ("scale=2,scale=1", "'scale' given twice"), ("zoom", "axis=value pairs"),
@@ -81,13 +95,13 @@ def test_axis_values_are_one_variant_per_value_beyond_the_default():
 def test_bad_variants_are_refused_naming_the_axis(bad, named):
     with pytest.raises(VariantError, match=named.replace("(", r"\(")) as e:
         Variant.parse(bad)
-    if bad.split("=")[0] in ("theme", "density", "locale", "shuffle"):
+    if bad.split("=")[0] == "locale":
         assert "not built yet" in str(e.value) and "viewport" in str(e.value)
 
 
 def test_bad_variants_are_refused_by_the_env_before_any_browser():
-    with pytest.raises(VariantError, match="'theme'.*not built yet"):
-        DeskEnv(TASK, variant={"theme": "dark"})
+    with pytest.raises(VariantError, match="'locale'.*not built yet"):
+        DeskEnv(TASK, variant={"locale": "de-DE"})
     with pytest.raises(VariantError, match="scale '3'"):
         DeskEnv(TASK, variant="scale=3")
     env = DeskEnv(TASK, variant="viewport=1440x900")
@@ -95,14 +109,14 @@ def test_bad_variants_are_refused_by_the_env_before_any_browser():
     # Another screen size than the observation space's: refused before the browser starts.
     with pytest.raises(VariantError, match=r"1280x800 screen.*1440x900.*variant='any'"):
         env.reset(options={"variant": "default"})
-    with pytest.raises(VariantError, match="'density'"):
-        env.reset(options={"variant": {"density": "compact"}})
+    with pytest.raises(VariantError, match="density 'tight'"):
+        env.reset(options={"variant": {"density": "tight"}})
     assert not env.session.running
     env.close()
 
 
 @pytest.mark.parametrize("args,named", [
-    (["--variant", "theme=dark"], "'theme'"),
+    (["--variant", "locale=en-GB"], "'locale'"),
     (["--variant", "viewport=800x600"], "viewport 800x600"),
     (["--variants", "0"], "--variants"),
     (["--variant", "scale=2", "--variants", "2"], "not both"),

@@ -91,7 +91,8 @@ def test_each_axis_value_gives_its_screen_and_a_click_at_an_elements_centre_hits
     assert abs(hit["x"] - cx) <= 1 and abs(hit["y"] - cy) <= 1          # in CSS px: within one pixel
 
 
-@pytest.mark.parametrize("text", ["scale=2", "viewport=1024x768,zoom=1.25", "viewport=1920x1080,scale=1.5"])
+@pytest.mark.parametrize("text", ["scale=2", "viewport=1024x768,zoom=1.25", "viewport=1920x1080,scale=1.5",
+                                  "theme=dark,density=compact,shuffle=3"])
 def test_two_resets_of_one_task_and_variant_give_identical_first_screenshots(env, text):
     first, _ = env.reset(options={"variant": text})
     env.reset(options={"variant": "default"})                # another variant in between: a new context
@@ -99,6 +100,21 @@ def test_two_resets_of_one_task_and_variant_give_identical_first_screenshots(env
     assert first["screenshot"].shape == again["screenshot"].shape
     assert np.array_equal(first["screenshot"], again["screenshot"])
     assert env.session.last_png() == env.session.last_png()
+
+
+def test_dark_theme_compact_density_and_arrangement_reach_the_page(env):
+    light, _ = env.reset(options={"variant": "default"})
+    assert env.session.page_call(lambda page: page.evaluate("document.cookie")).count("deskworld_") == 0
+    dark, info = env.reset(options={"variant": "theme=dark,density=compact,shuffle=3"})
+    assert info["variant"] == "theme=dark,density=compact,shuffle=3"
+    # Chrome's Auto Dark Mode: the same page, drawn dark (mean brightness well below the light one's)
+    assert dark["screenshot"].mean() < 0.5 * light["screenshot"].mean()
+    html = env.session.page_call(lambda page: [page.evaluate("document.documentElement.dataset.density || ''"),
+                                               page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches"),
+                                               page.evaluate("document.cookie")])
+    assert html[0] == "compact" and html[1] is True and "deskworld_shuffle=3" in html[2]
+    again, _ = env.reset(options={"variant": "default"})          # and gone again on the default
+    assert np.array_equal(again["screenshot"], light["screenshot"])
 
 
 class _Item:
