@@ -63,11 +63,16 @@ def screenshots(out: str, names: tuple[str, ...]) -> None:
     """Regenerate the screenshot gallery (screenshots/*.png)."""
     from pathlib import Path
 
-    from harness.bench.gallery import filmstrip, take, task_shots, viewer_shots
+    from harness.bench.gallery import filmstrip, record_shots, take, task_shots, variant_shots, viewer_shots
     for p in take(Path(out), list(names) or None):
         click.echo(p)
     for p in task_shots(Path(out), list(names) or None):
         click.echo(p)
+    for p in variant_shots(Path(out), list(names) or None):
+        click.echo(p)
+    if not names or {"record-task.png", "record-verdict.png"} & set(names):
+        for p in record_shots(Path(out)):
+            click.echo(p)
     if not names or "episode-filmstrip.png" in names:
         click.echo(filmstrip(Path(out)))
     if not names or "episode-coworker.png" in names:
@@ -196,7 +201,7 @@ def _print_instances(refs, outcomes: int | None, as_json: bool) -> None:
 @click.option("--judge", "judges", multiple=True,
               help="Grade rubric judge criteria after the run: provider:model[@base_url] (see deskworld grade).")
 @click.option("--variant", "variant_texts", multiple=True, metavar="AXIS=VALUE,…", help="Run on an appearance "
-              "variant (viewport=1440x900,scale=2; axes viewport, scale, zoom); repeat for several: -k on each.")
+              "variant (viewport=1440x900,scale=2; axes viewport, scale, zoom, theme, density, shuffle); repeat for several: -k on each.")
 @click.option("--variants", "n_variants", type=click.IntRange(min=1), help="Run on N variants drawn with --seed.")
 def run(agent: str, pattern: str | None, k: int, split: str | None, per_family: str | None, workers: int,
         backend: str, address: str | None, out: str | None, resume: bool, trace: bool, seed: int,

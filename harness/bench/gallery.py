@@ -286,13 +286,16 @@ def record_shots(out_dir: Path, task_id: str = "lumen/lineage-addon-agreed-amoun
 
 # One screenshot per appearance variant beyond the default (harness.env.variant): what an agent sees of
 # the same first screen of a task on each. file -> the variant's text.
-VARIANT_TASK = "meridian/forward-tourism-data-to-sofia"
+VARIANT_TASK = "meridian/forward-tourism-data-to-sofia"          # starts in the inbox
 VARIANT_SHOTS = {
     "variant-default.png": "default",
     "variant-viewport-1024x768.png": "viewport=1024x768",
     "variant-viewport-1920x1080.png": "viewport=1920x1080",
     "variant-scale-2.png": "scale=2",
     "variant-zoom-1.5.png": "zoom=1.5",
+    "variant-theme-dark.png": "theme=dark",
+    "variant-density-compact.png": "density=compact",
+    "variant-shuffle-3.png": "shuffle=3",
 }
 
 
