@@ -285,33 +285,34 @@ def record_shots(out_dir: Path, task_id: str = "lumen/lineage-addon-agreed-amoun
 
 
 # One screenshot per appearance variant beyond the default (harness.env.variant): what an agent sees of
-# the same first screen of a task on each. file -> the variant's text.
+# the same first screen of a task on each. file -> (the variant's text, the task).
 VARIANT_TASK = "meridian/forward-tourism-data-to-sofia"          # starts in the inbox
+ARRANGED_TASK = "meridian/ask-sofia-latest-survey"               # starts in chat: its sidebar is arranged
 VARIANT_SHOTS = {
-    "variant-default.png": "default",
-    "variant-viewport-1024x768.png": "viewport=1024x768",
-    "variant-viewport-1920x1080.png": "viewport=1920x1080",
-    "variant-scale-2.png": "scale=2",
-    "variant-zoom-1.5.png": "zoom=1.5",
-    "variant-theme-dark.png": "theme=dark",
-    "variant-density-compact.png": "density=compact",
-    "variant-shuffle-3.png": "shuffle=3",
+    "variant-default.png": ("default", VARIANT_TASK),
+    "variant-viewport-1024x768.png": ("viewport=1024x768", VARIANT_TASK),
+    "variant-viewport-1920x1080.png": ("viewport=1920x1080", VARIANT_TASK),
+    "variant-scale-2.png": ("scale=2", VARIANT_TASK),
+    "variant-zoom-1.5.png": ("zoom=1.5", VARIANT_TASK),
+    "variant-theme-dark.png": ("theme=dark", VARIANT_TASK),
+    "variant-density-compact.png": ("density=compact", VARIANT_TASK),
+    "variant-chat-default.png": ("default", ARRANGED_TASK),
+    "variant-shuffle-3.png": ("shuffle=3", ARRANGED_TASK),
 }
 
 
 def variant_shots(out_dir: Path, only: list[str] | None = None) -> list[Path]:
-    """The first screen of ``VARIANT_TASK`` on each of ``VARIANT_SHOTS``' variants, as DeskEnv shows it."""
+    """The first screen of a task on each of ``VARIANT_SHOTS``' variants, as DeskEnv shows it."""
     from harness.env import DeskEnv
     from harness.tasks.registry import load_task
     shots = {f: v for f, v in VARIANT_SHOTS.items() if not only or f in only}
     if not shots:
         return []
     out_dir.mkdir(parents=True, exist_ok=True)
-    task = load_task(VARIANT_TASK)
     written = []
-    with DeskEnv(task, variant="any") as env:
-        for file, variant in shots.items():
-            env.reset(options={"task": task, "variant": None if variant == "default" else variant})
+    with DeskEnv(VARIANT_TASK, variant="any") as env:
+        for file, (variant, task_id) in shots.items():
+            env.reset(options={"task": load_task(task_id), "variant": None if variant == "default" else variant})
             target = out_dir / file
             target.write_bytes(env.unwrapped.session.last_png())
             written.append(target)
