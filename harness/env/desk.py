@@ -157,7 +157,8 @@ class DeskEnv(gym.Env[dict, dict]):
     its own browser on its first reset. A ``DeskEnv`` copied into a forked child
     drops the parent's browser and starts its own (``harness.env.session``).
 
-    Appearance variants (``harness.env.variant``: viewport, device scale factor, browser zoom):
+    Appearance variants (``harness.env.variant``: viewport, device scale factor, browser zoom, theme,
+    density, list arrangement):
     ``DeskEnv(variant={"viewport": "1440x900", "scale": 2})`` (or its text,
     ``"viewport=1440x900,scale=2"``) runs every episode on that screen; ``reset(options={"variant":
     ...})`` runs one episode on another. The screenshot is the variant's screen (``viewport × scale``
