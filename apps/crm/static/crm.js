@@ -318,4 +318,36 @@ document.addEventListener("click", (e) => {
     const save = document.querySelector("[data-ie-save]");
     if (save) save.click();
   });
+
+})();
+
+/* Narrow window: the navigation bar's More. */
+(function () {
+  "use strict";
+  const $ = (s, r) => (r || document).querySelector(s);
+  const $$ = (s, r) => Array.from((r || document).querySelectorAll(s));
+  /* ---------------------------------------------------------------- narrow window: the nav bar's More
+     Below 1024 CSS px the navigation items that don't fit the bar are hidden and listed under "More"
+     (Lightning's navigation bar does the same); at 1024 and wider nothing changes. */
+  const NARROW = window.matchMedia("(max-width: 1023px)");
+  function fitNav() {
+    const nav = $(".crm-nav"), more = nav && $(".crm-more", nav);
+    if (!more) return;
+    const tabs = $$(":scope > a.crm-tab", nav), items = $$(".popover > a", more);
+    tabs.forEach((t) => { t.hidden = false; });
+    items.forEach((i) => { i.hidden = true; });
+    more.hidden = true;
+    if (!NARROW.matches || nav.scrollWidth <= nav.clientWidth) return;
+    more.hidden = false;
+    const limit = nav.getBoundingClientRect().right - parseFloat(getComputedStyle(nav).paddingRight);
+    for (let k = tabs.length - 1; k >= 0; k--) {
+      if (more.getBoundingClientRect().right <= limit) break;
+      tabs[k].hidden = true;
+      items[k].hidden = false;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", fitNav);
+  NARROW.addEventListener("change", fitNav);
+  window.addEventListener("resize", fitNav);
+  document.addEventListener("htmx:load", fitNav);
 })();

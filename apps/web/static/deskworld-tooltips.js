@@ -57,4 +57,30 @@
     if (tipFor && (!e.detail.target || e.detail.target.contains(tipFor))) hideTip();
   });
   document.addEventListener("htmx:afterSettle", () => { if (tipFor && !tipFor.isConnected) hideTip(); });
+
+  /* A narrow window (below 1024 CSS px) folds the Google apps' left navigation into an icon rail: each
+     destination and the big button (Compose, New, Create) keep their names for assistive technology but
+     no longer show them, so each gets its name as a tooltip. Wider, the names are shown and nothing is
+     added. */
+  const NARROW = window.matchMedia("(max-width: 1023px)");
+  const RAIL = ".sidebar .nav a, .sidebar .nav button.nav-link, .sidebar .big-btn";
+  function railTips(root) {
+    const scope = root && root.querySelectorAll ? root : document;
+    const els = Array.from(scope.querySelectorAll(RAIL));
+    if (scope.matches && scope.matches(RAIL)) els.push(scope);
+    els.forEach((el) => {
+      if (NARROW.matches) {
+        if (el.hasAttribute("title") || (el.hasAttribute("data-tip") && !el.hasAttribute("data-rail-tip"))) return;
+        const label = el.querySelector(":scope > span:not(.count):not(.label-dot):not(.ic)");
+        const name = (el.getAttribute("aria-label") || (label || el).textContent || "").replace(/\s+/g, " ").trim();
+        if (name) { el.setAttribute("data-tip", name); el.setAttribute("data-rail-tip", ""); }
+      } else if (el.hasAttribute("data-rail-tip")) {
+        el.removeAttribute("data-tip"); el.removeAttribute("data-rail-tip");
+      }
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => railTips(document));
+  else railTips(document);
+  document.addEventListener("htmx:load", (e) => railTips(e.target));
+  NARROW.addEventListener("change", () => railTips(document));
 })();
