@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.core.store.compile import template_for
+from apps.web.density import COOKIE as DENSITY
 from tests.conftest import USER, live_server_on, signed_in
 
 pytestmark = pytest.mark.browser
@@ -78,6 +79,23 @@ def test_narrow_window_fits_and_keeps_the_main_controls(page, live_server, lumen
     scroll_width, inner = page.evaluate(OVERFLOW)
     assert scroll_width <= inner, f"{app} at {size}: the page is {scroll_width} CSS px wide in a {inner} px window"
     assert page.evaluate(CUT_OFF) == [], f"{app} at {size}: controls cut off at the right"
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.mark.parametrize("app,on,url,controls", APPS, ids=[a[0] for a in APPS])
+def test_compact_density_in_a_narrow_window(page, live_server, lumen_server, app, on, url, controls):
+    """Compact and a narrow window together (zoom 2 and compact are separate variant axes)."""
+    server = lumen_server if on == "lumen" else live_server
+    page.context.add_cookies([{"name": DENSITY, "value": "compact", "domain": server.host, "path": "/"}])
+    errors = open_app(page, live_server, lumen_server, on, url, (640, 400))
+    expect(page.locator("html")).to_have_attribute("data-density", "compact")
+    for c in controls:
+        el = control(page, c)
+        expect(el).to_be_visible()
+        el.click(trial=True)
+    scroll_width, inner = page.evaluate(OVERFLOW)
+    assert scroll_width <= inner, f"{app} compact at 640: the page is {scroll_width} CSS px wide"
+    assert page.evaluate(CUT_OFF) == [], f"{app} compact at 640: controls cut off at the right"
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
