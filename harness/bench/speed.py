@@ -8,7 +8,10 @@ Measures, as medians:
   bare Playwright doing the same on the same page (click, the settle recipe
   of MACHINE-NOTES.md, ``page.screenshot``);
 - steps per second with 1, 2 and 4 worker processes, both ways;
-- memory per slot (PSS of the app server's share plus one browser context and page).
+- memory per slot (PSS of the app server's share plus one browser context and page);
+- per device scale factor of the appearance variants (``harness.env.variant``): reset + first
+  screenshot, a screenshot alone, and the one-off cost of switching to the variant (a new browser
+  context), as medians (``python -m harness.bench.speed variants`` measures only these).
 
 Prints a table with the ratios to bare Playwright; ``--json`` writes it too.
 """
@@ -340,8 +343,50 @@ def measure_memory(slots: int = 4) -> float:
     return (after - before) / slots / 1024
 
 
+def measure_variants(n: int = 10, task: str = TASK) -> dict:
+    """Medians in ms per scale factor (1280×800 viewport): ``reset`` (restore, new page, start page
+    settled, the first screenshot), ``screenshot`` (one capture of the settled page), ``switch`` (the
+    first reset on that variant after another: its browser context is made then), and the screen."""
+    from harness.env.variant import SCALES, Variant
+    env = DeskEnv(task, variant="any")
+    out = {}
+    try:
+        env.reset()                                             # the browser, app server and template: not measured
+        for s in SCALES:
+            v = Variant(scale=s)
+            switch = []
+            for _ in range(max(1, n // 4)):
+                env.reset(options={"variant": Variant(scale=SCALES[0] if s != SCALES[0] else SCALES[-1])})
+                t = time.perf_counter()
+                env.reset(options={"variant": v})
+                switch.append((time.perf_counter() - t) * 1000)
+            resets, shots = [], []
+            for _ in range(n):
+                t = time.perf_counter()
+                env.reset(options={"variant": v})
+                resets.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                env.session.observe()
+                shots.append((time.perf_counter() - t) * 1000)
+            out[f"scale={s:g}"] = {"screen": "x".join(map(str, v.screen)), "reset": _median(resets),
+                                   "screenshot": _median(shots), "switch": _median(switch)}
+    finally:
+        env.close()
+    return out
+
+
+def print_variants(res: dict) -> None:
+    t = Table(title="reset + first screenshot per device scale factor (1280×800 viewport) — medians, ms")
+    for col in ("variant", "screen", "reset", "screenshot", "switch (new context)"):
+        t.add_column(col, justify="left" if col == "variant" else "right")
+    for name, v in res.items():
+        t.add_row(name, v["screen"], f"{v['reset']:.0f}", f"{v['screenshot']:.0f}", f"{v['switch']:.0f}")
+    Console().print(t)
+
+
 def run(n: int = 20, throughput_steps: int = 40, workers=(1, 2, 4)) -> dict:
     res = {"latency_ms": measure_latencies(n), "throughput": {}, "cpus": os.cpu_count()}
+    res["variants_ms"] = measure_variants(max(4, n // 2))
     for w in workers:
         res["throughput"][w] = {"deskworld": measure_throughput(w, throughput_steps, "deskworld"),
                                 "bare": measure_throughput(w, throughput_steps, "bare")}
@@ -368,9 +413,17 @@ def print_table(res: dict) -> None:
     t.add_section()
     t.add_row("memory per slot (PSS)", f"{res['memory_mb_per_slot']:.0f} MB", "", "", "")
     Console().print(t)
+    if res.get("variants_ms"):
+        print_variants(res["variants_ms"])
 
 
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:2] == ["variants"]:
+        v = measure_variants(int(sys.argv[2]) if len(sys.argv) > 2 else 10)
+        print_variants(v)
+        print(json.dumps(v, indent=2))
+        raise SystemExit(0)
     r = run()
     print_table(r)
     print(json.dumps(r, indent=2, default=str))
