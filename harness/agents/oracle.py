@@ -21,20 +21,21 @@ EXPECT_TIMEOUT_S = 10.0
 
 FIND_SCROLLER_JS = """
 (el) => {
-  // The scroll container that hides the element's centre (a list inside a
-  // popover, a pane), or the window when it is off screen; null when visible.
+  // The scroll container that hides the element's centre (a list inside a popover, a pane, a board
+  // that scrolls sideways), or the window when it is off screen; null when visible. With it, which
+  // ways the centre is out: [left, top, width, height, outX, outY].
   const r = el.getBoundingClientRect();
   const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
   let n = el.parentElement;
   while (n && n !== document.body) {
     const cs = getComputedStyle(n);
-    if (/(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight + 1) {
-      const b = n.getBoundingClientRect();
-      if (cy < b.top || cy > b.bottom) return [b.left, b.top, b.width, b.height];
-    }
+    const b = n.getBoundingClientRect();
+    const outY = (cy < b.top || cy > b.bottom) && /(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight + 1;
+    const outX = (cx < b.left || cx > b.right) && /(auto|scroll)/.test(cs.overflowX) && n.scrollWidth > n.clientWidth + 1;
+    if (outX || outY) return [b.left, b.top, b.width, b.height, outX, outY];
     n = n.parentElement;
   }
-  if (cy < 0 || cy >= innerHeight || cx >= innerWidth) return [0, 0, innerWidth, innerHeight];
+  if (cy < 0 || cy >= innerHeight || cx >= innerWidth) return [0, 0, innerWidth, innerHeight, cx >= innerWidth, true];
   return null;
 }
 """
@@ -171,12 +172,13 @@ class OracleAgent:
                                    f"({box['x']:.0f}, {box['y']:.0f}) CSS px, the page is "
                                    f"{'x'.join(map(str, v.css_viewport))} CSS px")
             self._scrolled = key
-            sx, sy, sw, sh = info["scroller"]
+            sx, sy, sw, sh, out_x, out_y = info["scroller"]
             at_x, at_y = v.to_px(sx + sw / 2, sy + sh / 2)
-            dy = int(round((box["y"] + box["height"] / 2 - (sy + sh / 2)) * v.px_per_css))
+            dx = int(round((box["x"] + box["width"] / 2 - (sx + sw / 2)) * v.px_per_css)) if out_x else 0
+            dy = int(round((box["y"] + box["height"] / 2 - (sy + sh / 2)) * v.px_per_css)) if out_y else 0
             # Scroll first, then look again.
             self.steps.appendleft(step)
-            self.pending.append({"type": "scroll", "x": at_x, "y": at_y, "dx": 0, "dy": dy})
+            self.pending.append({"type": "scroll", "x": at_x, "y": at_y, "dx": dx, "dy": dy})
             return None
         self._scrolled = None
         cx, cy = info.get("point") or (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

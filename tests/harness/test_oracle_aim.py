@@ -32,3 +32,25 @@ def test_a_covered_centre_is_not_where_the_oracle_clicks(page):
     assert free["point"] == [fb["x"] + fb["width"] / 2, fb["y"] + fb["height"] / 2]          # uncovered: its centre
     page.evaluate("document.getElementById('toast').style.width = '1280px'")
     assert _where(page, Locator(role="link", name="INC0010445"))["point"] is None             # covered everywhere
+
+
+BOARD = """<!doctype html><body style="margin:0">
+<div id="board" style="width:400px; height:300px; overflow-x:auto; display:flex">
+  <section style="flex:0 0 250px">Prospecting</section><section style="flex:0 0 250px">Proposal</section>
+  <section style="flex:0 0 250px"><a href="#" id="won">Closed Won</a></section>
+</div>
+<div style="height:2000px"></div><a href="#" id="below">Below the fold</a>
+</body>"""
+
+
+def test_a_target_off_to_the_side_of_a_board_is_found_through_its_sideways_scroller(page):
+    """A pipeline board that scrolls sideways: the oracle scrolls it left-right (not the page up-down)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_content(BOARD)
+    side = _where(page, Locator(role="link", name="Closed Won"))
+    left, top, width, height, out_x, out_y = side["scroller"]
+    assert (left, top, width, height, out_x, out_y) == (0, 0, 400, 300, True, False)
+    below = _where(page, Locator(role="link", name="Below the fold"))
+    assert below["scroller"][4:] == [False, True]                  # the window, up-down
+    page.evaluate("document.getElementById('board').scrollLeft = 400")
+    assert "scroller" not in _where(page, Locator(role="link", name="Closed Won"))   # on screen now
