@@ -16,6 +16,7 @@ OpenEnv's own clients work with the server too: ``examples/openenv``.
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import urllib.error
@@ -24,6 +25,8 @@ import urllib.request
 import gymnasium as gym
 from simple_websocket import Client, ConnectionClosed
 from simple_websocket import ConnectionError as Refused
+
+from PIL import Image
 
 from harness.env import ResetNeeded, observation_space
 from harness.env.observe import to_array
@@ -56,13 +59,20 @@ def raise_for(error: dict):
 
 
 # ---------------------------------------------------------------- wire format
+def _png_array(b64: str):
+    """A base64 PNG as an array of its own size (an appearance variant's screen is not 1280×800)."""
+    png = base64.b64decode(b64)
+    with Image.open(io.BytesIO(png)) as im:
+        size = im.size
+    return to_array(png, size)
+
+
 def decode_observation(wire: dict) -> dict:
-    """The server's observation with its base64 PNGs decoded into arrays."""
+    """The server's observation with its base64 PNGs decoded into arrays, each at its own size."""
     obs = dict(wire)
-    obs["screenshot"] = to_array(base64.b64decode(wire["screenshot"]))
+    obs["screenshot"] = _png_array(wire["screenshot"])
     if "som" in wire:
-        obs["som"] = {"image": to_array(base64.b64decode(wire["som"]["image"])),
-                      "elements": wire["som"]["elements"]}
+        obs["som"] = {"image": _png_array(wire["som"]["image"]), "elements": wire["som"]["elements"]}
     return obs
 
 

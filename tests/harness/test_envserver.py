@@ -162,3 +162,17 @@ def test_sigterm_closes_every_session_and_browser():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_remote_observation_keeps_a_variant_screens_size():
+    """An appearance variant's screenshot (2560x1600 at scale 2) is decoded whole, not cut to 1280x800."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    from harness.servers.remote import decode_observation
+    buf = io.BytesIO()
+    Image.new("RGB", (2560, 1600), (10, 20, 30)).save(buf, "PNG")
+    obs = decode_observation({"screenshot": base64.b64encode(buf.getvalue()).decode(), "url": "http://desk.local/"})
+    assert obs["screenshot"].shape == (1600, 2560, 3) and tuple(obs["screenshot"][-1, -1]) == (10, 20, 30)
