@@ -377,6 +377,8 @@ complete; its `results.jsonl` line is appended last. Readers should skip dot-fol
 | `start`, `end` | ISO 8601 str \\| null | UTC; `end` is null while running |
 | `resumes` | [{{start, end, pending, added, workers, deskworld, …}}] | each `--resume` of the run (absent if never resumed); `start` stays the first run's |
 | `host` | {{python, machine, cpus}} | where it ran |
+| `variants` | [{{name, viewport, scale, zoom, theme, density, shuffle}}] | the appearance variants the run used (absent without); k samples on each |
+| `human` | {{name, mode}} | a person's recording (`deskworld record`; agent `human:<name>`) |
 
 ## results.jsonl — one line per finished episode
 
@@ -384,8 +386,9 @@ complete; its `results.jsonl` line is appended last. Readers should skip dot-fol
 |---|---|---|
 | `task` | str | `<world>/<task>` |
 | `revision` | int | task revision |
-| `agent` | str | agent name |
-| `sample` | int | sample index, 0 … k-1 |
+| `agent` | str | agent name (`human:<name>` for a person's recording) |
+| `sample` | int | sample index, 0 … k-1 (with variants: v·k … v·k+k-1 on variant v) |
+| `variant` | str | the appearance variant's canonical text (`scale=2,theme=dark`); absent without variants |
 | `score` | float | 0 … 1 |
 | `passed` | bool | verifier verdict |
 | `steps` | int | actions taken |
@@ -401,7 +404,9 @@ A line cut short by a crash is ignored. With `--resume`, a (task, sample) appear
 `k`; `overall` {{tasks, pass@1, pass@k, pass^k, mean_score, mean_steps, episodes, errors,
 error_rate}}; `per_app` and `per_tag` {{name: {{tasks, pass@1, pass@k, pass^k, mean_score,
 mean_steps}}}}; `per_task` {{task: {{samples, passes, errors, pass@1, pass@k, pass^k, mean_score,
-mean_steps, trainable}}}}; `trainable` [task ids where some samples pass, not all].
+mean_steps, trainable}}}}; `trainable` [task ids where some samples pass, not all]; with variants
+`per_variant` {{variant: {{tasks, pass@1, …, episodes, errors}}}} and `per_task_variant`
+{{task: {{variant: {{…per_task stats}}}}}}.
 
 ## steps.jsonl — one line per action
 
@@ -416,12 +421,14 @@ mean_steps, trainable}}}}; `trainable` [task ids where some samples pass, not al
 | `reward` | float | reward returned by the env for this step |
 | `terminated`, `truncated` | bool | episode ended (done / step limit) |
 | `thought`, `reasoning`, `raw`, `output`, `model`, `message`, `text`, `usage` | any | optional, model agents: reasoning, raw model output, token usage |
+| `person` | {{look_ms, gesture_ms}} | a person's recording: from the screen appearing to the gesture's start, and the gesture itself, as the page measured them |
 
 Action *n* was chosen looking at `screens/<n-1>.png`; `screens/0000.png` is the start screen.
 
 ## screens/NNNN.png
 
-PNG screenshots of the viewport (1280×800 by default); `0000.png` before the first action,
+PNG screenshots of the viewport (1280×800 by default; an appearance variant's screen, viewport × scale,
+otherwise); `0000.png` before the first action,
 `NNNN.png` after action NNNN.
 
 ## result.json — the verifier's verdict
@@ -439,6 +446,7 @@ PNG screenshots of the viewport (1280×800 by default); `0000.png` before the fi
 | `answer` | str \\| null | the answer the agent submitted |
 | `error` | str \\| null | environment error message |
 | `task`, `revision`, `sample`, `steps`, `seconds` | | as in results.jsonl |
+| `variant` | {{name, viewport, scale, zoom, theme, density, shuffle, screen}} | the episode's appearance variant (absent without) |
 
 ## diff.json — state changes from start to end
 
