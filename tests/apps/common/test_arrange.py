@@ -9,22 +9,11 @@ import re
 import pytest
 
 from apps.web.arrange import COOKIE, choose, permute
-from apps.web.session import session_cookie
-from tests.conftest import USER
+from tests.apps.common.appearance import page_with_cookie
 
 
 def page(client, url, seed=None):
-    app = client.application
-    app.config["SLOT"].restore()
-    name, value = session_cookie(app, USER, app.config["SLOT"].generation)
-    client.set_cookie(name, value, domain="localhost")
-    if seed is None:
-        client.delete_cookie(COOKIE, domain="localhost")
-    else:
-        client.set_cookie(COOKIE, str(seed), domain="localhost")
-    r = client.get(url, follow_redirects=True)
-    assert r.status_code == 200, (url, r.status_code)
-    return r.get_data(as_text=True)
+    return page_with_cookie(client, url, COOKIE, seed)
 
 
 def sidebar(html: str) -> tuple[list[str], list[str]]:

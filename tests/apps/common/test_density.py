@@ -8,8 +8,7 @@ import re
 import pytest
 
 from apps.web.density import COOKIE
-from apps.web.session import session_cookie
-from tests.conftest import USER
+from tests.apps.common.appearance import page_with_cookie
 
 PAGES = ["/mail/inbox", "/chat/", "/calendar/week/2026-04-06", "/drive/my-drive", "/docs/", "/sheets/",
          "/slides/", "/crm/", "/tickets/", "/"]
@@ -18,19 +17,7 @@ HTML_TAG = re.compile(r"<html[^>]*>")
 
 
 def page(client, url, density=None):
-    """``url``'s HTML on the world as compiled (the slot is restored first: a visit can change what
-    the next one shows, e.g. chat's read marker)."""
-    app = client.application
-    app.config["SLOT"].restore()
-    name, value = session_cookie(app, USER, app.config["SLOT"].generation)
-    client.set_cookie(name, value, domain="localhost")
-    if density is None:
-        client.delete_cookie(COOKIE, domain="localhost")
-    else:
-        client.set_cookie(COOKIE, density, domain="localhost")
-    r = client.get(url, follow_redirects=True)
-    assert r.status_code == 200, (url, r.status_code)
-    return r.get_data(as_text=True)
+    return page_with_cookie(client, url, COOKIE, density)
 
 
 @pytest.mark.parametrize("url", PAGES)
