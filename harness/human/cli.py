@@ -27,7 +27,6 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
     import re
     import secrets
     import threading
-    import time
     from pathlib import Path
 
     from werkzeug.serving import make_server
@@ -77,7 +76,7 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
     try:
         while rec.thread.is_alive():
             rec.thread.join(0.5)
-        time.sleep(1.0)                          # the page's waiting request takes the summary
+        rec.live.wait_seen(5.0)                  # the page's waiting request takes the summary
     except KeyboardInterrupt:
         click.echo("\nstopped: the task under way is dropped; run the same command again to go on.")
     finally:

@@ -45,17 +45,28 @@ class Live:
         self._action = None
         self._next = False
         self._stopping = False
+        self.served = -1                  # the newest version a page has been sent
 
     # ------------------------------------------------------------ the page's side
     def state(self) -> dict:
         with self.cond:
-            return {"version": self.version, "phase": self.phase, **self.view}
+            return self._sent()
+
+    def _sent(self) -> dict:
+        self.served = max(self.served, self.version)
+        self.cond.notify_all()
+        return {"version": self.version, "phase": self.phase, **self.view}
 
     def wait_change(self, after: int, timeout: float) -> dict:
         """The state once its version is past ``after`` (or after ``timeout`` seconds)."""
         with self.cond:
             self.cond.wait_for(lambda: self.version > after or self._stopping, timeout)
-            return {"version": self.version, "phase": self.phase, **self.view}
+            return self._sent()
+
+    def wait_seen(self, timeout: float) -> bool:
+        """Wait until a page has been sent the latest state (the last verdict), at most ``timeout`` s."""
+        with self.cond:
+            return self.cond.wait_for(lambda: self.served >= self.version, timeout)
 
     def submit(self, action: dict, timing: dict | None = None) -> dict:
         """Hand the person's action (and the page's timing of it) to the episode; returns the state once the

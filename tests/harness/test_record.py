@@ -426,3 +426,11 @@ def test_each_gesture_on_the_page_is_one_action(page):
     finally:
         live.stop()
         server.shutdown()
+
+
+def test_live_knows_when_a_page_has_seen_the_latest_state():
+    live = Live()
+    live.publish("finished", summary={"tasks": 1})
+    assert live.wait_seen(0) is False
+    live.state()
+    assert live.wait_seen(0) is True
