@@ -322,6 +322,24 @@ class _PageEnv:
     def page_call(self, fn):
         return fn(self.page)
 
+    @property
+    def variant(self):
+        """The screen the oracle aims on: BrowserGym's page at one screenshot pixel per CSS pixel."""
+        return _Screen(self.page._obj.viewport_size or {"width": 1280, "height": 720})
+
+
+class _Screen:
+    """What ``OracleAgent`` reads of an episode's variant, for BrowserGym's own page: its viewport
+    (which need not be one of deskworld's variant sizes) drawn at one pixel per CSS pixel."""
+    px_per_css = 1.0
+
+    def __init__(self, size: dict):
+        self.css_viewport = self.screen = (int(size["width"]), int(size["height"]))
+
+    def to_px(self, x: float, y: float) -> tuple[int, int]:
+        w, h = self.screen
+        return min(max(int(round(x)), 0), w - 1), min(max(int(round(y)), 0), h - 1)
+
 
 AGENT_ROLES = ("assistant", "infeasible")
 
