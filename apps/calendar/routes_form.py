@@ -20,7 +20,9 @@ from apps.web.render import flash_toast, go, id_arg, is_htmx, render
 
 # ---------------------------------------------------------------- event form
 TIMES = [time(h, m) for h in range(24) for m in (0, 15, 30, 45)]
-TIME_OPTIONS = [(t.strftime("%H:%M"), fmt_clock(t)) for t in TIMES]
+def time_options() -> list[tuple[str, str]]:
+    """The time list's (value, label) pairs, labelled in the request's locale."""
+    return [(t.strftime("%H:%M"), fmt_clock(t)) for t in TIMES]
 
 
 def _repeat_options(d: date) -> list[tuple[str, str]]:
@@ -162,7 +164,7 @@ def _form_page(v: dict, *, event: dict | None = None, errors: dict | None = None
     except ValueError:
         sd = d
     organizer = event["organizer"] if event else g.caller.user
-    ctx = template_ctx(v=v, event=event, errors=errors or {}, time_options=TIME_OPTIONS,
+    ctx = template_ctx(v=v, event=event, errors=errors or {}, time_options=time_options(),
                        repeat_options=_repeat_options(sd), colors=service.EVENT_COLORS,
                        guests=_guest_view(v, organizer, event["id"] if event else None, event),
                        back=request.values.get("back") or view_url(view, d), sd=sd, days=service.DAYS,

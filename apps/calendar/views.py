@@ -11,6 +11,7 @@ from flask import abort, g, redirect, request, url_for
 from jinja2_fragments.flask import render_block
 
 from apps.calendar import service
+from apps.core import locale
 from apps.web import density
 from apps.web.render import flash_toast, is_htmx, render, toast
 
@@ -35,13 +36,17 @@ BACK = re.compile(r"^/calendar/(day|week|month|schedule|4days)/(\d{4}-\d{2}-\d{2
 
 # ---------------------------------------------------------------- formatting (Google Calendar, en-US)
 def fmt_time(dt: datetime | time, suffix: bool = True) -> str:
+    if locale.h24():
+        return locale.clock(dt)
     h = dt.hour % 12 or 12
     s = f"{h}" if dt.minute == 0 else f"{h}:{dt.minute:02d}"
     return s + (("am" if dt.hour < 12 else "pm") if suffix else "")
 
 
 def fmt_clock(t: time) -> str:
-    """Dropdown label: "9:00am"."""
+    """Dropdown label: "9:00am" (en-GB, de-DE: "09:00")."""
+    if locale.h24():
+        return locale.clock(t)
     return f"{t.hour % 12 or 12}:{t.minute:02d}{'am' if t.hour < 12 else 'pm'}"
 
 
@@ -52,7 +57,7 @@ def fmt_range(s: datetime, e: datetime) -> str:
 
 
 def _md(d: date) -> str:
-    return f"{d.strftime('%B')} {d.day}"
+    return locale.day_month(d, full=True)
 
 
 def when_text(ev: dict) -> str:
@@ -61,11 +66,11 @@ def when_text(ev: dict) -> str:
     if ev["all_day"]:
         last = (e - timedelta(days=1)).date()
         if last == s.date():
-            return f"{s.strftime('%A')}, {_md(s.date())}"
-        return f"{_md(s.date())} – {_md(last)}, {last.year}"
+            return locale.weekday_day(s.date())
+        return f"{_md(s.date())} – {locale.medium(last, full=True)}"
     if s.date() == e.date():
-        return f"{s.strftime('%A')}, {_md(s.date())} ⋅ {fmt_range(s, e)}"
-    return f"{_md(s.date())}, {s.year}, {fmt_time(s)} – {_md(e.date())}, {e.year}, {fmt_time(e)}"
+        return f"{locale.weekday_day(s.date())} ⋅ {fmt_range(s, e)}"
+    return f"{locale.medium(s.date(), full=True)}, {fmt_time(s)} – {locale.medium(e.date(), full=True)}, {fmt_time(e)}"
 
 
 def _week_start(d: date) -> date:

@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from apps.chat import emoji, service
 from apps.chat.blueprint import bp
-from apps.core import addresses
+from apps.core import addresses, locale
 from apps.core import people as directory
 from apps.core.errors import Forbidden, Invalid, NotFound
 from apps.core.text import html_json
@@ -82,12 +82,14 @@ def day_label(iso: str) -> str:
         return "Today"
     if d == today - timedelta(days=1):
         return "Yesterday"
+    if not locale.is_default():                  # "Thursday 2 April" (en-GB), "Thursday, 2 April" (de-DE)
+        return locale.weekday_day(d, year=d.year != today.year)
     text = f"{d.strftime('%A, %B')} {_ordinal(d.day)}"
     return text if d.year == today.year else f"{text}, {d.year}"
 
 
 def clock_time(iso: str) -> str:
-    return _local(iso).strftime("%I:%M %p").lstrip("0")
+    return locale.clock(_local(iso))
 
 
 def full_time(iso: str) -> str:
@@ -202,6 +204,8 @@ def _chat_date(iso: str) -> str:
     if not iso:
         return ""
     d = _local(iso)
+    if not locale.is_default():
+        return locale.medium(d, full=True)
     return f"{d.strftime('%B')} {_ordinal(d.day)}, {d.year}"
 
 

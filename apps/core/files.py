@@ -13,6 +13,7 @@ import mimetypes
 import zipfile
 from datetime import datetime
 
+from apps.core import locale
 from apps.core.store.db import SYSTEM, Store
 
 _EXTRA = {
@@ -82,8 +83,8 @@ def human_size(n: int | None) -> str:
     for unit in ("KB", "MB", "GB"):
         n /= 1024
         if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if n >= 10 else f"{n:.1f} {unit}"
-    return f"{n:.1f} GB"
+            return f"{n:.0f} {unit}" if n >= 10 else f"{n:.1f}".replace(".", locale.decimal_sep()) + f" {unit}"
+    return f"{n:.1f}".replace(".", locale.decimal_sep()) + " GB"
 
 
 def read_csv(text: str, limit: int = 1000) -> list[list[str]]:

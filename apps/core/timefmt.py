@@ -1,8 +1,10 @@
-"""Dates as the apps show them, always relative to world time (never the wall clock)."""
+"""Dates as the apps show them, always relative to world time (never the wall clock), in the
+request's regional formats (``apps.core.locale``: en-US by default)."""
 from __future__ import annotations
 
 from datetime import datetime
 
+from apps.core import locale
 from apps.core.store.db import Store, parse_iso
 
 
@@ -13,15 +15,15 @@ def _local(store: Store, iso: str | datetime | None) -> datetime | None:
 
 
 def _time(dt: datetime) -> str:
-    return dt.strftime("%I:%M %p").lstrip("0")
+    return locale.clock(dt)
 
 
 def _day(dt: datetime) -> str:
-    return f"{dt.strftime('%b')} {dt.day}"
+    return locale.day_month(dt)
 
 
 def list_date(store: Store, iso: str | None) -> str:
-    """Gmail's list column: a time today, "Apr 3" this year, "3/4/25" before."""
+    """Gmail's list column: a time today, "Apr 3" this year, "4/3/25" before."""
     dt = _local(store, iso)
     if dt is None:
         return ""
@@ -30,7 +32,7 @@ def list_date(store: Store, iso: str | None) -> str:
         return _time(dt)
     if dt.year == now.year:
         return _day(dt)
-    return f"{dt.month}/{dt.day}/{dt.strftime('%y')}"
+    return locale.numeric(dt, short_year=True)
 
 
 def ago(store: Store, iso: str) -> str:
@@ -56,17 +58,20 @@ def message_date(store: Store, iso: str | None) -> str:
     if dt is None:
         return ""
     now = store.local(store.now())
-    year = f", {dt.year}" if dt.year != now.year else ""
     rel = ago(store, iso)
-    return f"{dt.strftime('%a')}, {_day(dt)}{year}, {_time(dt)}" + (f" ({rel})" if rel else "")
+    return f"{locale.weekday_day(dt, full=False, abbr=True, year=dt.year != now.year)}, {_time(dt)}" + \
+        (f" ({rel})" if rel else "")
 
 
-def long_datetime(store: Store, iso: str | None) -> str:
-    """"Fri, Apr 3, 2026 at 4:12 PM" — quoted replies and forwards."""
+def long_datetime(store: Store, iso: str | None, stored: bool = False) -> str:
+    """"Fri, Apr 3, 2026 at 4:12 PM" — Drive's details, a message's full date. ``stored``: for text the
+    store keeps (a quoted reply's or a forward's header), always en-US: a locale changes how things
+    look, never what is stored."""
     dt = _local(store, iso)
     if dt is None:
         return ""
-    return f"{dt.strftime('%a')}, {_day(dt)}, {dt.year} at {_time(dt)}"
+    with locale.use(locale.DEFAULT if stored else locale.current()):
+        return f"{locale.weekday_day(dt, full=False, abbr=True, year=True)} at {_time(dt)}"
 
 
 def short_date(store: Store, iso: str | None) -> str:
@@ -79,13 +84,13 @@ def short_date(store: Store, iso: str | None) -> str:
         return _time(dt)
     if dt.year == now.year:
         return _day(dt)
-    return f"{_day(dt)}, {dt.year}"
+    return locale.medium(dt)
 
 
 def clock(store: Store) -> str:
     """The shell's world clock: "Mon, Apr 6 · 9:00 AM"."""
     dt = store.local(store.now())
-    return f"{dt.strftime('%a')}, {_day(dt)} · {_time(dt)}"
+    return f"{locale.weekday_day(dt, full=False, abbr=True)} · {_time(dt)}"
 
 
 def iso_local(store: Store, iso: str | None) -> str:

@@ -3,8 +3,11 @@ and the pipeline board and the close-an-opportunity dialog (answers to a stage c
 page or from the board)."""
 from __future__ import annotations
 
+from datetime import date
+
 from flask import abort, g, request, url_for
 
+from apps.core import locale
 from apps.core.errors import Invalid
 from apps.crm import service as S
 from apps.web import arrange
@@ -65,11 +68,10 @@ def choices(f: dict) -> list[tuple[str, str]]:
 
 
 def fmt_date(iso: str | None) -> str:
-    """"6/30/2026" (Salesforce, en-US)."""
+    """"6/30/2026" (Salesforce, en-US; "30/06/2026" en-GB, "30.06.2026" de-DE)."""
     if not iso:
         return ""
-    y, m, d = iso[:10].split("-")
-    return f"{int(m)}/{int(d)}/{y}"
+    return locale.numeric(date.fromisoformat(iso[:10]))
 
 
 def fmt_month(iso: str | None) -> str:
@@ -84,8 +86,7 @@ def fmt_dt(iso: str | None) -> str:
     if not iso:
         return ""
     dt = g.store.local(iso)
-    h = dt.hour % 12 or 12
-    return f"{dt.month}/{dt.day}/{dt.year}, {h}:{dt.minute:02d} {'AM' if dt.hour < 12 else 'PM'}"
+    return f"{locale.numeric(dt)}, {locale.clock(dt)}"
 
 
 def fmt_value(obj: str, r: dict, name: str) -> str:
@@ -109,7 +110,7 @@ def fmt_value(obj: str, r: dict, name: str) -> str:
     if t == "contact":
         return r.get("contact_name") or ""
     if t == "int":
-        return f"{v:,}" if v is not None else ""
+        return locale.number(v) if v is not None else ""
     return v or ""
 
 

@@ -112,7 +112,7 @@ def _prefixed(prefix: str, subject: str) -> str:
 
 
 def quote(store: Store, m: dict) -> str:
-    when = long_datetime(store, m["sent_at"])
+    when = long_datetime(store, m["sent_at"], stored=True)
     who = f"{m['sender_name']} <{m['sender']}>" if m["sender_name"] else m["sender"]
     quoted = "\n".join("> " + line if line else ">" for line in (m["body"] or "").splitlines())
     return f"On {when} {who} wrote:\n{quoted}"
@@ -121,7 +121,7 @@ def quote(store: Store, m: dict) -> str:
 def forward_header(store: Store, m: dict) -> str:
     who = f"{m['sender_name']} <{m['sender']}>" if m["sender_name"] else m["sender"]
     lines = [FORWARDED, f"From: {who}",
-             f"Date: {long_datetime(store, m['sent_at'])}", f"Subject: {m['subject']}",
+             f"Date: {long_datetime(store, m['sent_at'], stored=True)}", f"Subject: {m['subject']}",
              f"To: {', '.join(_named(store, m['to']))}"]
     if m["cc"]:
         lines.append(f"Cc: {', '.join(_named(store, m['cc']))}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import abort, current_app, g, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from apps.core import addresses
+from apps.core import addresses, locale
 from apps.core.errors import Invalid, NotFound
 from apps.core.ids import as_id
 from apps.web.render import flash_toast, go, int_arg, is_htmx, render, toast, toast_response
@@ -48,7 +48,8 @@ def _toast_for(action: Action, n: int, snapshot: list[dict], view: str, label: d
     if action is Action.SNOOZE and snapshot:
         box = g.store.get("mail_boxes", int(snapshot[0]["id"]))
         if box and box["snoozed_until"]:
-            text += " until " + g.store.local(box["snoozed_until"]).strftime("%a, %b %-d, %-I:%M %p")
+            at = g.store.local(box["snoozed_until"])
+            text += f" until {locale.weekday_day(at, full=False, abbr=True)}, {locale.clock(at)}"
     if label and action in (Action.ADD_LABEL, Action.MOVE_TO_LABEL):
         text += f" {'to' if action is Action.MOVE_TO_LABEL else 'as'} “{label['name']}”"
     elif label and action is Action.REMOVE_LABEL:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from apps.core import addresses
+from apps.core import addresses, locale
 from apps.core import people as directory
 from apps.core.errors import Invalid, NotFound
 from apps.core.store.db import Caller, Store, utc_iso
@@ -524,7 +524,7 @@ def snooze_choices(store: Store) -> list[tuple[str, str, str]]:
     if now.weekday() < 5:
         out.append(("This weekend", (day + timedelta(days=5 - now.weekday())).replace(hour=8)))
     out.append(("Next week", (day + timedelta(days=7 - now.weekday())).replace(hour=8)))
-    fmt = (lambda d: d.strftime("%-I:%M %p") if d.date() == now.date() else d.strftime("%a, %-I:%M %p"))
+    fmt = (lambda d: locale.clock(d) if d.date() == now.date() else f"{d.strftime('%a')}, {locale.clock(d)}")
     return [(name, d.strftime("%Y-%m-%dT%H:%M"), fmt(d)) for name, d in out]
 
 

@@ -6,11 +6,17 @@ isn't canonical is shown as it is, so the server's error can name it.
     google      Dec 8, 2026     2:30pm
     salesforce  12/8/2026       2:30 PM
     servicenow  2026-12-08      2026-12-08 14:30:00  (one box for date and time)
+
+in the request's regional formats (``apps.core.locale``): en-GB "8 Dec 2026", "08/12/2026", "14:30";
+de-DE "8 Dec 2026", "08.12.2026", "14:30"; ServiceNow's system format in every locale. The page's
+``<html data-locale>`` tells the script the same.
 """
 from __future__ import annotations
 
 import re
 from datetime import date, time
+
+from apps.core import locale
 
 SKINS = ("google", "salesforce", "servicenow")
 KINDS = ("date", "time", "datetime")
@@ -33,16 +39,18 @@ def _time(text: str) -> time | None:
 
 
 def date_text(d: date, skin: str) -> str:
-    if skin == "salesforce":
-        return f"{d.month}/{d.day}/{d.year}"
     if skin == "servicenow":
         return d.isoformat()
-    return f"{d.strftime('%b')} {d.day}, {d.year}"
+    if skin == "salesforce":
+        return locale.numeric(d)
+    return locale.medium(d)
 
 
 def time_text(t: time, skin: str) -> str:
     if skin == "servicenow":
         return t.strftime("%H:%M:%S")
+    if locale.h24():
+        return locale.clock(t)
     h = t.hour % 12 or 12
     half = "am" if t.hour < 12 else "pm"
     if skin == "salesforce":

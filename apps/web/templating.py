@@ -11,7 +11,7 @@ from markupsafe import Markup
 from apps.core import people, timefmt
 from apps.core.files import human_size
 from apps.core.text import html_json
-from apps.web import density
+from apps.web import density, regional
 from apps.web.pickers import boxes as picker_boxes
 
 HTMX_CONFIG = {
@@ -98,6 +98,7 @@ def init_app(app: Flask) -> None:
         picker_boxes=picker_boxes,
     )
     density.init_app(app)
+    regional.init_app(app)
     env.filters.update(
         list_date=lambda iso: timefmt.list_date(_store(), iso),
         message_date=lambda iso: timefmt.message_date(_store(), iso),

@@ -15,6 +15,7 @@ import re
 import time
 from collections import deque
 
+from apps.core import locale
 from harness.tasks.schema import Locator, OracleStep
 
 EXPECT_TIMEOUT_S = 10.0
@@ -98,9 +99,36 @@ OPEN_POINT_JS = """
 """
 
 
-def _where(page, loc: Locator) -> dict:
-    """Box of a visible element, and its scroll container if it is off screen."""
+def localized(loc: Locator, code: str) -> Locator:
+    """``loc`` with the en-US times and dates its words name ("1:00pm", "April 6", "7/1/2026") written
+    as the episode's locale shows them (``apps.core.locale.localize_text``); itself in en-US."""
+    if code == locale.DEFAULT:
+        return loc
+    update = {k: locale.localize_text(getattr(loc, k), code)
+              for k in ("name", "label", "text", "placeholder") if getattr(loc, k)}
+    if loc.within:
+        update["within"] = localized(loc.within, code)
+    return loc.model_copy(update=update)
+
+
+# What a script types that is all one date or time ("7/1/2026", "1:00pm"): typed in the locale's form.
+_TYPED_WHEN = re.compile(r"\s*(\d{1,2}/\d{1,2}/\d{4}|\d{1,2}(:\d{2})?\s?([ap]m|[AP]M))\s*")
+
+
+def typed(text: str, code: str) -> str:
+    """Text a script types, as a person in the locale types it: a bare date or time is localised,
+    anything else (a message that mentions a date) is typed as written."""
+    return locale.localize_text(text, code) if _TYPED_WHEN.fullmatch(text) else text
+
+
+def _where(page, loc: Locator, code: str = locale.DEFAULT) -> dict:
+    """Box of a visible element, and its scroll container if it is off screen. In a locale other than
+    en-US the element is found by the words the page formats in it (``localized``) or, for words a
+    message or file holds as written ("could we do 3pm"), as the script names it."""
     el = build(page, loc)
+    local = localized(loc, code)
+    if local != loc:
+        el = build(page, local).or_(el).first
     try:
         el.wait_for(state="visible", timeout=int(EXPECT_TIMEOUT_S * 1000))
     except Exception:
@@ -160,7 +188,8 @@ class OracleAgent:
         return self.env.unwrapped.session.variant
 
     def _locate(self, loc: Locator, step: OracleStep) -> tuple[int, int, dict] | None:
-        info = self.env.unwrapped.session.page_call(lambda page: _where(page, loc))
+        code = self.variant.locale
+        info = self.env.unwrapped.session.page_call(lambda page: _where(page, loc, code))
         box = info["box"]
         v = self.variant
         if "scroller" in info:
@@ -210,9 +239,9 @@ class OracleAgent:
                 return []
             x, y, _ = found
             return [{"type": "click", "x": x, "y": y}, {"type": "key", "keys": "ctrl+a"},
-                    {"type": "type", "text": str(step.fill["text"])}]
+                    {"type": "type", "text": typed(str(step.fill["text"]), self.variant.locale)}]
         if kind == "type":
-            return [{"type": "type", "text": step.type}]
+            return [{"type": "type", "text": typed(step.type, self.variant.locale)}]
         if kind == "press":
             return [{"type": "key", "keys": step.press}]
         if kind == "drag":
@@ -237,7 +266,8 @@ class OracleAgent:
             return [{"type": "scroll", "x": px, "y": py, "dx": 0,
                      "dy": int(round(float(step.scroll.get("dy", 400)) * v.px_per_css))}]
         if kind == "expect":
-            self.env.unwrapped.session.page_call(lambda page: _where(page, step.expect))
+            code = self.variant.locale
+            self.env.unwrapped.session.page_call(lambda page: _where(page, step.expect, code))
             return []
         if kind == "expect_url":
             pattern = re.compile(step.expect_url)

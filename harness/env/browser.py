@@ -115,7 +115,7 @@ def context_args(*, timezone: str = "America/New_York", locale: str = "en-US", v
         "viewport": dict(VIEWPORT), "screen": dict(VIEWPORT), "device_scale_factor": 1}
     return {
         **geometry,
-        "locale": locale,
+        "locale": variant.locale if variant is not None and variant.locale != "en-US" else locale,
         "timezone_id": timezone,
         "reduced_motion": "reduce",
         "color_scheme": variant.theme if variant is not None else "light",

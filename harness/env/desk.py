@@ -368,7 +368,7 @@ class DeskEnv(gym.Env[dict, dict]):
         initial, final, diff = self.session.final_state()
         self.episode.end_states = (initial, final)
         return verify(self.task, initial, final, diff, answer=answer, done_status=done_status,
-                      world_root=self.session.desk().world.root)
+                      world_root=self.session.desk().world.root, locale=self.variant.locale)
 
     def _broken(self, exc: BaseException):
         """The environment failed: end the episode as ``error`` (never the agent's failure);

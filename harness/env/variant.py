@@ -25,8 +25,12 @@ Three more axes change how the page looks, not its size:
 - ``shuffle``: ``0`` (default: off) or a seed from 1 — a seeded arrangement of the lists whose order the
   product leaves to the person (``apps.web.arrange``: the ``deskworld_shuffle`` cookie).
 
-Locale formats (the issue's last axis) are not built yet; naming ``locale`` is an error that says so,
-never a silently ignored key.
+- ``locale``: ``en-US`` (default), ``en-GB`` or ``de-DE`` — the regional formats of dates, times and
+  numbers in the apps that format for the person's account (Mail, Drive, Chat, Calendar, the CRM, the
+  date pickers: "Apr 3" → "3 Apr", "4:12 PM" → "16:12", "$1,250,000" → "1.250.000 $"), typed dates read
+  in the same order; the language stays English, and files (Sheets, Docs, Slides) and the service desk
+  keep their own formats (``apps.core.locale``: the ``deskworld_locale`` cookie, and the browser
+  context's locale).
 
 Made from a dict (``Variant.of({"viewport": "1440x900", "scale": 2})``), from text
 (``Variant.parse("viewport=1440x900,scale=2")``), or drawn (``Variant.sample(rng)``, seeded).
@@ -45,11 +49,13 @@ SCALES: tuple[float, ...] = (1.0, 1.25, 1.5, 2.0)
 ZOOMS: tuple[float, ...] = (1.0, 1.25, 1.5, 2.0)
 THEMES: tuple[str, ...] = ("light", "dark")
 DENSITIES: tuple[str, ...] = ("comfortable", "compact")
+LOCALES: tuple[str, ...] = ("en-US", "en-GB", "de-DE")     # apps.core.locale.LOCALES
 SHUFFLES: tuple[int, ...] = tuple(range(10))              # 0: off; drawn and listed seeds (any seed 1..MAX works)
 MAX_SHUFFLE = 2 ** 31 - 1
 AXES: dict[str, tuple] = {"viewport": VIEWPORTS, "scale": SCALES, "zoom": ZOOMS, "theme": THEMES,
-                          "density": DENSITIES, "shuffle": SHUFFLES}
-LATER_AXES = ("locale",)                                   # issue 22's last axis: not built yet
+                          "density": DENSITIES, "shuffle": SHUFFLES, "locale": LOCALES}
+LATER_AXES: tuple[str, ...] = ()                           # axes named but not built (none left)
+LOCALE_COOKIE = "deskworld_locale"                         # apps.web.regional.COOKIE
 DENSITY_COOKIE = "deskworld_density"                       # apps.web.density.COOKIE (the apps read it)
 SHUFFLE_COOKIE = "deskworld_shuffle"                       # apps.web.arrange.COOKIE
 DEFAULT_VIEWPORT = (1280, 800)
@@ -121,6 +127,14 @@ def _word(axis: str, value) -> str:
     return v
 
 
+def _locale(value) -> str:
+    want = str(value).strip().replace("_", "-").lower()
+    for code in LOCALES:
+        if code.lower() == want:
+            return code
+    raise VariantError(f"locale {value!r} is not offered; use one of {_choices('locale')}")
+
+
 def _seed(value) -> int:
     try:
         n = int(str(value).strip()) if not isinstance(value, bool) else None
@@ -140,6 +154,7 @@ class Variant:
     theme: str = "light"
     density: str = "comfortable"
     shuffle: int = 0
+    locale: str = "en-US"
 
     def __post_init__(self):
         object.__setattr__(self, "viewport", _viewport(self.viewport))
@@ -148,6 +163,7 @@ class Variant:
         object.__setattr__(self, "theme", _word("theme", self.theme))
         object.__setattr__(self, "density", _word("density", self.density))
         object.__setattr__(self, "shuffle", _seed(self.shuffle))
+        object.__setattr__(self, "locale", _locale(self.locale))
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -198,7 +214,8 @@ class Variant:
         pick = (lambda n: int(rng.integers(n))) if hasattr(rng, "integers") else (lambda n: rng.randrange(n))
         return cls(viewport=VIEWPORTS[pick(len(VIEWPORTS))], scale=SCALES[pick(len(SCALES))],
                    zoom=ZOOMS[pick(len(ZOOMS))], theme=THEMES[pick(len(THEMES))],
-                   density=DENSITIES[pick(len(DENSITIES))], shuffle=SHUFFLES[pick(len(SHUFFLES))])
+                   density=DENSITIES[pick(len(DENSITIES))], shuffle=SHUFFLES[pick(len(SHUFFLES))],
+                   locale=LOCALES[pick(len(LOCALES))])
 
     @classmethod
     def sample_many(cls, n: int, seed: int) -> list["Variant"]:
@@ -269,6 +286,8 @@ class Variant:
             out.append({"name": DENSITY_COOKIE, "value": self.density, "url": url})
         if self.shuffle:
             out.append({"name": SHUFFLE_COOKIE, "value": str(self.shuffle), "url": url})
+        if self.locale != "en-US":
+            out.append({"name": LOCALE_COOKIE, "value": self.locale, "url": url})
         return out
 
     def to_css(self, x: float, y: float) -> tuple[float, float]:
@@ -285,7 +304,7 @@ class Variant:
     # ------------------------------------------------------------------ recording
     def to_dict(self) -> dict:
         return {"viewport": _fmt_vp(self.viewport), "scale": self.scale, "zoom": self.zoom, "theme": self.theme,
-                "density": self.density, "shuffle": self.shuffle}
+                "density": self.density, "shuffle": self.shuffle, "locale": self.locale}
 
     def __str__(self) -> str:
         parts = []

@@ -34,7 +34,8 @@ from harness.verify import Status, expected_answer, verify
 
 MAX_INFEASIBLE = 0.10
 # check --variants: one value of each axis beyond the default (``all``: every value, Variant.axis_values).
-VARIANT_AXES = ("viewport=1920x1080", "scale=2", "zoom=1.25", "theme=dark", "density=compact", "shuffle=1")
+VARIANT_AXES = ("viewport=1920x1080", "scale=2", "zoom=1.25", "theme=dark", "density=compact", "shuffle=1",
+                "locale=de-DE")
 
 
 def variant_set(which: str | None, tools_only: bool = False) -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from apps.core.store.compile import world_hash
 from apps.core.store.export import diff as state_diff
 from apps.core.world import load_world
+from harness.env.variant import Variant
 from harness.runs import layout
 from harness.runs.metrics import summarize
 from harness.tasks.registry import TaskError, load_task
@@ -103,7 +104,8 @@ def regrade(run_dir: str | Path, *, write: bool = False, progress=None) -> Regra
         if (initial.get("template") or "")[:16] != hashes[ref]:
             report.worlds_changed.add(ref)
         res = verify(task, initial, final, state_diff(initial, final), answer=old.get("answer"),
-                     done_status=old.get("done_status"), world_root=roots[ref])
+                     done_status=old.get("done_status"), world_root=roots[ref],
+                     locale=Variant.parse(old.get("variant") or "").locale)
         report.episodes += 1
         before = (bool(old.get("passed")), float(old.get("score") or 0))
         after = (res.passed, float(res.score))

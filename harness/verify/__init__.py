@@ -24,6 +24,7 @@ from harness.verify.answer import match_answer, normalise
 from harness.verify.artifacts import progress_vouches
 from harness.verify.checks import CheckResult, Ctx, _select, allow_vouches, load_function, run_check
 from harness.verify.conditions import match
+from harness.verify.dates import reading_locale
 from harness.verify.guard import Vouch, agent_changes, collateral, describe
 
 MAX_EVIDENCE_RECORDS = 20
@@ -98,7 +99,16 @@ def expected_answer(task, initial: dict, world_root: Path | None):
 
 
 def verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None = None,
-           done_status: str | None = None, world_root: Path | None = None) -> Result:
+           done_status: str | None = None, world_root: Path | None = None, locale: str | None = None) -> Result:
+    """Grade an episode's end state and answer. ``locale``: the regional formats the episode was seen in
+    (an appearance variant): the answer's ambiguous dates and German-written numbers are read as that
+    page wrote them (``harness.verify.dates.reading_locale``)."""
+    with reading_locale(locale):
+        return _verify(task, initial, final, diff, answer=answer, done_status=done_status, world_root=world_root)
+
+
+def _verify(task, initial: dict, final: dict, diff: dict, *, answer: str | None = None,
+            done_status: str | None = None, world_root: Path | None = None) -> Result:
     ctx = Ctx(initial=initial, final=final, diff=diff, answer=answer, world_root=world_root, task=task)
     lines: list[str] = []
     criteria: list[tuple[str, float, bool | None]] = []      # (name, weight, passed or None=pending)

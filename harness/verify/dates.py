@@ -2,14 +2,31 @@
 
 ``parse_date`` reads one date; ``find_date_spans`` finds every date written in a
 text. Numeric dates are month first ("4/5/2026" is April 5) unless the first
-number can't be a month ("22/04/2026"); "29.05.2026" is day first. A date
+number can't be a month ("22/04/2026") or the episode was seen in en-GB or de-DE
+(``reading_locale``: "04/05/2026" is 4 May there); "29.05.2026" is day first. A date
 written without a year ("April 22", "Tue 28 Apr") takes the year that puts it
 nearest ``today`` (the world clock), when one is given.
 """
 from __future__ import annotations
 
+import contextlib
 import re
+from contextvars import ContextVar
 from datetime import date, datetime
+
+# The locale the episode was seen in (an appearance variant, ``apps.core.locale``): in en-GB and de-DE an
+# ambiguous numeric date ("03/04/2026") is read day first, as the page wrote it, and in de-DE a number
+# with German separators ("1.250.000", "12,5") is read as German (``reading.number_cands``).
+READING_LOCALE: ContextVar[str] = ContextVar("reading_locale", default="en-US")
+
+
+@contextlib.contextmanager
+def reading_locale(code: str | None):
+    token = READING_LOCALE.set(code or "en-US")
+    try:
+        yield
+    finally:
+        READING_LOCALE.reset(token)
 
 MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                           "nov", "dec"))}
@@ -59,7 +76,10 @@ def parse_date(text: str, today: date | None = None) -> date | None:
     if m:
         a, b, y = int(m[1]), int(m[2]), int(m[3])
         y += 2000 if y < 100 else 0
-        return _safe(y, a, b) if a <= 12 else _safe(y, b, a)
+        day_first = READING_LOCALE.get() != "en-US"
+        if a > 12 or (day_first and b <= 12):
+            return _safe(y, b, a)
+        return _safe(y, a, b)
     m = re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", t)
     if m:
         return _safe(int(m[3]), int(m[2]), int(m[1]))

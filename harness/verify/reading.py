@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from datetime import date
 
-from harness.verify.dates import find_date_spans, nearest_day, parse_date
+from harness.verify.dates import READING_LOCALE, find_date_spans, nearest_day, parse_date
 
 SCALE = {"million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9, "thousand": 1e3,
          "k": 1e3}
@@ -318,6 +318,13 @@ CODE_BEFORE = re.compile(rf"\b({CODES})\s?(?=[\d.])")
 CODE_AFTER = re.compile(rf"\s?(?:{CODES}|euros?|pounds?(?: sterling)?|(?:swiss )?francs?|yen|pesos?)\b", re.I)
 
 
+# A number only German separators make sense of: dots grouping thousands (with or without a decimal
+# comma), or one comma before one, two or four-plus digits ("1,250" stays 1250: the English reading).
+GERMAN = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,(?:\d{1,2}|\d{4,}))(?![\d.,]*\d)"
+                    r"(?!\s?(?:[mkb]n?|mm|million|billion|thousand)\b)", re.I)   # "$4.169 million" stays English
+_SWAP = str.maketrans(".,", ",.")
+
+
 def number_cands(text: str, *, words: bool = True) -> list[Cand]:
     """Numbers written in ``text`` (not dates, times or the digits of ids), with "nil"/"zero" as 0. An
     amount in another currency ("EUR 374m", "€374m", "374 million euros") is ``Foreign``."""
@@ -326,6 +333,8 @@ def number_cands(text: str, *, words: bool = True) -> list[Cand]:
     for s, e in find_date_spans(masked):
         masked = masked[:s] + " " * (e - s) + masked[e:]
     masked = re.sub(r"\b\d{1,2}:\d{2}\b", lambda m: " " * len(m.group(0)), masked)       # times
+    if READING_LOCALE.get() == "de-DE":             # "1.250.000,5" and "12,5" as a German page writes them
+        masked = GERMAN.sub(lambda m: m.group(0).translate(_SWAP), masked)
     masked = re.sub(r"(?i)(\b(?:calendar|fiscal|financial|FY|CY|year)\s+)((?:19|20)\d{2})\b(?![\d.,]\d)",
                     lambda m: m.group(1) + " " * len(m.group(2)), masked)             # "calendar 2025": a year
     out = []

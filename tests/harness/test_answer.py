@@ -335,3 +335,37 @@ HEAD = AnswerSpec(type="number", value=742)
 ])
 def test_the_second_reviews_probes(spec, given, ok):
     assert match_answer(spec, given).passed is ok, match_answer(spec, given).line()
+
+
+# ---------------------------------------------------------------------------- the episode's locale
+@pytest.mark.parametrize("code,given,ok", [
+    ("de-DE", "ANSWER: 8.760.000 $", True), ("de-DE", "8.760.000,00", True), ("de-DE", "$8,760,000", True),
+    ("de-DE", "8,76 Mio.", False), ("de-DE", "8.760", False), ("en-US", "8.760.000 $", False),
+    ("en-GB", "$8,760,000", True), ("de-DE", "8.760.000 or 8.716.000", False),
+])
+def test_numbers_are_read_as_the_episodes_locale_writes_them(code, given, ok):
+    """In a de-DE episode a figure with German separators is the page's own writing; an English one
+    (a spreadsheet keeps its own formats) is read as before; a hedge is still a hedge."""
+    from harness.verify.dates import reading_locale
+    with reading_locale(code):
+        assert match_answer(NUM, given).passed is ok, given
+
+
+def test_a_german_decimal_comma_and_english_scaled_figures_in_a_german_episode():
+    from harness.verify.dates import reading_locale
+    with reading_locale("de-DE"):
+        assert numbers_in("12,5 and 1,250 and $4.169 million and 3.5") == [12.5, 1250.0, 4169000.0, 3.5]
+    assert numbers_in("12,5") != [12.5]                 # not in an en-US episode
+
+
+@pytest.mark.parametrize("code,given,ok", [
+    ("en-GB", "22/04/2026", True), ("en-GB", "04/22/2026", True), ("en-GB", "22 April 2026", True),
+    ("en-GB", "04/05/2026", False), ("de-DE", "22.04.2026", True), ("en-US", "4/22/2026", True),
+])
+def test_an_ambiguous_numeric_date_is_read_in_the_episodes_order(code, given, ok):
+    from harness.verify.dates import reading_locale
+    with reading_locale(code):
+        assert match_answer(AnswerSpec(type="date", value="2026-04-22"), given).passed is ok, given
+    with reading_locale("en-GB"):
+        assert match_answer(AnswerSpec(type="date", value="2026-05-04"), "04/05/2026").passed
+    assert match_answer(AnswerSpec(type="date", value="2026-04-05"), "04/05/2026").passed   # en-US: April 5

@@ -54,3 +54,17 @@ def test_a_target_off_to_the_side_of_a_board_is_found_through_its_sideways_scrol
     assert below["scroller"][4:] == [False, True]                  # the window, up-down
     page.evaluate("document.getElementById('board').scrollLeft = 400")
     assert "scroller" not in _where(page, Locator(role="link", name="Closed Won"))   # on screen now
+
+
+def test_the_oracle_names_times_and_dates_as_the_episodes_locale_writes_them():
+    """A script names the page in en-US ("1:00pm", "Tuesday, December 8, 2026"); in another locale the
+    oracle looks for the locale's words, and types a bare date or time the locale's way — a message
+    that mentions one is typed as written."""
+    from harness.agents.oracle import localized, typed
+    loc = Locator.model_validate({"role": "option", "name": "1:00pm",
+                                  "within": {"role": "dialog", "name": "Tuesday, December 8, 2026"}})
+    gb = localized(loc, "en-GB")
+    assert (gb.name, gb.within.name) == ("13:00", "Tuesday 8 December 2026")
+    assert localized(loc, "en-US") is loc
+    assert typed("7/1/2026", "de-DE") == "01.07.2026" and typed("2:30pm", "en-GB") == "14:30"
+    assert typed("could we do 3pm on 7/1/2026?", "de-DE") == "could we do 3pm on 7/1/2026?"

@@ -79,14 +79,28 @@ def test_theme_density_and_shuffle_are_words_and_a_seed():
     assert (density.COOKIE, arrange.COOKIE) == ("deskworld_density", "deskworld_shuffle")   # what the apps read
 
 
+def test_locale_is_a_word_carried_by_a_cookie_and_the_browsers_own_locale():
+    v = Variant.parse("locale=de_de")
+    assert v.locale == "de-DE" and str(v) == "locale=de-DE" and Variant.parse(str(v)) == v
+    assert Variant.of(v.to_dict()) == v and Variant().to_dict()["locale"] == "en-US"
+    url = "http://127.0.0.1:5000"
+    assert v.cookies(url) == [{"name": "deskworld_locale", "value": "de-DE", "url": url}]
+    from apps.core import locale
+    from apps.web import regional
+    from harness.env.browser import context_args
+    assert regional.COOKIE == "deskworld_locale" and set(locale.LOCALES) == set(AXES["locale"])
+    assert context_args(variant=v)["locale"] == "de-DE"
+    assert context_args(locale="en-US", variant=Variant())["locale"] == "en-US"
+
+
 def test_axis_values_are_one_variant_per_value_beyond_the_default():
     got = Variant.axis_values()
-    assert len(got) == 9 + 1 + 1 + 9 and {a for a, _ in got} == set(AXES)
+    assert len(got) == 9 + 1 + 1 + 9 + 2 and {a for a, _ in got} == set(AXES)
     assert all(not v.is_default for _, v in got)
 
 
 @pytest.mark.parametrize("bad,named", [
-    ("theme=sepia", "theme 'sepia'"), ("density=cozy", "density 'cozy'"), ("locale=de-DE", "'locale'"),
+    ("theme=sepia", "theme 'sepia'"), ("density=cozy", "density 'cozy'"), ("locale=fr-FR", "locale 'fr-FR'"),
     ("shuffle=-1", "shuffle must be"), ("shuffle=x", "shuffle must be"), ("colour=red", "'colour'"),
     ("viewport=1000x700", "viewport 1000x700"), ("viewport=big", "viewport must be WIDTHxHEIGHT"),
     ("scale=3", "scale '3'"), ("zoom=0.5", "zoom '0.5'"), ("zoom=abc", "zoom must be a number"),
@@ -96,12 +110,12 @@ def test_bad_variants_are_refused_naming_the_axis(bad, named):
     with pytest.raises(VariantError, match=named.replace("(", r"\(")) as e:
         Variant.parse(bad)
     if bad.split("=")[0] == "locale":
-        assert "not built yet" in str(e.value) and "viewport" in str(e.value)
+        assert "en-US, en-GB, de-DE" in str(e.value)
 
 
 def test_bad_variants_are_refused_by_the_env_before_any_browser():
-    with pytest.raises(VariantError, match="'locale'.*not built yet"):
-        DeskEnv(TASK, variant={"locale": "de-DE"})
+    with pytest.raises(VariantError, match="locale 'fr-FR' is not offered"):
+        DeskEnv(TASK, variant={"locale": "fr-FR"})
     with pytest.raises(VariantError, match="scale '3'"):
         DeskEnv(TASK, variant="scale=3")
     env = DeskEnv(TASK, variant="viewport=1440x900")
@@ -116,7 +130,7 @@ def test_bad_variants_are_refused_by_the_env_before_any_browser():
 
 
 @pytest.mark.parametrize("args,named", [
-    (["--variant", "locale=en-GB"], "'locale'"),
+    (["--variant", "locale=en-CA"], "locale 'en-CA'"),
     (["--variant", "viewport=800x600"], "viewport 800x600"),
     (["--variants", "0"], "--variants"),
     (["--variant", "scale=2", "--variants", "2"], "not both"),

@@ -5,6 +5,7 @@ resets of one variant give identical screenshots, and a run records its variants
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -115,6 +116,31 @@ def test_dark_theme_compact_density_and_arrangement_reach_the_page(env):
     assert html[0] == "compact" and html[1] is True and "deskworld_shuffle=3" in html[2]
     again, _ = env.reset(options={"variant": "default"})          # and gone again on the default
     assert np.array_equal(again["screenshot"], light["screenshot"])
+
+
+def test_a_locale_reaches_the_page_and_the_answer_is_read_as_the_page_wrote_it(env):
+    """locale=de-DE: the cookie and the browser's own locale reach the page (the clock in German order
+    and 24-hour time), and the verifier reads a German-written figure as the page wrote it; the same
+    words in an en-US episode are another number."""
+    from harness.tasks.registry import load_task
+    from harness.verify import expected_answer
+    obs, info = env.reset(options={"task": TASK, "variant": "locale=de-DE"})
+    assert info["variant"] == "locale=de-DE"
+    env.step({"type": "navigate", "url": "/mail/inbox"})
+    got = env.session.page_call(lambda page: [page.evaluate("navigator.language"),
+                                              page.evaluate("document.documentElement.dataset.locale || ''"),
+                                              page.locator("#world-clock").inner_text()])
+    assert got[:2] == ["de-DE", "de-DE"]
+    assert re.fullmatch(r"[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} · \d{2}:\d{2}", got[2]), got[2]
+    desk = env.session.desk()
+    gt = int(expected_answer(load_task(TASK), desk.initial_state(), desk.world.root))
+    assert gt >= 1000                                    # written with a group separator
+    german = f"{gt:,}".replace(",", ".")
+    *_, info = env.step({"type": "done", "answer": f"ANSWER: {german} GT"})
+    assert info["result"]["passed"], info["result"]
+    env.reset(options={"task": TASK, "variant": "default"})
+    *_, info = env.step({"type": "done", "answer": f"ANSWER: {german} GT"})
+    assert not info["result"]["passed"]
 
 
 class _Item:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timedelta
 
+from apps.core import locale
 from apps.core.errors import Invalid
 from apps.core.store.db import Store, utc_iso
 from apps.crm.service.fields import REQUIRED
@@ -57,7 +58,8 @@ def date_range(store: Store, keyword: str) -> tuple[date, date] | None:
 
 
 def parse_date(value, field: str = "close_date", required: bool = True) -> str | None:
-    """``YYYY-MM-DD`` (or ``M/D/YYYY``) → ``YYYY-MM-DD``."""
+    """``YYYY-MM-DD`` (or the locale's numeric date: ``M/D/YYYY`` en-US, ``DD/MM/YYYY`` en-GB,
+    ``DD.MM.YYYY`` de-DE; ``apps.core.locale``) → ``YYYY-MM-DD``."""
     if isinstance(value, datetime):
         value = value.date()
     if isinstance(value, date):
@@ -67,16 +69,11 @@ def parse_date(value, field: str = "close_date", required: bool = True) -> str |
         if required:
             raise Invalid(REQUIRED, field)
         return None
-    try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-            return date.fromisoformat(v).isoformat()
-        m = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", v)
-        if m:
-            return date(int(m.group(3)), int(m.group(1)), int(m.group(2))).isoformat()
-    except ValueError:
-        pass
-    raise Invalid(f"Your entry does not match the allowed format: enter a date like 2026-06-30 (you entered “{v}”).",
-                  field)
+    d = locale.parse_date(v)
+    if d is not None:
+        return d.isoformat()
+    raise Invalid(f"Your entry does not match the allowed format: enter a date like {locale.date_example()} or "
+                  f"2026-06-30 (you entered “{v}”).", field)
 
 
 def parse_local_dt(store: Store, value, field: str = "at") -> str:
@@ -103,11 +100,9 @@ def parse_amount(value, field: str = "amount", required: bool = False) -> int | 
     if isinstance(value, (int, float)):
         num = float(value)
     else:
-        v = str(value).strip().replace(",", "").replace("$", "").replace("USD", "").strip()
-        try:
-            num = float(v)
-        except ValueError:
-            raise Invalid(f"Enter a number (you entered “{value}”).", field) from None
+        num = locale.parse_number(str(value).replace("$", "").replace("USD", ""))
+        if num is None:
+            raise Invalid(f"Enter a number (you entered “{value}”).", field)
     if num != num or num in (float("inf"), float("-inf")):
         raise Invalid("Enter a number.", field)
     if num < 0:
@@ -122,17 +117,20 @@ def parse_amount(value, field: str = "amount", required: bool = False) -> int | 
 def money(v) -> str:
     if v is None or v == "":
         return ""
-    return f"${int(v):,}"
+    return locale.money(int(v))
 
 
 def money_short(v) -> str:
+    """$1.2M, $450K, $900 (de-DE: 1,2M $, 450K $, 900 $)."""
     v = int(v or 0)
     if v >= 1_000_000:
         s = f"{v / 1_000_000:.1f}".rstrip("0").rstrip(".")
-        return f"${s}M"
-    if v >= 1_000:
-        return f"${round(v / 1000):,}K"
-    return f"${v}"
+        body = s.replace(".", locale.decimal_sep()) + "M"
+    elif v >= 1_000:
+        body = locale.number(round(v / 1000)) + "K"
+    else:
+        body = f"{v}"
+    return f"{body} $" if locale.current() == "de-DE" else f"${body}"
 
 
 def slugify(text: str) -> str:

@@ -18,13 +18,22 @@
   const iso = (y, m, d) => `${y}-${pad(m)}-${pad(d)}`;
   const valid = (y, m, d) => m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 
+  /* The regional format (apps.core.locale): en-US (default), en-GB or de-DE, from <html data-locale>. */
+  const LOCALE = document.documentElement.dataset.locale || "en-US";
+  const H24 = LOCALE !== "en-US";
+
   /* ---------------------------------------------------------------- reading and writing */
   function parseDate(text) {
     const t = text.trim().replace(/\s+/g, " ");
     let m = t.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/);
     if (m) return valid(+m[1], +m[2], +m[3]) ? iso(+m[1], +m[2], +m[3]) : null;
-    m = t.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/) || t.match(/^(\d{2})(\d{2})(\d{4})$/);   // 5/11/2026, 05112026
-    if (m) return valid(+m[3], +m[1], +m[2]) ? iso(+m[3], +m[1], +m[2]) : null;
+    // 5/11/2026 (en-US: May 11), 05/11/2026 (en-GB: 5 November), 05.11.2026 (de-DE); 05112026 in the same order
+    const numeric = LOCALE === "de-DE" ? /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/ : /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+    m = t.match(numeric) || t.match(/^(\d{2})(\d{2})(\d{4})$/);
+    if (m) {
+      const [mo, d] = LOCALE === "en-US" ? [+m[1], +m[2]] : [+m[2], +m[1]];
+      return valid(+m[3], mo, d) ? iso(+m[3], mo, d) : null;
+    }
     const month = (w) => MONTHS.findIndex((n) => w.length >= 3 && n.toLowerCase().startsWith(w.toLowerCase().replace(/\.$/, ""))) + 1;
     m = t.match(/^(?:[A-Za-z]+,? )?([A-Za-z]+\.?) (\d{1,2}),? (\d{4})$/);            // (Tue,) Dec 8, 2026
     if (m && month(m[1])) return valid(+m[3], month(m[1]), +m[2]) ? iso(+m[3], month(m[1]), +m[2]) : null;
@@ -47,13 +56,24 @@
   }
   function dateText(value, skin) {
     const [y, mo, d] = value.split("-").map(Number);
-    if (skin === "salesforce") return `${mo}/${d}/${y}`;
     if (skin === "servicenow") return value;
-    return `${MONTHS[mo - 1].slice(0, 3)} ${d}, ${y}`;
+    if (skin === "salesforce") {
+      if (LOCALE === "en-US") return `${mo}/${d}/${y}`;
+      return LOCALE === "de-DE" ? `${pad(d)}.${pad(mo)}.${y}` : `${pad(d)}/${pad(mo)}/${y}`;
+    }
+    const mon = MONTHS[mo - 1].slice(0, 3);
+    return LOCALE === "en-US" ? `${mon} ${d}, ${y}` : `${d} ${mon} ${y}`;
+  }
+  /* A day's name in the month calendar: Tuesday, December 8, 2026 · Tuesday 8 December 2026 (en-GB) ·
+     Tuesday, 8 December 2026 (de-DE). */
+  function dayName(wd, mo, d, y) {
+    if (LOCALE === "en-US") return `${wd}, ${MONTHS[mo - 1]} ${d}, ${y}`;
+    return `${wd}${LOCALE === "en-GB" ? " " : ", "}${d} ${MONTHS[mo - 1]} ${y}`;
   }
   function timeText(value, skin) {
     const [h, m] = value.split(":").map(Number);
     if (skin === "servicenow") return `${value}:00`;
+    if (H24) return `${pad(h)}:${pad(m)}`;
     const h12 = h % 12 || 12, half = h < 12 ? "am" : "pm";
     return skin === "salesforce" ? `${h12}:${pad(m)} ${half.toUpperCase()}` : `${h12}:${pad(m)}${half}`;
   }
@@ -153,7 +173,7 @@
     for (let d = 1; d <= days; d++) {
       const v = iso(y, mo, d), wd = DAYS[new Date(Date.UTC(y, mo - 1, d)).getUTCDay()];
       cells += `<button type="button" class="dw-cal-day${v === chosen ? " chosen" : ""}${v === now ? " today" : ""}"` +
-        ` data-date="${v}" aria-label="${wd}, ${MONTHS[mo - 1]} ${d}, ${y}"${v === chosen ? ' aria-pressed="true"' : ""}>${d}</button>`;
+        ` data-date="${v}" aria-label="${dayName(wd, mo, d, y)}"${v === chosen ? ' aria-pressed="true"' : ""}>${d}</button>`;
     }
     const skin = picker.dataset.skin;
     el.dataset.y = y; el.dataset.m = mo;

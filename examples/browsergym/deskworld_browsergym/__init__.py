@@ -332,6 +332,7 @@ class _Screen:
     """What ``OracleAgent`` reads of an episode's variant, for BrowserGym's own page: its viewport
     (which need not be one of deskworld's variant sizes) drawn at one pixel per CSS pixel."""
     px_per_css = 1.0
+    locale = "en-US"
 
     def __init__(self, size: dict):
         self.css_viewport = self.screen = (int(size["width"]), int(size["height"]))

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from apps.core import locale
 from apps.web.pickers import boxes
+from apps.web.regional import COOKIE
 from tests.conftest import USER, signed_in
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,11 +64,13 @@ FORM = """{% from "_macros.html" import date_input %}
 </form>"""
 
 
-@pytest.fixture
-def picker_page(page, live_server, live_slot):
+def open_form(page, live_server, code: str | None = None):
+    """The test form in a modal on a signed-in page, in the locale ``code`` (None: the default)."""
     signed_in(page, live_server, USER)
+    if code:
+        page.context.add_cookies([{"name": COOKIE, "value": code, "domain": live_server.host, "path": "/"}])
     page.goto(live_server.url + "/")
-    with live_server.app.test_request_context("/"):
+    with live_server.app.test_request_context("/"), locale.use(code):
         from flask import g
         g._icons = None
         html = live_server.app.jinja_env.from_string(FORM).render()
@@ -74,6 +78,11 @@ def picker_page(page, live_server, live_slot):
                   " document.body.appendChild(d); d.showModal(); }", html)
     posted = lambda: page.evaluate("() => Object.fromEntries(new FormData(document.getElementById('t-form')))")
     return page, posted
+
+
+@pytest.fixture
+def picker_page(page, live_server, live_slot):
+    return open_form(page, live_server)
 
 
 @pytest.mark.browser
@@ -127,3 +136,32 @@ def test_a_title_is_shown_in_the_page_on_hover_and_hidden_on_a_press(picker_page
     page.mouse.up()
     page.locator("#t-plain").hover()
     expect(tip).to_be_hidden()
+
+
+@pytest.mark.parametrize("code,due,start,day,typed,read,shown", [
+    ("en-GB", "08/12/2026", ("8 Dec 2026", "14:30"), "Friday 15 January 2027", "05/11/2026", "2026-11-05", "05/11/2026"),
+    ("de-DE", "08.12.2026", ("8 Dec 2026", "14:30"), "Friday, 15 January 2027", "05.11.2026", "2026-11-05", "05.11.2026"),
+])
+@pytest.mark.browser
+def test_the_pickers_write_and_read_the_locales_formats(page, live_server, live_slot, code, due, start, day, typed,
+                                                        read, shown):
+    """In en-GB and de-DE the boxes show the locale's dates and 24-hour times (drawn by the server and
+    rewritten by the script alike), the calendar names days the locale's way, and a typed numeric
+    date is read day first."""
+    page, posted = open_form(page, live_server, code)
+    expect(page.get_by_label("Due", exact=True)).to_have_value(due)
+    expect(page.get_by_label("Start", exact=True)).to_have_value(start[0])
+    expect(page.get_by_label("Start time")).to_have_value(start[1])
+    page.get_by_label("Due", exact=True).click()
+    cal = page.get_by_role("dialog", name="Choose date")
+    cal.get_by_role("button", name="Next month").click()
+    cal.get_by_role("button", name=day).click()
+    expect(page.get_by_label("Due", exact=True)).to_have_value(re.sub(r"\d\d(.)\d\d(.)2026", r"15\g<1>01\g<2>2027", due))
+    assert posted()["due"] == "2027-01-15"
+    page.get_by_label("Start time").click()
+    page.get_by_role("listbox", name="Choose time").get_by_role("option", name="16:15").click()
+    assert posted()["start"] == "2026-12-08T16:15"
+    page.get_by_label("Due", exact=True).fill(typed)
+    assert posted()["due"] == read                       # 5 November, not May 11
+    page.get_by_label("Due", exact=True).press("Tab")
+    expect(page.get_by_label("Due", exact=True)).to_have_value(shown)
