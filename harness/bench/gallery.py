@@ -288,6 +288,7 @@ def record_shots(out_dir: Path, task_id: str = "lumen/lineage-addon-agreed-amoun
 # the same first screen of a task on each. file -> (the variant's text, the task).
 VARIANT_TASK = "meridian/forward-tourism-data-to-sofia"          # starts in the inbox
 ARRANGED_TASK = "meridian/ask-sofia-latest-survey"               # starts in chat: its sidebar is arranged
+LOCALE_TASK = "meridian/focus-time-afternoons"                  # starts in the calendar: hours, dates, times
 VARIANT_SHOTS = {
     "variant-default.png": ("default", VARIANT_TASK),
     "variant-viewport-1024x768.png": ("viewport=1024x768", VARIANT_TASK),
@@ -298,6 +299,9 @@ VARIANT_SHOTS = {
     "variant-density-compact.png": ("density=compact", VARIANT_TASK),
     "variant-chat-default.png": ("default", ARRANGED_TASK),
     "variant-shuffle-3.png": ("shuffle=3", ARRANGED_TASK),
+    "variant-calendar-default.png": ("default", LOCALE_TASK),
+    "variant-locale-en-GB.png": ("locale=en-GB", LOCALE_TASK),
+    "variant-locale-de-DE.png": ("locale=de-DE", LOCALE_TASK),
 }
 
 

@@ -377,7 +377,7 @@ complete; its `results.jsonl` line is appended last. Readers should skip dot-fol
 | `start`, `end` | ISO 8601 str \\| null | UTC; `end` is null while running |
 | `resumes` | [{{start, end, pending, added, workers, deskworld, …}}] | each `--resume` of the run (absent if never resumed); `start` stays the first run's |
 | `host` | {{python, machine, cpus}} | where it ran |
-| `variants` | [{{name, viewport, scale, zoom, theme, density, shuffle}}] | the appearance variants the run used (absent without); k samples on each |
+| `variants` | [{{name, viewport, scale, zoom, theme, density, shuffle, locale}}] | the appearance variants the run used (absent without); k samples on each |
 | `human` | {{name, mode}} | a person's recording (`deskworld record`; agent `human:<name>`) |
 
 ## results.jsonl — one line per finished episode
@@ -446,7 +446,7 @@ otherwise); `0000.png` before the first action,
 | `answer` | str \\| null | the answer the agent submitted |
 | `error` | str \\| null | environment error message |
 | `task`, `revision`, `sample`, `steps`, `seconds` | | as in results.jsonl |
-| `variant` | {{name, viewport, scale, zoom, theme, density, shuffle, screen}} | the episode's appearance variant (absent without) |
+| `variant` | {{name, viewport, scale, zoom, theme, density, shuffle, locale, screen}} | the episode's appearance variant (absent without) |
 
 ## diff.json — state changes from start to end
 
