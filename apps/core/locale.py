@@ -21,7 +21,8 @@ it is ``en-US``. Typed input follows it too: ``parse_date`` reads 03/04/2026 as 
 de-DE, ``parse_number`` reads 1.234,5 in de-DE.
 
 ``localize_text`` rewrites what a task script names in en-US (a time "1:00pm", a date "April 6",
-"12/8/2026") into the locale's, for the oracle that aims at the page by its words."""
+"12/8/2026", in de-DE an amount "$370,000,000" or a figure "1,234") into the locale's, for the oracle
+that aims at the page by its words."""
 from __future__ import annotations
 
 import contextlib
@@ -195,6 +196,8 @@ def date_example() -> str:
 # ---------------------------------------------------------------------------- a script's words
 _MONTH_RE = "|".join(MONTHS + [m[:3] for m in MONTHS if m != "May"])
 _RANGE = re.compile(r"\b(\d{1,2})(?::(\d{2}))? – (\d{1,2})(?::(\d{2}))?\s?(am|pm|AM|PM)\b")   # "8 – 9:30am"
+_MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,.]*\d)")                 # "$370,000,000"
+_GROUPED = re.compile(r"(?<![\d.,$])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,.]*\d)")           # "1,234.5"
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm|AM|PM)\b")
 _MDY = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _WD_MD = re.compile(rf"\b({'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS)}), ({_MONTH_RE}) (\d{{1,2}})\b(?:, (\d{{4}}))?")
@@ -232,6 +235,18 @@ def localize_text(text: str, code: str | None = None) -> str:
             b = time(int(m.group(3)) % 12 + (12 if pm else 0), int(m.group(4) or 0))
             return f"{clock(a)} – {clock(b)}"
 
+        def amount(m):
+            whole = m.group(1).replace(",", "")
+            frac = m.group(2) or ""
+            return money(float(whole + frac), len(frac) - 1 if frac else 0)
+
+        def grouped(m):
+            digits, _, frac = m.group(0).replace(",", "").partition(".")
+            return number(float(f"{digits}.{frac}"), len(frac)) if frac else number(int(digits))
+
+        if current() == "de-DE":                   # amounts and grouped figures the way the CRM writes them
+            text = _MONEY.sub(amount, text)
+            text = _GROUPED.sub(grouped, text)
         text = _RANGE.sub(rng, text)
         text = _TIME.sub(t, text)
         text = _MDY.sub(mdy, text)

@@ -81,8 +81,18 @@ def build(page, loc: Locator):
 OPEN_POINT_JS = """
 (el) => {
   const r = el.getBoundingClientRect();
+  // Inside the content area of every scrolling box around it: a point on a scroll container's own
+  // scrollbar is "on" the container (an ancestor), but a click there moves the bar, not the element.
+  const clips = [];
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    if (a.clientHeight < a.offsetHeight - a.clientTop * 2 - 1 || a.clientWidth < a.offsetWidth - a.clientLeft * 2 - 1) {
+      const b = a.getBoundingClientRect();
+      clips.push([b.left + a.clientLeft, b.top + a.clientTop, b.left + a.clientLeft + a.clientWidth, b.top + a.clientTop + a.clientHeight]);
+    }
+  }
   const hits = (x, y) => {
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    if (clips.some(([l, t, r, b]) => x < l || y < t || x >= r || y >= b)) return false;
     const top = document.elementFromPoint(x, y);
     return !!top && (top === el || el.contains(top) || top.contains(el));
   };

@@ -56,6 +56,29 @@ def test_a_target_off_to_the_side_of_a_board_is_found_through_its_sideways_scrol
     assert "scroller" not in _where(page, Locator(role="link", name="Closed Won"))   # on screen now
 
 
+CANVAS = """<!doctype html><body style="margin:0">
+<div id="canvas" style="position:absolute; left:0; top:141px; width:704px; height:499px; overflow:auto">
+  <div id="page" contenteditable="true" aria-label="Document content" role="textbox"
+       style="margin:88px 96px 0; width:624px; height:800px; background:#fff"></div>
+</div></body>"""
+
+
+def test_a_point_on_a_scroll_containers_scrollbar_is_not_on_the_element(page):
+    """A document page wider than its canvas (a narrow window): the canvas has a sideways scrollbar
+    along its bottom edge. The page's centre falls on that bar — elementFromPoint answers the canvas,
+    an ancestor — and a click there moves the bar, not the caret: the oracle takes a point inside."""
+    page.set_viewport_size({"width": 1024, "height": 640})
+    page.set_content(CANVAS)
+    bar_top = page.evaluate("() => { const c = document.getElementById('canvas'); "
+                            "return c.getBoundingClientRect().top + c.clientTop + c.clientHeight; }")
+    assert bar_top < 640 - 4                                        # a real scrollbar along the bottom
+    box = page.locator("#page").bounding_box()
+    assert bar_top <= box["y"] + box["height"] / 2 < 640             # its centre is on the bar
+    got = _where(page, Locator(role="textbox", name="Document content"))
+    x, y = got["point"]
+    assert y < bar_top and _hit(page, [x, y]) == "page"
+
+
 def test_the_oracle_names_times_and_dates_as_the_episodes_locale_writes_them():
     """A script names the page in en-US ("1:00pm", "Tuesday, December 8, 2026"); in another locale the
     oracle looks for the locale's words, and types a bare date or time the locale's way — a message

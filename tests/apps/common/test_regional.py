@@ -71,6 +71,8 @@ def test_typed_numbers_are_read_with_the_locales_separators(code, typed, want):
     ("de-DE", "Tuesday, December 8, 2026", "Tuesday, 8 December 2026"),
     ("en-GB", "7/1/2026", "01/07/2026"), ("de-DE", "7/1/2026", "01.07.2026"),
     ("en-GB", "Apr 6, 2026", "6 Apr 2026"), ("en-GB", "April 2026", "April 2026"),
+    ("de-DE", "Amount $370,000,000", "Amount 370.000.000 $"), ("de-DE", "2,500.75 of 12", "2.500,75 of 12"),
+    ("en-GB", "$370,000,000", "$370,000,000"),
     ("en-US", "Eleanor Vance at 5:10 PM", "Eleanor Vance at 5:10 PM"),
 ])
 def test_a_scripts_en_us_words_read_as_the_locale_writes_them(code, text, want):
