@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser office serve screenshots bench fuzz check-tasks check-instances check-long clean
+.PHONY: demo test setup browser office serve screenshots bench fuzz check-tasks check-variants check-instances check-long clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -66,6 +66,11 @@ bench: setup
 # and the adversary suite (CI checks the families' half of them by the day: tests/harness/test_runner.py).
 check-tasks: setup
 	$(BIN)/deskworld check --adversaries --workers 2
+
+# Every hand-made task's oracle on one value of each appearance-variant axis (viewport, scale, zoom,
+# theme, density, shuffle, locale; CI checks two tasks a day: tests/harness/test_variants_browser.py).
+check-variants: setup
+	$(BIN)/deskworld check --variants --workers 2
 
 # Every instance of every task family through the tool solution, do-nothing and the adversary suite
 # (the CI sample is in tests/harness/test_instances.py); prints time and throughput.

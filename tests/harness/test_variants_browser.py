@@ -226,3 +226,21 @@ def test_a_run_records_its_variants_and_reports_per_variant(tmp_path):
     res = CliRunner().invoke(main, ["run", "--agent", "noop", "--tasks", TASK, "--variant", "scale=2",
                                     "--out", str(out), "--resume"])
     assert res.exit_code != 0 and "variants" in res.output
+
+
+def test_check_variants_on_todays_sample_of_tasks():
+    """``deskworld check --variants`` on two tasks a day (of the short ones, by the day of the year, so
+    the days go round them all): each oracle also scores 1 on one value of every variant axis.
+    ``make check-variants`` runs every task."""
+    import datetime
+
+    from harness.qc.check import VARIANT_AXES, check
+    from harness.tasks.registry import all_tasks
+    pool = sorted(t.id for t in all_tasks() if len(t.oracle) <= 12 and not t.infeasible)
+    day = datetime.date.today().timetuple().tm_yday
+    tasks = [pool[(2 * day) % len(pool)], pool[(2 * day + 1) % len(pool)]]
+    reports, overall = check(tasks, workers=2, variants=list(VARIANT_AXES))
+    assert not overall and [r.task for r in reports] == tasks
+    for r in reports:
+        assert set(r.variants) == set(VARIANT_AXES) and not r.problems, (r.task, r.problems, r.variants)
+        assert all(v["score"] == 1.0 for v in r.variants.values())
