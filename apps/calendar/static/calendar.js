@@ -122,7 +122,11 @@
     return $$(".cal-view .cal-col").find((c) => { const r = c.getBoundingClientRect(); return x >= r.left && x < r.right; });
   }
   const mins = (iso) => { const t = iso.slice(11, 16).split(":"); return +t[0] * 60 + +t[1]; };
-  const fmt = (m) => { const h = Math.floor(m / 60) % 24, mm = m % 60; return (h % 12 || 12) + (mm ? ":" + pad(mm) : "") + (h < 12 ? "am" : "pm"); };
+  const H24 = (document.documentElement.dataset.locale || "en-US") !== "en-US";      // en-GB, de-DE: 14:30
+  const fmt = (m) => {
+    const h = Math.floor(m / 60) % 24, mm = m % 60;
+    return H24 ? pad(h) + ":" + pad(mm) : (h % 12 || 12) + (mm ? ":" + pad(mm) : "") + (h < 12 ? "am" : "pm");
+  };
 
   document.addEventListener("dragstart", (e) => { if (e.target.closest && e.target.closest(".cal-ev")) e.preventDefault(); });
   document.addEventListener("pointerdown", (e) => {
