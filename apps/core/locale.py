@@ -204,6 +204,23 @@ _WD_MD = re.compile(rf"\b({'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS
 _MD = re.compile(rf"\b({_MONTH_RE}) (\d{{1,2}})\b(?:, (\d{{4}}))?")
 
 
+_MONEY_ESCAPED = re.compile(r"\\\$(\d{1,3}(?:,\d{3})+|\d+)((?:\\)?\.\d+)?(?![\d,.]*\d)")       # r"\$16,200" in a pattern
+
+
+def localize_pattern(pattern: str, code: str | None = None) -> str:
+    """``localize_text`` for a regular expression: an amount written ``\\$16,200`` in it becomes the
+    locale's amount, escaped; times, dates and figures as in text."""
+    with use(code or current()):
+        if is_default():
+            return pattern
+        if current() == "de-DE":
+            pattern = _MONEY_ESCAPED.sub(
+                lambda m: re.escape(money(float(m.group(1).replace(",", "") + (m.group(2) or "").replace("\\", "")),
+                                          len((m.group(2) or "").replace("\\", "")) - 1 if m.group(2) else 0)),
+                pattern)
+        return localize_text(pattern)
+
+
 def localize_text(text: str, code: str | None = None) -> str:
     """What ``text`` (written for en-US) reads as in the locale: its times of day ("1:00pm",
     "5:10 PM"), numeric dates ("12/8/2026") and month-day dates ("April 6", "Mon, Apr 6, 2026")

@@ -114,8 +114,11 @@ def localized(loc: Locator, code: str) -> Locator:
     as the episode's locale shows them (``apps.core.locale.localize_text``); itself in en-US."""
     if code == locale.DEFAULT:
         return loc
-    update = {k: locale.localize_text(getattr(loc, k), code)
-              for k in ("name", "label", "text", "placeholder") if getattr(loc, k)}
+    def words(value: str) -> str:
+        if value.startswith("re:"):
+            return "re:" + locale.localize_pattern(value[3:], code)
+        return locale.localize_text(value, code)
+    update = {k: words(getattr(loc, k)) for k in ("name", "label", "text", "placeholder") if getattr(loc, k)}
     if loc.within:
         update["within"] = localized(loc.within, code)
     return loc.model_copy(update=update)

@@ -1,6 +1,8 @@
 """Where the oracle clicks: a point of the element that a click reaches, not a toast over it."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from harness.agents.oracle import _where
@@ -89,5 +91,8 @@ def test_the_oracle_names_times_and_dates_as_the_episodes_locale_writes_them():
     gb = localized(loc, "en-GB")
     assert (gb.name, gb.within.name) == ("13:00", "Tuesday 8 December 2026")
     assert localized(loc, "en-US") is loc
+    # a regular expression stays one: an escaped amount becomes the locale's, escaped
+    money = localized(Locator.model_validate({"role": "gridcell", "name": "re:^\\$16,200"}), "de-DE")
+    assert money.name == "re:^16\\.200\\ \\$" and re.compile(money.name[3:]).match("16.200 $")
     assert typed("7/1/2026", "de-DE") == "01.07.2026" and typed("2:30pm", "en-GB") == "14:30"
     assert typed("could we do 3pm on 7/1/2026?", "de-DE") == "could we do 3pm on 7/1/2026?"
