@@ -36,18 +36,13 @@ BACK = re.compile(r"^/calendar/(day|week|month|schedule|4days)/(\d{4}-\d{2}-\d{2
 
 # ---------------------------------------------------------------- formatting (Google Calendar, en-US)
 def fmt_time(dt: datetime | time, suffix: bool = True) -> str:
-    if locale.h24():
-        return locale.clock(dt)
-    h = dt.hour % 12 or 12
-    s = f"{h}" if dt.minute == 0 else f"{h}:{dt.minute:02d}"
-    return s + (("am" if dt.hour < 12 else "pm") if suffix else "")
+    """An event's time: "9am", "9:30" (``suffix`` False), "09:30" in en-GB and de-DE."""
+    return locale.clock(dt, lower=True, drop_zero=True, suffix=suffix)
 
 
 def fmt_clock(t: time) -> str:
     """Dropdown label: "9:00am" (en-GB, de-DE: "09:00")."""
-    if locale.h24():
-        return locale.clock(t)
-    return f"{t.hour % 12 or 12}:{t.minute:02d}{'am' if t.hour < 12 else 'pm'}"
+    return locale.clock(t, lower=True)
 
 
 def fmt_range(s: datetime, e: datetime) -> str:

@@ -109,21 +109,14 @@ def weekday_day(d: date, full: bool = True, abbr: bool = False, year: bool = Fal
     return f"{wd}{sep}{body}"
 
 
-def month_year(d: date, full: bool = True) -> str:
-    """April 2026 in every locale (the language stays English)."""
-    return f"{MONTHS[d.month - 1] if full else _mon(d)} {d.year}"
-
-
 # ---------------------------------------------------------------------------- times
-def clock(t: time | datetime, *, lower: bool = False, drop_zero: bool = False, suffix: bool = True,
-          pad: bool = False) -> str:
-    """A time of day: en-US "4:12 PM" (``lower``: "4:12pm"; ``drop_zero``: "4pm" on the hour;
-    ``suffix`` False: without am/pm; ``pad``: "04:12 PM"); en-GB and de-DE "16:12" always."""
+def clock(t: time | datetime, *, lower: bool = False, drop_zero: bool = False, suffix: bool = True) -> str:
+    """A time of day: en-US "4:12 PM" (``lower``: "4:12pm", Google's; ``drop_zero``: "4pm" on the hour;
+    ``suffix`` False: without am/pm); en-GB and de-DE "16:12" always."""
     if h24():
         return f"{t.hour:02d}:{t.minute:02d}"
     h = t.hour % 12 or 12
-    hs = f"{h:02d}" if pad else f"{h}"
-    s = hs if drop_zero and t.minute == 0 else f"{hs}:{t.minute:02d}"
+    s = f"{h}" if drop_zero and t.minute == 0 else f"{h}:{t.minute:02d}"
     if not suffix:
         return s
     half = "am" if t.hour < 12 else "pm"
@@ -139,12 +132,15 @@ def number(v: float | int, decimals: int | None = None) -> str:
     return s
 
 
+def with_symbol(body: str, symbol: str = "$") -> str:
+    """A written amount with its currency symbol where the locale puts it: $1.2M · 1,2M $."""
+    neg, body = body.startswith("-"), body.lstrip("-")
+    return f"{'-' if neg else ''}" + (f"{body} {symbol}" if current() == "de-DE" else f"{symbol}{body}")
+
+
 def money(v: float | int, decimals: int = 0, symbol: str = "$") -> str:
     """$1,234 · $1,234 · 1.234 $ (a negative amount: -$1,234 · -1.234 $)."""
-    neg, body = v < 0, number(abs(v), decimals)
-    if current() == "de-DE":
-        return f"{'-' if neg else ''}{body} {symbol}"
-    return f"{'-' if neg else ''}{symbol}{body}"
+    return with_symbol(number(v, decimals), symbol)
 
 
 def decimal_sep() -> str:
@@ -196,7 +192,7 @@ def date_example() -> str:
 # ---------------------------------------------------------------------------- a script's words
 _MONTH_RE = "|".join(MONTHS + [m[:3] for m in MONTHS if m != "May"])
 _RANGE = re.compile(r"\b(\d{1,2})(?::(\d{2}))? – (\d{1,2})(?::(\d{2}))?\s?(am|pm|AM|PM)\b")   # "8 – 9:30am"
-_MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,.]*\d)")                 # "$370,000,000"
+_MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d,.]*\d)")                 # "$370,000,000"
 _GROUPED = re.compile(r"(?<![\d.,$])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,.]*\d)")           # "1,234.5"
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm|AM|PM)\b")
 _MDY = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
@@ -204,7 +200,12 @@ _WD_MD = re.compile(rf"\b({'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS
 _MD = re.compile(rf"\b({_MONTH_RE}) (\d{{1,2}})\b(?:, (\d{{4}}))?")
 
 
-_MONEY_ESCAPED = re.compile(r"\\\$(\d{1,3}(?:,\d{3})+|\d+)((?:\\)?\.\d+)?(?![\d,.]*\d)")       # r"\$16,200" in a pattern
+_MONEY_ESCAPED = re.compile(r"\\\$(\d{1,3}(?:,\d{3})+|\d+)(?:\\?\.(\d+))?(?![\d,.]*\d)")    # r"\$16,200" in a pattern
+
+
+def _amount(whole: str, frac: str | None) -> str:
+    """An en-US amount's digits ("370,000,000", "50") as the locale writes the amount."""
+    return money(float(whole.replace(",", "") + (f".{frac}" if frac else "")), len(frac) if frac else 0)
 
 
 def localize_pattern(pattern: str, code: str | None = None) -> str:
@@ -214,10 +215,7 @@ def localize_pattern(pattern: str, code: str | None = None) -> str:
         if is_default():
             return pattern
         if current() == "de-DE":
-            pattern = _MONEY_ESCAPED.sub(
-                lambda m: re.escape(money(float(m.group(1).replace(",", "") + (m.group(2) or "").replace("\\", "")),
-                                          len((m.group(2) or "").replace("\\", "")) - 1 if m.group(2) else 0)),
-                pattern)
+            pattern = _MONEY_ESCAPED.sub(lambda m: re.escape(_amount(m.group(1), m.group(2))), pattern)
         return localize_text(pattern)
 
 
@@ -252,17 +250,12 @@ def localize_text(text: str, code: str | None = None) -> str:
             b = time(int(m.group(3)) % 12 + (12 if pm else 0), int(m.group(4) or 0))
             return f"{clock(a)} – {clock(b)}"
 
-        def amount(m):
-            whole = m.group(1).replace(",", "")
-            frac = m.group(2) or ""
-            return money(float(whole + frac), len(frac) - 1 if frac else 0)
-
         def grouped(m):
             digits, _, frac = m.group(0).replace(",", "").partition(".")
             return number(float(f"{digits}.{frac}"), len(frac)) if frac else number(int(digits))
 
         if current() == "de-DE":                   # amounts and grouped figures the way the CRM writes them
-            text = _MONEY.sub(amount, text)
+            text = _MONEY.sub(lambda m: _amount(m.group(1), m.group(2)), text)
             text = _GROUPED.sub(grouped, text)
         text = _RANGE.sub(rng, text)
         text = _TIME.sub(t, text)

@@ -49,13 +49,7 @@ def date_text(d: date, skin: str) -> str:
 def time_text(t: time, skin: str) -> str:
     if skin == "servicenow":
         return t.strftime("%H:%M:%S")
-    if locale.h24():
-        return locale.clock(t)
-    h = t.hour % 12 or 12
-    half = "am" if t.hour < 12 else "pm"
-    if skin == "salesforce":
-        return f"{h}:{t.minute:02d} {half.upper()}"
-    return f"{h}:{t.minute:02d}{half}"
+    return locale.clock(t, lower=skin == "google")
 
 
 def split(value: str | None, kind: str) -> tuple[str, str]:

@@ -39,12 +39,4 @@ def init_app(app: Flask) -> None:
         locale.set_current(None)        # a test client's request leaves its thread in the default
 
     app.jinja_env.globals["locale_attr"] = html_attr
-    app.jinja_env.filters.update(
-        numeric_date=lambda d: locale.numeric(d) if d else "",
-        day_month=lambda d, full=False: locale.day_month(d, full) if d else "",
-        medium_date=lambda d, full=False: locale.medium(d, full) if d else "",
-        weekday_day=lambda d, full=True, abbr=False, year=False: locale.weekday_day(d, full, abbr, year) if d else "",
-        month_year=lambda d, full=True: locale.month_year(d, full) if d else "",
-        clock=lambda t, **kw: locale.clock(t, **kw) if t else "",
-        number=lambda v, decimals=None: locale.number(v, decimals) if v is not None else "",
-    )
+    app.jinja_env.filters.update(day_month=locale.day_month, weekday_day=locale.weekday_day)

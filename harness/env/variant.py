@@ -44,17 +44,18 @@ import random
 import re
 from dataclasses import dataclass, fields
 
+from apps.core.locale import LOCALES
+from apps.core.locale import valid as valid_locale
+
 VIEWPORTS: tuple[tuple[int, int], ...] = ((1024, 768), (1280, 800), (1440, 900), (1920, 1080))
 SCALES: tuple[float, ...] = (1.0, 1.25, 1.5, 2.0)
 ZOOMS: tuple[float, ...] = (1.0, 1.25, 1.5, 2.0)
 THEMES: tuple[str, ...] = ("light", "dark")
 DENSITIES: tuple[str, ...] = ("comfortable", "compact")
-LOCALES: tuple[str, ...] = ("en-US", "en-GB", "de-DE")     # apps.core.locale.LOCALES
 SHUFFLES: tuple[int, ...] = tuple(range(10))              # 0: off; drawn and listed seeds (any seed 1..MAX works)
 MAX_SHUFFLE = 2 ** 31 - 1
 AXES: dict[str, tuple] = {"viewport": VIEWPORTS, "scale": SCALES, "zoom": ZOOMS, "theme": THEMES,
                           "density": DENSITIES, "shuffle": SHUFFLES, "locale": LOCALES}
-LATER_AXES: tuple[str, ...] = ()                           # axes named but not built (none left)
 LOCALE_COOKIE = "deskworld_locale"                         # apps.web.regional.COOKIE
 DENSITY_COOKIE = "deskworld_density"                       # apps.web.density.COOKIE (the apps read it)
 SHUFFLE_COOKIE = "deskworld_shuffle"                       # apps.web.arrange.COOKIE
@@ -85,9 +86,7 @@ def _choices(axis: str) -> str:
 
 
 def _unknown_axis(name: str) -> VariantError:
-    later = (f" ({name!r} is one of the axes not built yet: {', '.join(LATER_AXES)})"
-             if name in LATER_AXES else "")
-    return VariantError(f"unknown variant axis {name!r}{later}; the axes are: "
+    return VariantError(f"unknown variant axis {name!r}; the axes are: "
                         + "; ".join(f"{a} ({_choices(a)})" for a in AXES))
 
 
@@ -128,10 +127,9 @@ def _word(axis: str, value) -> str:
 
 
 def _locale(value) -> str:
-    want = str(value).strip().replace("_", "-").lower()
-    for code in LOCALES:
-        if code.lower() == want:
-            return code
+    code = valid_locale(str(value).strip())
+    if code:
+        return code
     raise VariantError(f"locale {value!r} is not offered; use one of {_choices('locale')}")
 
 

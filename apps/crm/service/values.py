@@ -130,7 +130,7 @@ def money_short(v) -> str:
         body = locale.number(round(v / 1000)) + "K"
     else:
         body = f"{v}"
-    return f"{body} $" if locale.current() == "de-DE" else f"${body}"
+    return locale.with_symbol(body)
 
 
 def slugify(text: str) -> str:
