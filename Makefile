@@ -6,7 +6,7 @@ PORT     ?= 8765
 WORLD    ?= meridian
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup browser office serve screenshots bench fuzz check-tasks check-variants check-instances check-long clean
+.PHONY: demo test setup browser office display serve screenshots bench fuzz check-tasks check-variants check-instances check-long clean
 
 # The main job: the oracle agent over the default world's tasks, recorded; prints the table
 # and the command that opens the viewer.
@@ -16,7 +16,7 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-setup: $(VENV)/.installed browser office
+setup: $(VENV)/.installed browser office display
 
 # The virtualenv and the package with its extras; redone when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -45,6 +45,15 @@ office:
 	    echo "installing LibreOffice Calc (headless) with apt-get"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui; \
 	  else echo "LibreOffice Calc is missing: run 'sudo apt-get install -y --no-install-recommends libreoffice-calc-nogui' and retry"; exit 1; fi; fi
+
+# A virtual display and real input on it (Xvfb, xdotool) for the test of `deskworld record --direct`,
+# which opens a real browser window: Debian's packages (apt-get) when they are missing.
+display:
+	@if command -v Xvfb >/dev/null && command -v xdotool >/dev/null; then :; else \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Xvfb and xdotool with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb xdotool; \
+	  else echo "Xvfb and xdotool are missing: run 'sudo apt-get install -y xvfb xdotool' and retry"; exit 1; fi; fi
 
 serve: setup
 	$(BIN)/deskworld serve --world $(WORLD) --port $(PORT)

@@ -95,9 +95,10 @@ def install_hint() -> str:
             "or point DESKWORLD_CHROMIUM at a Chromium binary.")
 
 
-def launch_args() -> dict:
-    """Keyword arguments for ``playwright.chromium.launch``."""
-    args = {"headless": True, "args": list(EXTRA_ARGS),
+def launch_args(*, headed: bool = False) -> dict:
+    """Keyword arguments for ``playwright.chromium.launch`` (``headed``: a real window, for a person:
+    ``deskworld record --direct``)."""
+    args = {"headless": not headed, "args": list(EXTRA_ARGS),
             "ignore_default_args": ["--hide-scrollbars"]}       # Playwright hides them in headless mode
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args["chromium_sandbox"] = False

@@ -182,7 +182,7 @@ class DeskEnv(gym.Env[dict, dict]):
 
     def __init__(self, task: str | Task | None = None, *, tasks=None, split: str | None = None,
                  render_mode: str | None = None, trace: bool = False, max_steps: int | None = None,
-                 reward: str = "final", variant=None):
+                 reward: str = "final", variant=None, headed: bool = False):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         if (task is None) == (tasks is None):
@@ -199,7 +199,7 @@ class DeskEnv(gym.Env[dict, dict]):
         self.variant: Variant = Variant() if self.fixed_variant == ANY else self.fixed_variant
         self.observation_space = base_observation_space(self.variant)
         self.action_space = ActionSpace(screen=self.variant.screen)
-        self.session = Session(trace=trace)
+        self.session = Session(trace=trace, headed=headed)
         self.episode = Episode()
         self._max_steps = max_steps
         self.reward_mode = reward

@@ -29,7 +29,8 @@ from harness.env.driver import Driver, WorldSlot
 class BrowserThread:
     """A thread that owns Playwright and one Chromium; runs submitted calls in order."""
 
-    def __init__(self):
+    def __init__(self, *, headed: bool = False):
+        self.headed = headed
         self._q: queue.Queue = queue.Queue()
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -43,7 +44,7 @@ class BrowserThread:
     def _run(self) -> None:
         try:
             self._pw = sync_playwright().start()
-            self.browser = self._pw.chromium.launch(**launch_args())
+            self.browser = self._pw.chromium.launch(**launch_args(headed=self.headed))
         except BaseException as e:            # surface launch errors in the caller's thread
             self._error = e
             self._ready.set()
@@ -78,7 +79,7 @@ class BrowserThread:
                 self.browser.close()
             except Exception:
                 pass
-            self.browser = self._pw.chromium.launch(**launch_args())
+            self.browser = self._pw.chromium.launch(**launch_args(headed=self.headed))
         self.call(_do)
 
     def stop(self) -> None:
@@ -95,8 +96,9 @@ class Session:
     ``tools`` is True in a hybrid episode (``harness.env.wrappers.tools.HybridTools`` sets
     it): the env then carries out ``tool_call`` actions."""
 
-    def __init__(self, *, trace: bool = False):
+    def __init__(self, *, trace: bool = False, headed: bool = False):
         self.trace = trace
+        self.headed = headed                    # a real window (a person's: deskworld record --direct)
         self.tools = False
         self._thread: BrowserThread | None = None
         self._driver: Driver | None = None
@@ -118,7 +120,7 @@ class Session:
             self._thread = self._driver = None
         if self._thread is None:
             self._pid = os.getpid()
-            self._thread = BrowserThread()
+            self._thread = BrowserThread(headed=self.headed)
             self._driver = self._thread.call(lambda: Driver(self._thread.browser, trace=self.trace))
         return self._thread.call(fn)
 

@@ -19,8 +19,12 @@ import click
 @click.option("--verdict/--no-verdict", "show_verdict", default=True, show_default=True,
               help="Show the person the verifier's verdict after each task (--no-verdict: only that it was "
                    "submitted, for a study that must not teach people as they go).")
+@click.option("--direct", is_flag=True,
+              help="Use the apps in a real browser window on this machine's screen instead of on the page's "
+                   "screenshot; every gesture there is still recorded as one of the agent's actions (the page "
+                   "keeps the task and the Done buttons). Needs a display.")
 def record(pattern: str, name: str, out: str | None, variant: str | None, host: str, port: int,
-           show_verdict: bool) -> None:
+           show_verdict: bool, direct: bool) -> None:
     """A person does tasks in the agent's own screenshots and actions; recorded as agent human:<name>,
     graded by the verifier, the verdict shown after each task."""
     import logging
@@ -50,8 +54,13 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
         chosen = Variant.parse(variant) if variant else None
     except VariantError as e:
         raise click.ClickException(f"--variant: {e}") from None
+    if direct:
+        from harness.human.direct import display_problem
+        problem = display_problem()
+        if problem:
+            raise click.ClickException(problem)
     out_dir = Path(out or f"runs/human-{name}")
-    rec = Recording(tasks, name, out_dir, variant=chosen)
+    rec = Recording(tasks, name, out_dir, variant=chosen, direct=direct)
     try:
         rec.prepare()
     except ResumeMismatch as e:
@@ -63,7 +72,8 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
     loopback = host in ("127.0.0.1", "localhost", "::1")
     key = None if loopback else secrets.token_urlsafe(16)      # reachable beyond this machine: a key
     try:
-        server = make_server(host, port, create_record_app(rec.live, name=name, key=key, show_verdict=show_verdict),
+        server = make_server(host, port, create_record_app(rec.live, name=name, key=key, show_verdict=show_verdict,
+                                                     direct=direct),
                              threaded=True)
     except OSError as e:
         raise click.ClickException(f"can't serve on {host}:{port}: {e.strerror or e}; choose another --port") from None
@@ -72,7 +82,8 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
     rec.start()
     address = f"http://{host}:{port}/" + (f"?key={key}" if key else "")
     click.echo(f"deskworld: {name}, {left} task{'s' if left != 1 else ''} to do. Open {address} "
-               f"in a browser (Ctrl+C here stops; what is done is kept in {out_dir}/).")
+               f"in a browser (Ctrl+C here stops; what is done is kept in {out_dir}/)."
+               + (" The apps open in their own window: work there, finish on the page." if direct else ""))
     try:
         while rec.thread.is_alive():
             rec.thread.join(0.5)

@@ -111,6 +111,15 @@ class Live:
             a, self._action = self._action, None
             return a
 
+    def poll_action(self) -> tuple[dict, dict | None] | None:
+        """The person's action if one was sent (``take_action`` without waiting); raises ``Stopped`` when the
+        command is stopping."""
+        with self.cond:
+            if self._stopping:
+                raise Stopped()
+            a, self._action = self._action, None
+            return a
+
     def wait_next(self) -> None:
         with self.cond:
             self.cond.wait_for(lambda: self._next or self._stopping)
@@ -165,18 +174,20 @@ class Recording:
     """The tasks a person records, one after another, into the run folder ``out``."""
 
     def __init__(self, tasks: list, name: str, out: Path, live: Live | None = None, env_factory=None,
-                 variant=None):
+                 variant=None, direct: bool = False):
         from harness.env import DeskEnv
         from harness.env.variant import Variant
         self.tasks, self.name, self.out = list(tasks), name, Path(out)
         self.variant = Variant.of(variant) if variant is not None else None   # the screen the person sees
         self.agent_name = f"human:{name}"
+        self.direct = direct             # --direct: the person works in a real window (harness.human.direct)
         self.live = live or Live()
         self.env_factory = env_factory or DeskEnv
         self.rows: list[dict] = []
         self.thread: threading.Thread | None = None
         self.error: str | None = None
         self.env = None                  # the episode's env, once the first task starts
+        self.agent = None                # and the person, as the episode loop's agent
 
     def prepare(self) -> None:
         """Write (or, going on with a folder this person started, extend) the run's ``run.json``; a folder
@@ -187,7 +198,7 @@ class Recording:
         old = _check_resume(self.out, ident, self.agent_name)
         self.out.mkdir(parents=True, exist_ok=True)
         pending = len([t for t in self.tasks if t.id not in self.done_before()])
-        _start_run_json(self.out, {**ident, "human": {"name": self.name, "mode": "screenshot"}}, 1, "local", old,
+        _start_run_json(self.out, {**ident, "human": {"name": self.name, "mode": "direct" if self.direct else "screenshot"}}, 1, "local", old,
                         pending=pending)
 
     def _write_summary(self) -> None:
@@ -220,9 +231,15 @@ class Recording:
         rec = None
         try:
             if todo:
-                env = self.env = (self.env_factory(todo[0]) if self.variant is None
-                                  else self.env_factory(todo[0], variant=self.variant))
-            agent = HumanAgent(self.live, env, self.name)
+                kw = {**({"variant": self.variant} if self.variant is not None else {}),
+                      **({"headed": True} if self.direct else {})}
+                env = self.env = self.env_factory(todo[0], **kw)
+            if self.direct:
+                from harness.human.direct import DirectAgent
+                agent = DirectAgent(self.live, env, self.name)
+            else:
+                agent = HumanAgent(self.live, env, self.name)
+            self.agent = agent
             for task in todo:
                 index = self.tasks.index(task) + 1
                 self.live.publish("starting", task=task.id, title=task.title, index=index, total=total, step=0,

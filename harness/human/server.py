@@ -40,10 +40,12 @@ PERSON_ACTIONS = {"click", "double_click", "triple_click", "move", "drag", "scro
 KEY_COOKIE = "deskworld_record_key"
 
 
-def create_record_app(live: Live, *, name: str, key: str | None = None, show_verdict: bool = True) -> Flask:
+def create_record_app(live: Live, *, name: str, key: str | None = None, show_verdict: bool = True,
+                      direct: bool = False) -> Flask:
     """The page's app. ``key``: when set (a server reachable beyond this machine), every request needs it —
     opening ``/?key=KEY`` once sets it as a cookie; ``show_verdict=False`` tells the person only that
-    the task was submitted (a study that must not teach people as they go)."""
+    the task was submitted (a study that must not teach people as they go); ``direct``: the person works in
+    a real window (``deskworld record --direct``), and the page shows the task and the buttons, no screenshot."""
     here = Path(__file__).parent
     app = Flask(__name__, template_folder=str(here / "templates"), static_folder=str(here / "static"),
                 static_url_path="/_static")
@@ -75,7 +77,8 @@ def create_record_app(live: Live, *, name: str, key: str | None = None, show_ver
 
     @app.get("/")
     def page():
-        return render_template("record.html", csrf=csrf, csrf_header=CSRF_HEADER, name=name, show_verdict=show_verdict)
+        return render_template("record.html", csrf=csrf, csrf_header=CSRF_HEADER, name=name, show_verdict=show_verdict,
+                               direct=direct)
 
     @app.get("/state")
     def state():
