@@ -14,7 +14,8 @@ key is then stopped and recorded as the person's — the page and the recording 
 
 What the page can't stop is recorded too: a scroll bar's own drag is undone and recorded as the drag it
 was; a page the person opens through the window's address bar, back button or history is recorded as a
-``navigate`` to that page. ``done``, ``can't be done``, ``ask`` and the address box stay on the record page
+``navigate`` to that page. A window the person closes mid-task drops that episode (nothing of it is
+recorded: the page's state can't be put back) and the task starts again in a new window. ``done``, ``can't be done``, ``ask`` and the address box stay on the record page
 (``harness.human.server``), which shows the goal beside the window.
 """
 from __future__ import annotations
@@ -25,8 +26,10 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from playwright.sync_api import Error as PlaywrightError
+
 import harness.env.actions as A
-from harness.human.live import HumanAgent, Stopped
+from harness.human.live import HumanAgent, WindowClosed
 
 STATIC = Path(__file__).parent / "static"
 POLL_MS = 40                       # how often the loop looks for the person's next action
@@ -148,7 +151,17 @@ class DirectAgent(HumanAgent):
             lambda p: p.evaluate("() => window.__dwDirect && window.__dwDirect.release()"))
 
     def act(self, observation: dict) -> dict:
+        try:
+            return self._act(observation)
+        except PlaywrightError:
+            if self.env.unwrapped.session.page_call(lambda p: p.is_closed()):
+                raise WindowClosed() from None
+            raise
+
+    def _act(self, observation: dict) -> dict:
         sess = self.env.unwrapped.session
+        if sess.page_call(lambda p: p.is_closed()):
+            raise WindowClosed()
         self._release()
         self.live.publish("acting", png=sess.last_png(), step=self.steps, screen=list(self.env.unwrapped.variant.screen),
                           url=observation.get("url", ""), error=observation.get("last_action_error", ""),
@@ -180,6 +193,8 @@ class DirectAgent(HumanAgent):
                 self.waiting = False
                 self.steps += 1
                 return action
+            if sess.page_call(lambda p: p.is_closed()):
+                raise WindowClosed()             # the person closed the window (its tab's ×, Ctrl+W)
             now = sess.page_call(lambda p: (p.wait_for_timeout(POLL_MS), p.url)[1])
             if now != self._url and urlsplit(now).scheme in ("http", "https"):
                 # the window's own address bar, back button or history: the page it opened

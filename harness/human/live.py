@@ -28,6 +28,12 @@ class Busy(Exception):
     """An action (or Next) sent when it isn't the person's turn."""
 
 
+class WindowClosed(BaseException):
+    """``--direct``: the person closed the episode's window mid-task. The episode is dropped (nothing of it
+    is recorded) and the task starts again from its beginning in a new window — what the page had can't be
+    put back, and a replay would never have closed it. (A BaseException, as ``Stopped``.)"""
+
+
 class Stopped(BaseException):
     """The command is stopping: the episode loop must not record this as an episode of the person's.
     (A BaseException so that the episode loop, which turns errors into ``error`` episodes, lets it by.)"""
@@ -245,9 +251,16 @@ class Recording:
                 self.live.publish("starting", task=task.id, title=task.title, index=index, total=total, step=0,
                                   max_steps=task.max_steps, can_ask=task.principal is not None, verdict=None,
                                   error="", user_reply="", url="", goal="")
-                rec = EpisodeRecorder(self.out, task.id, 0)
                 t0 = time.perf_counter()
-                row = run_episode(env, agent, task, sample=0, recorder=rec, variant=self.variant)
+                while True:
+                    rec = EpisodeRecorder(self.out, task.id, 0)
+                    try:
+                        row = run_episode(env, agent, task, sample=0, recorder=rec, variant=self.variant)
+                        break
+                    except WindowClosed:
+                        rec.abandon()
+                        self.live.publish("starting", step=0, url="", user_reply="",
+                                          error="the window was closed: the task starts again from its beginning")
                 rec = None
                 layout.append_result(self.out, row)
                 self.rows.append(row)

@@ -321,3 +321,35 @@ def test_a_person_in_a_real_window_records_a_multi_app_task_that_replays_to_the_
     assert [(r["passed"], r["score"]) for r in again] == [(True, rows[0]["score"])]
     ends = [json.loads((layout.episode_dir(d, TASK, 0) / layout.DIFF).read_text()) for d in (out, tmp_path / "replay")]
     assert ends[0] == ends[1] and ends[0]["tables"], "the replay ends in the same state"
+
+
+@pytest.mark.browser
+def test_a_window_closed_mid_task_starts_the_task_again_and_records_nothing_of_it(display, tmp_path):
+    from harness.human.live import Recording
+
+    task = load_task(TASK)
+    out = tmp_path / "cy"
+    rec = Recording([task], "cy", out, direct=True)
+    rec.prepare()
+    try:
+        rec.start()
+        _wait(lambda: rec.live.state()["phase"] == "acting" and rec.agent is not None, "the task to start", 60)
+        sess = rec.env.unwrapped.session
+
+        def evaluate(js):
+            return sess.page_call(lambda p: p.evaluate(js))
+        hands = Hands(evaluate)
+        hands.click(640, 400)
+        _wait(lambda: rec.live.state()["step"] == 1 and rec.agent.waiting, "the click's step")
+        hands.x("key", "ctrl+w")                   # the person closes the window (no page can stop that)
+        _wait(lambda: "the window was closed" in (rec.live.state().get("error") or ""), "the restart")
+        _wait(lambda: rec.live.state()["phase"] == "acting" and rec.live.state()["step"] == 0, "a new window", 60)
+        assert not sess.page_call(lambda p: p.is_closed())
+        rec.live.submit({"type": "done", "status": "infeasible"})
+        _wait(lambda: rec.live.state()["phase"] == "finished", "the verdict", 60)
+    finally:
+        rec.stop()
+    rows = layout.read_results(out)
+    assert [(r["agent"], r["steps"]) for r in rows] == [("human:cy", 1)]     # only the new window's episode
+    steps = layout.read_steps(layout.episode_dir(out, TASK, 0) / layout.STEPS)
+    assert [s["action"]["type"] for s in steps] == ["done"]
