@@ -107,6 +107,8 @@
     point: (e) => ({x: Math.min(Math.max(Math.round(e.clientX * C.f), 0), C.w - 1),
                     y: Math.min(Math.max(Math.round(e.clientY * C.f), 0), C.h - 1)}),
     inside: () => true,
+    hover: false,            // resting the pointer is no step here: the window shows CSS hover itself, and
+                             // an action's own pointer move brings a page's hover script with it
     began() { if (gestureAt === null) gestureAt = performance.now(); },
     enqueue(action) {
       const now = performance.now(), at = gestureAt === null ? now : gestureAt;

@@ -10,7 +10,8 @@
 // DeskGestures(o) wires the handlers through o.on(type, fn) and calls back:
 //   o.point(e) -> {x, y}   the event's point in screenshot pixels;  o.inside(e) -> bool  on the screen;
 //   o.enqueue(action)      a finished action;  o.began()  a gesture began;  o.idle()  the state changed;
-//   o.error(text)          a gesture that can't be an action;  o.focus()  (optional) take the keyboard.
+//   o.error(text)          a gesture that can't be an action;  o.focus()  (optional) take the keyboard;
+//   o.hover                (optional) false: the pointer resting is no action (a real window shows hover itself).
 // It returns {settle, busy}: settle() sends whatever is still gathering, busy() says whether anything is.
 window.DeskGestures = function (o) {
   'use strict';
@@ -96,7 +97,7 @@ window.DeskGestures = function (o) {
       if (dist(p, last) >= 6 && S.drag.path.length < MAX_DRAG_POINTS - 1) S.drag.path.push(p);
       return;
     }
-    if (!o.inside(e) || e.buttons) { cancelHover(); o.idle(); return; }     // left the screen: no hover
+    if (!o.inside(e) || e.buttons || o.hover === false) { cancelHover(); o.idle(); return; }   // left the screen
     scheduleHover(point(e));
   });
 
