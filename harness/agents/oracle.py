@@ -24,19 +24,43 @@ FIND_SCROLLER_JS = """
 (el) => {
   // The scroll container that hides the element's centre (a list inside a popover, a pane, a board
   // that scrolls sideways), or the window when it is off screen; null when visible. With it, which
-  // ways the centre is out: [left, top, width, height, outX, outY].
+  // ways the centre is out and where to turn the wheel: [left, top, width, height, outX, outY, x, y].
+  // The wheel's point is one of the container's own, not over a list nested in it that scrolls the
+  // same way (a dialog's "People with access" list would take the wheel and keep it).
   const r = el.getBoundingClientRect();
   const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  const scrolls = (n, outX, outY) => {
+    const cs = getComputedStyle(n);
+    return (outY && /(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight + 1)
+        || (outX && /(auto|scroll)/.test(cs.overflowX) && n.scrollWidth > n.clientWidth + 1);
+  };
+  const wheelPoint = (n, b, outX, outY) => {
+    const left = Math.max(b.left, 0), top = Math.max(b.top, 0);
+    const right = Math.min(b.right, innerWidth), bottom = Math.min(b.bottom, innerHeight);
+    const mx = (left + right) / 2, my = (top + bottom) / 2;
+    const pts = [];
+    for (const fy of [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9])
+      for (const fx of [0.5, 0.3, 0.7, 0.15, 0.85]) pts.push([left + (right - left) * fx, top + (bottom - top) * fy]);
+    for (const [x, y] of pts) {
+      let hit = document.elementFromPoint(x, y), ok = !!hit && (hit === n || n.contains(hit));
+      for (let m = hit; ok && m && m !== n; m = m.parentElement) if (scrolls(m, outX, outY)) ok = false;
+      if (ok) return [x, y];
+    }
+    return [mx, my];
+  };
   let n = el.parentElement;
   while (n && n !== document.body) {
-    const cs = getComputedStyle(n);
     const b = n.getBoundingClientRect();
-    const outY = (cy < b.top || cy > b.bottom) && /(auto|scroll)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight + 1;
-    const outX = (cx < b.left || cx > b.right) && /(auto|scroll)/.test(cs.overflowX) && n.scrollWidth > n.clientWidth + 1;
-    if (outX || outY) return [b.left, b.top, b.width, b.height, outX, outY];
+    const outY = (cy < b.top || cy > b.bottom) && scrolls(n, false, true);
+    const outX = (cx < b.left || cx > b.right) && scrolls(n, true, false);
+    if (outX || outY) return [b.left, b.top, b.width, b.height, outX, outY, ...wheelPoint(n, b, outX, outY)];
     n = n.parentElement;
   }
-  if (cy < 0 || cy >= innerHeight || cx >= innerWidth) return [0, 0, innerWidth, innerHeight, cx >= innerWidth, true];
+  if (cy < 0 || cy >= innerHeight || cx >= innerWidth) {
+    const outX = cx >= innerWidth;
+    const root = document.scrollingElement || document.documentElement;
+    return [0, 0, innerWidth, innerHeight, outX, true, ...wheelPoint(root, root.getBoundingClientRect(), outX, true)];
+  }
   return null;
 }
 """
@@ -214,8 +238,8 @@ class OracleAgent:
                                    f"({box['x']:.0f}, {box['y']:.0f}) CSS px, the page is "
                                    f"{'x'.join(map(str, v.css_viewport))} CSS px")
             self._scrolled = key
-            sx, sy, sw, sh, out_x, out_y = info["scroller"]
-            at_x, at_y = v.to_px(sx + sw / 2, sy + sh / 2)
+            sx, sy, sw, sh, out_x, out_y, wx, wy = info["scroller"]
+            at_x, at_y = v.to_px(wx, wy)
             dx = int(round((box["x"] + box["width"] / 2 - (sx + sw / 2)) * v.px_per_css)) if out_x else 0
             dy = int(round((box["y"] + box["height"] / 2 - (sy + sh / 2)) * v.px_per_css)) if out_y else 0
             # Scroll first, then look again.

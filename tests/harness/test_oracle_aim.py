@@ -50,12 +50,41 @@ def test_a_target_off_to_the_side_of_a_board_is_found_through_its_sideways_scrol
     page.set_viewport_size({"width": 1280, "height": 800})
     page.set_content(BOARD)
     side = _where(page, Locator(role="link", name="Closed Won"))
-    left, top, width, height, out_x, out_y = side["scroller"]
+    left, top, width, height, out_x, out_y = side["scroller"][:6]
     assert (left, top, width, height, out_x, out_y) == (0, 0, 400, 300, True, False)
     below = _where(page, Locator(role="link", name="Below the fold"))
-    assert below["scroller"][4:] == [False, True]                  # the window, up-down
+    assert below["scroller"][4:6] == [False, True]                 # the window, up-down
     page.evaluate("document.getElementById('board').scrollLeft = 400")
     assert "scroller" not in _where(page, Locator(role="link", name="Closed Won"))   # on screen now
+
+
+DIALOG = """<!doctype html><body style="margin:0">
+<div id="dialog" style="position:absolute; left:200px; top:48px; width:600px; height:544px; overflow:auto">
+  <div style="height:150px">Share</div>
+  <div id="people" style="height:220px; overflow-y:auto"><div style="height:400px">People with access</div></div>
+  <div style="height:250px"></div>
+  <button id="general">General access</button>
+</div></body>"""
+
+
+def test_the_wheel_turns_over_the_container_not_a_list_nested_in_it(page):
+    """A short window's share dialog scrolls, and a list in its middle scrolls too: the oracle turns the
+    wheel over the dialog itself (over the list, the list takes the wheel and keeps it, and the button
+    below never comes on: lumen/pricing-proposal-link at zoom 1.25)."""
+    page.set_viewport_size({"width": 1024, "height": 640})
+    page.set_content(DIALOG)
+    got = _where(page, Locator(role="button", name="General access"))
+    *_, out_x, out_y, x, y = got["scroller"]
+    assert (out_x, out_y) == (False, True)
+    inside = page.evaluate("([x, y]) => { const h = document.elementFromPoint(x, y); "
+                           "return [!!h.closest('#dialog'), !!h.closest('#people')]; }", [x, y])
+    assert inside == [True, False]                                 # the dialog's, not the list's in its middle
+    box = page.locator("#people").bounding_box()
+    assert box["y"] <= 48 + 544 / 2 <= box["y"] + box["height"]     # (which is where the middle is)
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, 400)
+    page.wait_for_function("document.getElementById('dialog').scrollTop > 0")
+    assert page.evaluate("document.getElementById('people').scrollTop") == 0
 
 
 CANVAS = """<!doctype html><body style="margin:0">
