@@ -157,21 +157,31 @@ def _wait(cond, what: str, timeout: float = 30.0):
 
 
 @pytest.mark.browser
-def test_the_window_gives_the_page_only_the_recorded_actions_input(display):
-    """On a plain page: the person's click reaches no page handler and becomes an action; carried out, it
-    reaches the page once; a second click of theirs on the same spot while it is carried out is stopped and
-    recorded; a scroll bar they drag is put back and the drag recorded; the page's own script's events are
-    its own; keys pass only as the action presses them."""
+@pytest.mark.parametrize("variant", ["", "scale=2"])
+def test_the_window_gives_the_page_only_the_recorded_actions_input(display, variant):
+    """On a plain page: the person's click reaches no page handler and becomes an action (in the
+    screenshot's pixels: twice the page's at scale 2); carried out, it reaches the page once; a second
+    click of theirs on the same spot while it is carried out is stopped and recorded; a scroll bar they
+    drag is put back and the drag recorded; the page's own script's events are its own; keys pass only
+    as the action presses them."""
     from playwright.sync_api import sync_playwright
 
     from harness.env.browser import launch_args
+    v = Variant.parse(variant) if variant else Variant()
+    f = v.px_per_css
     got: list[dict] = []
+
+    def px(x, y):                                   # the page's CSS pixels → the screenshot's
+        return {"x": round(x * f), "y": round(y * f)}
+
+    def spec(action):
+        return pass_spec(A.parse(action, screen=v.screen), v)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_args(headed=True))
         try:
-            ctx = browser.new_context(viewport={"width": 800, "height": 600})
+            ctx = browser.new_context(**v.context_args())
             ctx.expose_binding("__dwSend", lambda source, m: got.append(m))
-            ctx.add_init_script(window_script(Variant()))
+            ctx.add_init_script(window_script(v))
             page = ctx.new_page()
             page.goto("data:text/html," + quote(
                 "<body style='margin:0'><button id=b style='position:absolute;left:100px;top:100px;width:200px;"
@@ -179,7 +189,7 @@ def test_the_window_gives_the_page_only_the_recorded_actions_input(display):
                 "<input id=i style='position:absolute;left:100px;top:300px'>"
                 "<div id=s style='position:absolute;left:500px;top:100px;width:200px;height:300px;overflow:auto'>"
                 "<div style='height:3000px'>rows</div></div></body>"))
-            hands = Hands(page.evaluate)
+            hands = Hands(page.evaluate, f)
 
             def actions(n):
                 # (the binding's calls arrive while Playwright is called: wait inside the page)
@@ -189,17 +199,16 @@ def test_the_window_gives_the_page_only_the_recorded_actions_input(display):
 
             page.wait_for_timeout(900)
             assert got == []                        # the pointer resting in the window is no action
-            hands.click(200, 130)
-            assert actions(1)[-1] == {"type": "click", "x": 200, "y": 130}
+            hands.click(200 * f, 130 * f)
+            assert actions(1)[-1] == {"type": "click", **px(200, 130)}
             assert page.evaluate("window.clicks || 0") == 0               # the person's own click: stopped
             # deskworld carries it out: held, the executor's click passes (once)
-            spec = pass_spec(A.parse(got[-1]["action"]), Variant())
-            page.evaluate("(s) => window.__dwDirect.hold(s)", spec)
+            page.evaluate("(s) => window.__dwDirect.hold(s)", spec(got[-1]["action"]))
             page.mouse.click(200, 130)
             assert page.evaluate("window.clicks") == 1
             # the person clicks the same spot again while the action is still held: not let through, recorded
-            hands.click(200, 130)
-            assert actions(2)[-1] == {"type": "click", "x": 200, "y": 130}
+            hands.click(200 * f, 130 * f)
+            assert actions(2)[-1] == {"type": "click", **px(200, 130)}
             assert page.evaluate("window.clicks") == 1
             page.evaluate("window.__dwDirect.release()")
             # the page's own script's events are its own
@@ -211,7 +220,7 @@ def test_the_window_gives_the_page_only_the_recorded_actions_input(display):
             hands.type("xy")
             assert actions(3)[-1] == {"type": "type", "text": "xy"}
             assert page.evaluate("document.getElementById('i').value") == ""
-            page.evaluate("(s) => window.__dwDirect.hold(s)", pass_spec(A.parse({"type": "type", "text": "xy"}), Variant()))
+            page.evaluate("(s) => window.__dwDirect.hold(s)", spec({"type": "type", "text": "xy"}))
             page.keyboard.type("x")
             hands.key("q")                                            # the person's, meanwhile
             page.keyboard.type("y")
@@ -220,10 +229,9 @@ def test_the_window_gives_the_page_only_the_recorded_actions_input(display):
             page.evaluate("window.__dwDirect.release()")
             # a scroll bar dragged: put back, and the drag recorded
             assert page.evaluate("document.getElementById('s').scrollTop") == 0
-            hands.drag(695, 110, 695, 250)
+            hands.drag(695 * f, 110 * f, 695 * f, 250 * f)
             drag = actions(5)[-1]
-            assert drag["type"] == "drag" and drag["path"][0] == {"x": 695, "y": 110}
-            assert drag["path"][-1] == {"x": 695, "y": 250}
+            assert drag["type"] == "drag" and drag["path"][0] == px(695, 110) and drag["path"][-1] == px(695, 250)
             assert page.evaluate("document.getElementById('s').scrollTop") == 0
             assert all(set(m["timing"]) == {"look_ms", "gesture_ms"} for m in got)
         finally:
