@@ -119,6 +119,7 @@ class DirectAgent(HumanAgent):
         self.inbox: collections.deque = collections.deque()
         self._contexts: set[int] = set()
         self._url = ""
+        self._later = None               # a record-page action waiting for the window's gestures before it
         self.waiting = False             # in act, with nothing of the person's left to carry out
 
     # ------------------------------------------------------------ the window
@@ -130,6 +131,7 @@ class DirectAgent(HumanAgent):
     def reset(self, task) -> None:
         super().reset(task)
         self.inbox.clear()
+        self._later = None
         self.env.unwrapped.session.call(self._install)
 
     def _install(self) -> None:
@@ -169,13 +171,22 @@ class DirectAgent(HumanAgent):
                           goal=observation.get("goal", ""), direct=True)
         self._url = sess.page_call(lambda p: p.url)
         while True:
-            self.waiting = not self.inbox
-            got = self.live.poll_action()            # a button or the address box on the record page
+            self.waiting = not self.inbox and self._later is None
+            got = self._later or self.live.poll_action()     # a button or the address box on the record page
             if got is not None:
-                self.waiting = False
-                action, self._timing = got
-                self.steps += 1
-                return action
+                # What the person did in the window before it goes first: a run of typed text still gathering
+                # there is sent now (their answer typed, then Done at once, must not lose the typing).
+                if self._later is None:
+                    sess.page_call(lambda p: (p.evaluate("() => window.__dwDirect && window.__dwDirect.settle()"),
+                                              p.wait_for_timeout(POLL_MS)))
+                self._later = None
+                if self.inbox:
+                    self._later = got
+                else:
+                    self.waiting = False
+                    action, self._timing = got
+                    self.steps += 1
+                    return action
             while self.inbox:
                 msg = self.inbox.popleft()
                 if msg.get("error"):

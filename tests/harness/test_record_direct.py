@@ -339,6 +339,8 @@ def test_a_person_in_a_real_window_records_a_multi_app_task_that_replays_to_the_
 
 @pytest.mark.browser
 def test_a_window_closed_mid_task_starts_the_task_again_and_records_nothing_of_it(display, tmp_path):
+    """Closed with Ctrl+W mid-task: that episode is dropped, the task starts again in a new window; and a
+    run of text typed in the window just before a button on the page is carried out before it."""
     from harness.human.live import Recording
 
     task = load_task(TASK)
@@ -359,11 +361,14 @@ def test_a_window_closed_mid_task_starts_the_task_again_and_records_nothing_of_i
         _wait(lambda: "the window was closed" in (rec.live.state().get("error") or ""), "the restart")
         _wait(lambda: rec.live.state()["phase"] == "acting" and rec.live.state()["step"] == 0, "a new window", 60)
         assert not sess.page_call(lambda p: p.is_closed())
+        # typing in the window, then at once "Can't be done" on the page: the typing goes first, not lost
+        hands = Hands(evaluate)
+        hands.type("abc")
         rec.live.submit({"type": "done", "status": "infeasible"})
         _wait(lambda: rec.live.state()["phase"] == "finished", "the verdict", 60)
     finally:
         rec.stop()
     rows = layout.read_results(out)
-    assert [(r["agent"], r["steps"]) for r in rows] == [("human:cy", 1)]     # only the new window's episode
+    assert [(r["agent"], r["steps"]) for r in rows] == [("human:cy", 2)]     # only the new window's episode
     steps = layout.read_steps(layout.episode_dir(out, TASK, 0) / layout.STEPS)
-    assert [s["action"]["type"] for s in steps] == ["done"]
+    assert [s["action"] for s in steps] == [{"type": "type", "text": "abc"}, {"type": "done", "status": "infeasible"}]

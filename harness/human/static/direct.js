@@ -131,4 +131,5 @@
   };
   D.release = () => { pass = null; shownAt = performance.now(); };
   D.busy = () => G.busy();
+  D.settle = () => G.settle();
 })();
