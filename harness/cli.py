@@ -302,8 +302,12 @@ def chosen_instances(pattern: str | None, split: str | None, per_family: str | N
 @click.option("--seed", default=0, show_default=True, type=int, help="With --instances: which instances are drawn.")
 @click.option("--variants", "variant_mode", is_flag=False, flag_value="axes", type=click.Choice(["axes", "all"]),
               help="Also run each oracle on one value of each variant axis beyond the default (all: every value).")
+@click.option("--log", "log_path", default=None, type=click.Path(dir_okay=False),
+              help="Append each task's report to this file (JSON lines) as it is checked; run again with the same "
+                   "file to go on: tasks already checked there without a problem are skipped.")
 def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool, as_json: bool, verbose: bool,
-          per_family: str | None, split: str | None, seed: int, variant_mode: str | None) -> None:
+          per_family: str | None, split: str | None, seed: int, variant_mode: str | None,
+          log_path: str | None) -> None:
     """Task QC: schema valid, oracle scores 1, do-nothing and junk answers score 0; with
     --adversaries, hedges, spam, duplicates, collateral writes, literals and memorised answers
     must fail and the task done other right ways must pass. With --instances, on instances of the
@@ -313,7 +317,7 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
     from rich.console import Console
 
     from harness.qc.adversaries.suite import totals
-    from harness.qc.check import check as run_check, print_reports, variant_set
+    from harness.qc.check import CheckLog, LogMismatch, check as run_check, print_reports, report_row, variant_set
     from harness.tasks.registry import TaskError, select
     variants = variant_set(variant_mode, tools_only)
     try:
@@ -324,6 +328,22 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     console = Console(stderr=as_json)
+    log = None
+    if log_path:
+        try:
+            log = CheckLog(log_path, {"pattern": pattern, "adversaries": adversaries, "tools_only": tools_only,
+                                      "instances": per_family, "split": split, "seed": seed, "variants": variants})
+        except LogMismatch as e:
+            raise click.ClickException(str(e)) from None
+        ids = [c if isinstance(c, str) else c.id for c in chosen]
+        skip = log.done() & set(ids)
+        if skip:
+            console.print(f"{len(skip)} of {len(ids)} checked before without a problem ({log_path}): going on with "
+                          f"the other {len(ids) - len(skip)}", style="dim")
+            chosen = [c for c in chosen if (c if isinstance(c, str) else c.id) not in skip]
+        if not chosen:
+            console.print(f"all {len(ids)} checked before without a problem ({log_path})")
+            return
     started = time.perf_counter()
     seen = [0]
 
@@ -343,15 +363,11 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
         else:
             console.print(f"checking {item.id} …", style="dim")
     reports, overall = run_check(chosen, workers=workers, adversaries=adversaries, tools_only=tools_only,
-                                 progress=progress, variants=variants)
+                                 progress=progress, variants=variants, on_report=log.write if log else None)
     elapsed = time.perf_counter() - started
     suites = [r.adversaries for r in reports if r.adversaries is not None]
     if as_json:
-        click.echo(json.dumps({"tasks": [{"task": r.task, "ok": r.ok, "problems": r.problems,
-                                          "oracle_score": r.oracle_score, "noop_score": r.noop_score,
-                                          **({"adversaries": r.adversaries.to_dict()} if r.adversaries else {}),
-                                          **({"variants": r.variants} if r.variants else {})}
-                                         for r in reports],
+        click.echo(json.dumps({"tasks": [report_row(r) for r in reports],
                                "overall": overall, **({"adversaries": totals(suites)} if suites else {})},
                               indent=2, default=str))
     else:
@@ -360,7 +376,8 @@ def check(pattern: str | None, workers: int, adversaries: bool, tools_only: bool
     families = {"/".join(r.task.split("/")[:2]) for r in reports}
     console.print(f"{len(reports)} {'instances' if per_family else 'tasks'} of {len(families)} families checked in "
                   f"{elapsed:.0f} s ({len(reports) / max(elapsed, 1e-9) * 60:.1f} per minute, {workers} "
-                  f"worker{'s' if workers != 1 else ''}): {len(failed)} with problems")
+                  f"worker{'s' if workers != 1 else ''}): {len(failed)} with problems"
+                  + (f"; every report in {log_path}" if log else ""))
     for line in overall:
         console.print(f"[red]{line}[/red]")
     if overall or failed:

@@ -33,6 +33,7 @@ from harness.tasks.registry import all_tasks, load_task
 from harness.verify import Status, expected_answer, verify
 
 MAX_INFEASIBLE = 0.10
+CHUNK = 12              # tasks a worker checks before its reports come back (one browser per chunk)
 # check --variants: one value of each axis beyond the default (``all``: every value, Variant.axis_values).
 VARIANT_AXES = ("viewport=1920x1080", "scale=2", "zoom=1.25", "theme=dark", "density=compact", "shuffle=1",
                 "locale=de-DE")
@@ -242,10 +243,12 @@ def coworker_problems(world_name: str, tasks) -> tuple[list[str], str]:
 
 
 def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
-          tools_only: bool = False, variants: list[str] | None = None) -> tuple[list[TaskReport], list[str]]:
+          tools_only: bool = False, variants: list[str] | None = None,
+          on_report=None) -> tuple[list[TaskReport], list[str]]:
     """QC every task; ``workers`` > 1 checks them in that many spawned processes (one browser each),
     reports in the tasks' order. ``adversaries``: the adversary suite too; ``tools_only``: only it;
-    ``variants``: appearance variant names the oracle must also pass on (``variant_set``)."""
+    ``variants``: appearance variant names the oracle must also pass on (``variant_set``);
+    ``on_report(report)``: called with each task's report as soon as it is checked (``--log``)."""
     variants = [str(Variant.of(v)) for v in variants or []]
     overall = []
     ids = [t if isinstance(t, str) else t.id for t in tasks]
@@ -261,23 +264,26 @@ def check(tasks, *, progress=None, workers: int = 1, adversaries: bool = False,
         overall.append(f"{len(infeasible)} of {len(hand_made)} tasks are infeasible (at most {MAX_INFEASIBLE:.0%})")
     mode = "tools" if tools_only else ("adversaries" if adversaries else "plain")
     if workers <= 1 or len(tasks) < 2:
-        return _check_all(tasks, progress, mode, variants), overall
-    # One variant at a time to each worker (it compiles and holds only that one), the biggest first;
-    # each variant's reports come back as soon as it is checked, so a long run shows its progress
-    # (and what it found) as it goes, and a stopped one has reported what it finished.
+        return _check_all(tasks, progress, mode, variants, on_report), overall
+    # One variant at a time to each worker (it compiles and holds only that one), in chunks, the biggest
+    # first; each chunk's reports come back as soon as it is checked, so a long run shows its progress
+    # (and what it found) as it goes, the workers share the work evenly, and a stopped run has reported
+    # what it finished (every chunk but the ones under way).
     groups: dict[str, list[str]] = {}
     for i in ids:
         groups.setdefault(_ref_of(i), []).append(i)
+    chunks = [g[k:k + CHUNK] for g in groups.values() for k in range(0, len(g), CHUNK)]
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-        futures = [pool.submit(_check_ids, g, mode, variants)
-                   for g in sorted(groups.values(), key=len, reverse=True)]
+        futures = [pool.submit(_check_ids, g, mode, variants) for g in sorted(chunks, key=len, reverse=True)]
         done = []
         for f in as_completed(futures):
             part = f.result()
             done.append(part)
-            if progress:
-                for r in part:
+            for r in part:
+                if progress:
                     progress(r)
+                if on_report:
+                    on_report(r)
     by_id = {r.task: r for part in done for r in part}
     return [by_id[i] for i in ids], overall
 
@@ -306,7 +312,8 @@ def _catalogue(worlds) -> Catalogue:
     return _CATALOGUES[key]
 
 
-def _check_all(tasks, progress, mode: str = "plain", variants: list[str] | None = None) -> list[TaskReport]:
+def _check_all(tasks, progress, mode: str = "plain", variants: list[str] | None = None,
+               on_report=None) -> list[TaskReport]:
     """``tasks``: Task objects or ids (loaded one at a time: a worker given a thousand instances
     renders each when it comes to it)."""
     benches, catalogue = Benches(), None
@@ -333,6 +340,8 @@ def _check_all(tasks, progress, mode: str = "plain", variants: list[str] | None 
                 r = TaskReport(tid)
                 r.problems.append(f"{type(e).__name__}: {e}")
                 reports.append(r)
+            if on_report:
+                on_report(reports[-1])
     finally:
         if env is not None:
             env.close()
@@ -384,3 +393,58 @@ def print_reports(console, reports: list[TaskReport], suites: list, *, tools_onl
                               markup=False, highlight=False)
     if variants:
         console.print(variant_table(reports, variants))
+
+
+# ------------------------------------------------------------------ check --log FILE: a run that goes on
+class LogMismatch(ValueError):
+    """``--log FILE`` written by a check with other options: going on with it would mix two checks."""
+
+
+def report_row(r: TaskReport) -> dict:
+    """A task's report as a line of ``--log`` (and of ``--json``)."""
+    return {"task": r.task, "ok": r.ok, "problems": r.problems, "oracle_score": r.oracle_score,
+            "noop_score": r.noop_score, **({"adversaries": r.adversaries.to_dict()} if r.adversaries else {}),
+            **({"variants": r.variants} if r.variants else {})}
+
+
+class CheckLog:
+    """``deskworld check --log FILE``: each task's report appended (a JSON line) as soon as it is checked,
+    after a first line naming the check's options. Run the same command again with the same file and it
+    goes on: a task already checked there without a problem is not checked again (one with a problem is).
+    A file written by a check with other options is refused, naming them, before anything is checked."""
+
+    def __init__(self, path, options: dict):
+        import json
+        from pathlib import Path
+        self.path, self.options = Path(path), options
+        self.before: dict[str, dict] = {}
+        if self.path.exists() and self.path.stat().st_size:
+            lines = self.path.read_text().splitlines()
+            try:
+                head = json.loads(lines[0])
+                rows = [json.loads(x) for x in lines[1:] if x.strip()]
+            except (json.JSONDecodeError, IndexError):
+                raise LogMismatch(f"{self.path} is not a check log (JSON lines): give a new file") from None
+            was = head.get("check") if isinstance(head, dict) else None
+            if not isinstance(was, dict):
+                raise LogMismatch(f"{self.path} is not a check log (its first line names no check): give a new file")
+            if was != options:
+                differ = "; ".join(f"{k} was {was.get(k)!r}, now {options.get(k)!r}"
+                                   for k in sorted(set(was) | set(options)) if was.get(k) != options.get(k))
+                raise LogMismatch(f"{self.path} was written by a check with other options ({differ}): "
+                                  f"give a new file, or the same options")
+            for row in rows:                   # the last line of a task is its report
+                if isinstance(row, dict) and "task" in row:
+                    self.before[row["task"]] = row
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps({"check": options}) + "\n")
+
+    def done(self) -> set[str]:
+        """Tasks checked before without a problem."""
+        return {t for t, row in self.before.items() if row.get("ok")}
+
+    def write(self, r: TaskReport) -> None:
+        import json
+        with self.path.open("a") as f:
+            f.write(json.dumps(report_row(r), default=str) + "\n")

@@ -129,3 +129,32 @@ def test_check_tools_only_prints_the_table_and_json():
     res = CliRunner().invoke(main, ["check", "meridian/gross-tonnage", "--tools-only", "--json"])
     data = json.loads(res.stdout)
     assert data["adversaries"]["false_passes"] == 0 and data["adversaries"]["tried"] >= 15
+
+
+def test_a_check_with_a_log_goes_on_where_it_stopped(tmp_path):
+    """``check --log FILE``: each report as a JSON line after a line naming the check; run again, a task
+    checked there without a problem is skipped, one with a problem (or not reached) is checked; a file of
+    another check, or not a log at all, is refused naming why, and left as it was."""
+    log = tmp_path / "check.jsonl"
+    args = ["check", "meridian/gross-tonnage", "--tools-only", "--log", str(log)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    head, row = [json.loads(x) for x in log.read_text().splitlines()]
+    assert head["check"]["tools_only"] is True and head["check"]["pattern"] == "meridian/gross-tonnage"
+    assert row["task"] == "meridian/gross-tonnage" and row["ok"] and row["adversaries"]["tried"] >= 15
+    res = CliRunner().invoke(main, args)                          # done: nothing checked again
+    assert res.exit_code == 0 and "all 1 checked before without a problem" in res.output
+    assert len(log.read_text().splitlines()) == 2
+    log.write_text(log.read_text().replace('"ok": true', '"ok": false', 1))     # a task with a problem
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    lines = log.read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[-1])["ok"]          # checked again, its new report appended
+    before = log.read_text()
+    res = CliRunner().invoke(main, args + ["--adversaries"])
+    assert res.exit_code != 0 and "adversaries was False, now True" in res.output
+    assert log.read_text() == before
+    junk = tmp_path / "notes.txt"
+    junk.write_text("my notes\n")
+    res = CliRunner().invoke(main, ["check", "meridian/gross-tonnage", "--tools-only", "--log", str(junk)])
+    assert res.exit_code != 0 and "is not a check log" in res.output and junk.read_text() == "my notes\n"
