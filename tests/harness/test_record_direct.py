@@ -158,14 +158,12 @@ def _wait(cond, what: str, timeout: float = 30.0):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("variant", ["", "scale=2"])
-def test_the_window_gives_the_page_only_the_recorded_actions_input(display, variant):
+def test_the_window_gives_the_page_only_the_recorded_actions_input(display, variant, playwright):
     """On a plain page: the person's click reaches no page handler and becomes an action (in the
     screenshot's pixels: twice the page's at scale 2); carried out, it reaches the page once; a second
     click of theirs on the same spot while it is carried out is stopped and recorded; a scroll bar they
     drag is put back and the drag recorded; the page's own script's events are its own; keys pass only
     as the action presses them."""
-    from playwright.sync_api import sync_playwright
-
     from harness.env.browser import launch_args
     v = Variant.parse(variant) if variant else Variant()
     f = v.px_per_css
@@ -176,66 +174,66 @@ def test_the_window_gives_the_page_only_the_recorded_actions_input(display, vari
 
     def spec(action):
         return pass_spec(A.parse(action, screen=v.screen), v)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(**launch_args(headed=True))
-        try:
-            ctx = browser.new_context(**v.context_args())
-            ctx.expose_binding("__dwSend", lambda source, m: got.append(m))
-            ctx.add_init_script(window_script(v))
-            page = ctx.new_page()
-            page.goto("data:text/html," + quote(
-                "<body style='margin:0'><button id=b style='position:absolute;left:100px;top:100px;width:200px;"
-                "height:60px' onclick='window.clicks=(window.clicks||0)+1'>Press</button>"
-                "<input id=i style='position:absolute;left:100px;top:300px'>"
-                "<div id=s style='position:absolute;left:500px;top:100px;width:200px;height:300px;overflow:auto'>"
-                "<div style='height:3000px'>rows</div></div></body>"))
-            hands = Hands(page.evaluate, f)
+    # (pytest-playwright's Playwright: a second one in this thread would refuse to start)
+    browser = playwright.chromium.launch(**launch_args(headed=True), env=dict(os.environ))   # its DISPLAY
+    try:
+        ctx = browser.new_context(**v.context_args())
+        ctx.expose_binding("__dwSend", lambda source, m: got.append(m))
+        ctx.add_init_script(window_script(v))
+        page = ctx.new_page()
+        page.goto("data:text/html," + quote(
+            "<body style='margin:0'><button id=b style='position:absolute;left:100px;top:100px;width:200px;"
+            "height:60px' onclick='window.clicks=(window.clicks||0)+1'>Press</button>"
+            "<input id=i style='position:absolute;left:100px;top:300px'>"
+            "<div id=s style='position:absolute;left:500px;top:100px;width:200px;height:300px;overflow:auto'>"
+            "<div style='height:3000px'>rows</div></div></body>"))
+        hands = Hands(page.evaluate, f)
 
-            def actions(n):
-                # (the binding's calls arrive while Playwright is called: wait inside the page)
-                _wait(lambda: (page.wait_for_timeout(30), len(got) >= n and not page.evaluate("window.__dwDirect.busy()"))[1],
-                      f"{n} actions")
-                return [m["action"] for m in got]
+        def actions(n):
+            # (the binding's calls arrive while Playwright is called: wait inside the page)
+            _wait(lambda: (page.wait_for_timeout(30), len(got) >= n and not page.evaluate("window.__dwDirect.busy()"))[1],
+                  f"{n} actions")
+            return [m["action"] for m in got]
 
-            page.wait_for_timeout(900)
-            assert got == []                        # the pointer resting in the window is no action
-            hands.click(200 * f, 130 * f)
-            assert actions(1)[-1] == {"type": "click", **px(200, 130)}
-            assert page.evaluate("window.clicks || 0") == 0               # the person's own click: stopped
-            # deskworld carries it out: held, the executor's click passes (once)
-            page.evaluate("(s) => window.__dwDirect.hold(s)", spec(got[-1]["action"]))
-            page.mouse.click(200, 130)
-            assert page.evaluate("window.clicks") == 1
-            # the person clicks the same spot again while the action is still held: not let through, recorded
-            hands.click(200 * f, 130 * f)
-            assert actions(2)[-1] == {"type": "click", **px(200, 130)}
-            assert page.evaluate("window.clicks") == 1
-            page.evaluate("window.__dwDirect.release()")
-            # the page's own script's events are its own
-            page.evaluate("document.getElementById('b').click()")
-            assert page.evaluate("window.clicks") == 2
-            # keys: the person's typing reaches no field by itself; the action's presses pass in their order,
-            # and a key of the person's that isn't the next one is stopped
-            page.evaluate("document.getElementById('i').focus()")
-            hands.type("xy")
-            assert actions(3)[-1] == {"type": "type", "text": "xy"}
-            assert page.evaluate("document.getElementById('i').value") == ""
-            page.evaluate("(s) => window.__dwDirect.hold(s)", spec({"type": "type", "text": "xy"}))
-            page.keyboard.type("x")
-            hands.key("q")                                            # the person's, meanwhile
-            page.keyboard.type("y")
-            assert page.evaluate("document.getElementById('i').value") == "xy"
-            assert actions(4)[-1] == {"type": "type", "text": "q"}
-            page.evaluate("window.__dwDirect.release()")
-            # a scroll bar dragged: put back, and the drag recorded
-            assert page.evaluate("document.getElementById('s').scrollTop") == 0
-            hands.drag(695 * f, 110 * f, 695 * f, 250 * f)
-            drag = actions(5)[-1]
-            assert drag["type"] == "drag" and drag["path"][0] == px(695, 110) and drag["path"][-1] == px(695, 250)
-            assert page.evaluate("document.getElementById('s').scrollTop") == 0
-            assert all(set(m["timing"]) == {"look_ms", "gesture_ms"} for m in got)
-        finally:
-            browser.close()
+        page.wait_for_timeout(900)
+        assert got == []                        # the pointer resting in the window is no action
+        hands.click(200 * f, 130 * f)
+        assert actions(1)[-1] == {"type": "click", **px(200, 130)}
+        assert page.evaluate("window.clicks || 0") == 0               # the person's own click: stopped
+        # deskworld carries it out: held, the executor's click passes (once)
+        page.evaluate("(s) => window.__dwDirect.hold(s)", spec(got[-1]["action"]))
+        page.mouse.click(200, 130)
+        assert page.evaluate("window.clicks") == 1
+        # the person clicks the same spot again while the action is still held: not let through, recorded
+        hands.click(200 * f, 130 * f)
+        assert actions(2)[-1] == {"type": "click", **px(200, 130)}
+        assert page.evaluate("window.clicks") == 1
+        page.evaluate("window.__dwDirect.release()")
+        # the page's own script's events are its own
+        page.evaluate("document.getElementById('b').click()")
+        assert page.evaluate("window.clicks") == 2
+        # keys: the person's typing reaches no field by itself; the action's presses pass in their order,
+        # and a key of the person's that isn't the next one is stopped
+        page.evaluate("document.getElementById('i').focus()")
+        hands.type("xy")
+        assert actions(3)[-1] == {"type": "type", "text": "xy"}
+        assert page.evaluate("document.getElementById('i').value") == ""
+        page.evaluate("(s) => window.__dwDirect.hold(s)", spec({"type": "type", "text": "xy"}))
+        page.keyboard.type("x")
+        hands.key("q")                                            # the person's, meanwhile
+        page.keyboard.type("y")
+        assert page.evaluate("document.getElementById('i').value") == "xy"
+        assert actions(4)[-1] == {"type": "type", "text": "q"}
+        page.evaluate("window.__dwDirect.release()")
+        # a scroll bar dragged: put back, and the drag recorded
+        assert page.evaluate("document.getElementById('s').scrollTop") == 0
+        hands.drag(695 * f, 110 * f, 695 * f, 250 * f)
+        drag = actions(5)[-1]
+        assert drag["type"] == "drag" and drag["path"][0] == px(695, 110) and drag["path"][-1] == px(695, 250)
+        assert page.evaluate("document.getElementById('s').scrollTop") == 0
+        assert all(set(m["timing"]) == {"look_ms", "gesture_ms"} for m in got)
+    finally:
+        browser.close()
 
 
 @pytest.mark.browser
