@@ -252,7 +252,7 @@ def record_shots(out_dir: Path, task_id: str = "lumen/lineage-addon-agreed-amoun
     from werkzeug.serving import make_server
 
     from harness.env.browser import launch_args
-    from harness.human.live import Recording
+    from harness.human.recording import Recording
     from harness.human.server import create_record_app
     from harness.tasks.registry import load_task
     written = []

@@ -35,7 +35,7 @@ def record(pattern: str, name: str, out: str | None, variant: str | None, host: 
 
     from werkzeug.serving import make_server
 
-    from harness.human.live import Recording
+    from harness.human.recording import Recording
     from harness.human.server import create_record_app
     from harness.runs.runner import ResumeMismatch
     from harness.tasks.registry import TaskError, select

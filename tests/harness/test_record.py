@@ -14,7 +14,8 @@ import re
 import pytest
 from werkzeug.serving import make_server
 
-from harness.human.live import Busy, Live, Recording
+from harness.human.live import Busy, Live
+from harness.human.recording import Recording
 from harness.human.server import create_record_app
 from harness.runs import layout
 from harness.tasks.registry import load_task

@@ -244,7 +244,7 @@ def test_a_person_in_a_real_window_records_a_multi_app_task_that_replays_to_the_
     from werkzeug.serving import make_server
 
     from harness.agents.oracle import OracleAgent
-    from harness.human.live import Recording
+    from harness.human.recording import Recording
     from harness.human.server import create_record_app
     from harness.runs.runner import run
 
@@ -339,7 +339,7 @@ def test_a_person_in_a_real_window_records_a_multi_app_task_that_replays_to_the_
 def test_a_window_closed_mid_task_starts_the_task_again_and_records_nothing_of_it(display, tmp_path):
     """Closed with Ctrl+W mid-task: that episode is dropped, the task starts again in a new window; and a
     run of text typed in the window just before a button on the page is carried out before it."""
-    from harness.human.live import Recording
+    from harness.human.recording import Recording
 
     task = load_task(TASK)
     out = tmp_path / "cy"
