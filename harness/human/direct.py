@@ -15,8 +15,9 @@ key is then stopped and recorded as the person's — the page and the recording 
 What the page can't stop is recorded too: a scroll bar's own drag is undone and recorded as the drag it
 was; a page the person opens through the window's address bar, back button or history is recorded as a
 ``navigate`` to that page. A window the person closes mid-task drops that episode (nothing of it is
-recorded: the page's state can't be put back) and the task starts again in a new window. ``done``, ``can't be done``, ``ask`` and the address box stay on the record page
-(``harness.human.server``), which shows the goal beside the window.
+recorded: the page's state can't be put back) and the task starts again in a new window. ``done``,
+``can't be done``, ``ask`` and the address box stay on the record page (``harness.human.server``), which
+shows the goal beside the window.
 """
 from __future__ import annotations
 
@@ -117,7 +118,6 @@ class DirectAgent(HumanAgent):
     def __init__(self, live, env, name: str):
         super().__init__(live, env, name)
         self.inbox: collections.deque = collections.deque()
-        self._contexts: set[int] = set()
         self._url = ""
         self._later = None               # a record-page action waiting for the window's gestures before it
         self.waiting = False             # in act, with nothing of the person's left to carry out
@@ -140,10 +140,10 @@ class DirectAgent(HumanAgent):
         driver = self.env.unwrapped.session.driver
         ctx, page = driver.current.context, driver.page
         script = window_script(driver.variant)
-        if id(ctx) not in self._contexts:
+        if not getattr(ctx, "_deskworld_direct", False):     # (a context closed and made again is a new object)
             ctx.expose_binding(BINDING, self._got)
             ctx.add_init_script(script)
-            self._contexts.add(id(ctx))
+            ctx._deskworld_direct = True
         page.evaluate(script)
         self._url = page.url
 

@@ -14,9 +14,11 @@ variant given (``harness.env.variant``: by default one value of each axis beyond
 from __future__ import annotations
 
 import itertools
+import json
 import multiprocessing as mp
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from apps.core.store.compile import template_for
 from apps.core.store.slot import Slot
@@ -414,9 +416,7 @@ class CheckLog:
     A file written by a check with other options is refused, naming them, before anything is checked."""
 
     def __init__(self, path, options: dict):
-        import json
-        from pathlib import Path
-        self.path, self.options = Path(path), options
+        self.path = Path(path)
         self.before: dict[str, dict] = {}
         if self.path.exists() and self.path.stat().st_size:
             lines = self.path.read_text().splitlines()
@@ -445,6 +445,5 @@ class CheckLog:
         return {t for t, row in self.before.items() if row.get("ok")}
 
     def write(self, r: TaskReport) -> None:
-        import json
         with self.path.open("a") as f:
             f.write(json.dumps(report_row(r), default=str) + "\n")

@@ -28,7 +28,7 @@
   const handlers = {};
   let pass = null;                 // while an action is carried out: its points (CSS px), budget, keys (hold)
   let shownAt = performance.now(), gestureAt = null, scrollbar = null;
-  const D = window.__dwDirect = {last: null, sent: 0};
+  const D = window.__dwDirect = {last: null};     // last: the last stopped pointer event's point (where the window is)
 
   function send(msg) {
     try { window.__dwSend(msg); } catch (e) { /* the binding is gone: the window is closing */ }
@@ -113,7 +113,6 @@
     enqueue(action) {
       const now = performance.now(), at = gestureAt === null ? now : gestureAt;
       gestureAt = null;
-      D.sent += 1;
       send({action, timing: {look_ms: Math.max(0, Math.round(at - shownAt)), gesture_ms: Math.round(now - at)}});
     },
     idle() {},
