@@ -34,6 +34,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("harness.agents",),                              # policies over the env's actions
     ("harness.runs",),                                # many episodes, recorded
     ("harness.qc", "harness.servers", "harness.viewer", "harness.human"),
+    ("harness.integrations",),                        # TRL, Harbor, …: over envs, servers and checks
     ("harness.bench", "harness.cli", "harness"),      # commands
 )
 WEB_FRAMEWORKS = ("flask", "werkzeug", "jinja2", "jinja2_fragments", "markupsafe", "htmx_flask")
