@@ -1,0 +1,148 @@
+"""``harness.integrations.trl``: the TRL spec's environment class and reward functions on a real
+``DeskEnv`` (no TRL here; ``examples/trl`` runs them through TRL's own ``GRPOTrainer``)."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from PIL import Image
+
+from harness.agents.oracle import OracleAgent
+from harness.integrations.trl import DeskworldEnv, DeskworldSpec, passed_reward, score_reward
+from harness.tasks.registry import TaskError
+
+TASK = "meridian/corvane-deductible"      # an answer task: the oracle is six actions
+SIZE = (640, 400)                         # half the browser's 1280×800: points map back within a pixel
+SCREEN_TOOLS = {"click", "double_click", "triple_click", "move", "drag", "scroll", "type", "key", "wait",
+                "navigate", "back", "done"}
+
+
+def tools_of(cls) -> set[str]:
+    """The tools TRL makes of an environment class (``GRPOTrainer``: public class-level functions)."""
+    return {n for n, _ in inspect.getmembers(cls, predicate=inspect.isfunction)
+            if not n.startswith("_") and n not in ("reset", "get_reward")}
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return DeskworldSpec(TASK, seeds=[0, 1], image_size=SIZE)
+
+
+@pytest.fixture(scope="module")
+def env(spec):
+    e = spec.environment_factory()
+    yield e
+    e._env.close()
+
+
+def test_construction_launches_nothing_and_exposes_the_tools(spec):
+    cls = spec.environment_factory
+    assert issubclass(cls, DeskworldEnv) and cls is spec.environment_factory      # cached, one class per spec
+    probe = cls()
+    # What TRL does with its probe instance at init: every attribute read, properties evaluated.
+    methods = dict(inspect.getmembers(probe, predicate=inspect.ismethod))
+    assert "reset" in methods and "get_reward" not in methods
+    assert probe._env is None and probe.result is None and probe.reward == 0.0 and not probe.passed
+    assert tools_of(cls) == SCREEN_TOOLS          # corvane-deductible names no principal: no ask_user
+    for name in SCREEN_TOOLS:
+        fn = getattr(cls, name)
+        hints = {k for k in fn.__annotations__ if k != "return"}
+        params = set(inspect.signature(fn).parameters) - {"self"}
+        assert params == hints, name                              # get_json_schema needs every hint
+        assert all(f"{p}:" in fn.__doc__.split("Args:")[-1] for p in params), name     # and an Args: line
+
+
+def test_rows_are_one_per_task_and_seed(spec):
+    assert spec.rows() == [{"prompt": [{"role": "user", "content": ""}], "task": TASK, "seed": s,
+                            "world": "meridian"} for s in (0, 1)]
+    assert spec.reward_funcs == [score_reward]
+    assert DeskworldSpec(TASK, rewards=("passed", "score")).reward_funcs == [passed_reward, score_reward]
+
+
+def test_tools_bind_on_their_own_spec_only():
+    hybrid = DeskworldSpec(TASK, tools=True).environment_factory
+    plain = DeskworldSpec(TASK).environment_factory
+    app_tools = tools_of(hybrid) - SCREEN_TOOLS
+    assert {"drive_search", "drive_read"} <= app_tools and all(t.startswith("drive_") for t in app_tools)
+    assert tools_of(plain) == SCREEN_TOOLS and tools_of(DeskworldEnv) == SCREEN_TOOLS
+    search = hybrid.drive_search
+    assert list(inspect.signature(search).parameters) == ["self", "q", "limit"]
+    assert search.__annotations__["q"] is str and "Args:\n    q: Words to look for" in search.__doc__
+    assert inspect.signature(search).parameters["limit"].default is None       # optional: the tool's default
+    assert hybrid().drive_search.__func__ is search                              # probe sees the same function
+    with_principal = DeskworldSpec("meridian/billing-day").environment_factory
+    assert "ask_user" in tools_of(with_principal)
+
+
+def test_bad_input_is_named():
+    with pytest.raises(TaskError, match="no task 'meridian/no-such-task'"):
+        DeskworldSpec("meridian/no-such-task")
+    with pytest.raises(ValueError, match="rewards: choose among"):
+        DeskworldSpec(TASK, rewards="accuracy")
+    with pytest.raises(TypeError, match=r"seeds=\[3\]"):
+        DeskworldSpec(TASK, seeds=3)
+    with pytest.raises(ValueError, match="image_size is"):
+        DeskworldSpec(TASK, image_size=(10, 10))
+    with pytest.raises(ValueError, match="tools=True needs a local env"):
+        DeskworldSpec(TASK, tools=True, server="http://127.0.0.1:8765")
+    with pytest.raises(TypeError, match="environment_factory"):
+        DeskworldEnv()
+    with pytest.raises(ValueError, match="no tool carries out a 'mouse_down'"):
+        DeskworldSpec(TASK).tool_call({"type": "mouse_down", "x": 1, "y": 2})
+    probe = DeskworldSpec(TASK).environment_factory()
+    with pytest.raises(RuntimeError, match="call reset"):
+        probe.click(1, 2)
+    with pytest.raises(ValueError, match="needs the row's task id"):
+        probe.reset(prompt=[], seed=0)
+    with pytest.raises(ValueError, match="environment_factory"):
+        score_reward(prompts=["p"])
+
+
+def _oracle_run(spec, env) -> list:
+    """The task's oracle, its actions sent through the environment's tools (as a model's tool calls)."""
+    oracle = OracleAgent(env._env)
+    oracle.reset(env._env.unwrapped.task)
+    outs = []
+    while env.result is None:
+        call = spec.tool_call(oracle.act({}), screen=env._screen)
+        outs.append(getattr(env, call["name"])(**call["arguments"]))
+        assert len(outs) < 20, "the oracle did not end the episode"
+    return outs
+
+
+def test_reset_tools_and_rewards_on_a_real_env(spec, env):
+    row = spec.rows()[0]
+    first = env.reset(**row)                                  # TRL passes the whole row, prompt included
+    image, text = first
+    assert image["type"] == "image" and isinstance(image["image"], Image.Image) and image["image"].size == SIZE
+    assert text["type"] == "text" and "Corvane" in text["text"] and "URL: http://desk.local/drive/" in text["text"]
+    assert "640×400 pixels" in text["text"]
+
+    # Bad arguments: a point outside the model's screenshot is refused, naming the argument; a bad key
+    # goes to the env, which reports it (and the episode goes on).
+    with pytest.raises(ValueError, match=r"x=640 is outside the screenshot \(0\.\.639\)"):
+        env.click(640, 10)
+    with pytest.raises(ValueError, match="y must be a whole number"):
+        env.move(3, "up")
+    out = env.key("NoSuchKey")
+    assert out[0]["image"].size == SIZE and "Error: unknown key 'NoSuchKey'" in out[1]["text"]
+
+    # The oracle, replayed through the tools: score 1.
+    env.reset(**row)
+    outs = _oracle_run(spec, env)
+    assert [o[0]["type"] for o in outs] == ["image"] * len(outs)
+    assert "The episode is over (done was called)" in outs[-1][1]["text"]
+    assert env.result["passed"] is True
+    assert score_reward(environments=[env]) == [1.0] and passed_reward(environments=[env]) == [1.0]
+    # Once over, the tools act no more.
+    assert env.click(5, 5) == [{"type": "text", "text": "The episode is over (done was called); "
+                                                        "no more actions are taken."}]
+
+    # Doing nothing: done without an answer scores 0, and so does a rollout that never calls done.
+    env.reset(**spec.rows()[1])
+    assert env.result is None and score_reward(environments=[env]) == [0.0]
+    env.done()
+    assert env.result is not None and env.result["passed"] is False
+    assert score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
+    # AsyncGRPOTrainer hands the values it captured instead of the environments.
+    assert score_reward(environment_reward=[1.0, 0.0]) == [1.0, 0.0]
