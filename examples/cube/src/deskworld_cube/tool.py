@@ -1,0 +1,278 @@
+"""Tool layer: deskworld's computer-use actions as CUBE ``@tool_action`` methods.
+
+``DeskTool`` wraps one deskworld env (``harness.env.make_env``: a ``DeskEnv`` — the apps on a
+loopback port, a headless Chromium, the task's verifier). Each action is one env step; it returns
+the screenshot after the step (a PIL image, which CUBE wraps as ``ImageContent``). The page's URL,
+the last action's error and the principal's reply come as text beside it (``DeskTask.obs_postprocess``).
+Coordinates are screenshot pixels (1280×800 by default).
+
+The env's Playwright calls all run on its own session thread (``harness.env.session``), so the
+tool may be driven from any thread, by the sync or the async call-site of ``Tool``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from cube.container import Container
+from cube.core import ActionSchema, AgentStop
+from cube.tool import Tool, ToolConfig, tool_action
+
+
+class DeskToolConfig(ToolConfig):
+    """How the desk is set up; the defaults are deskworld's (1280×800, the task's own step limit).
+
+    ``variant`` is an appearance variant of ``harness.env.variant`` in its text form
+    (``"viewport=1440x900,scale=2"``, ``"theme=dark"``); ``max_steps`` overrides the task's step limit.
+    """
+
+    variant: str | None = None
+    max_steps: int | None = None
+
+    def make(self, container: Container | None = None) -> "DeskTool":
+        return DeskTool(self)
+
+
+class DeskTool(Tool):
+    """A deskworld desk: the apps in a browser, driven by screenshot-pixel actions.
+
+    ``open_episode(task_id, seed)`` (called by ``DeskTask.reset``) starts an episode; the env is
+    made on first use and kept across episodes of the same tool. ``env`` is the deskworld env
+    (privileged: for the task's evaluation, not for agents).
+    """
+
+    def __init__(self, config: DeskToolConfig) -> None:
+        self._config = config
+        self._env = None
+        self._last: dict | None = None
+
+    # ------------------------------------------------------------------ lifecycle (not actions)
+    @property
+    def env(self):
+        if self._env is None:
+            raise RuntimeError("the desk has no episode: reset the task first (task.reset())")
+        return self._env
+
+    @property
+    def last_observation(self) -> dict | None:
+        """deskworld's last observation dict (screenshot, url, goal, last_action_error, user_reply); None before."""
+        return self._last
+
+    def open_episode(self, task_id: str, seed: int | None = None) -> dict:
+        """Start an episode of ``task_id``: a fresh copy of its world, the browser on its start page."""
+        if self._env is None:
+            from harness.env import make_env     # Gymnasium, Playwright and the apps load here, not at import
+
+            self._env = make_env(task_id, variant=self._config.variant, max_steps=self._config.max_steps)
+        obs, _info = self._env.reset(seed=seed, options={"task": task_id})
+        self._last = obs
+        return obs
+
+    @property
+    def ended(self) -> bool:
+        return self._env is not None and self._env.unwrapped.episode.ended
+
+    @property
+    def result(self) -> dict | None:
+        """The verifier's result (score, passed, checks, …) once the episode has ended."""
+        if self._env is None or self._env.unwrapped.episode.result is None:
+            return None
+        return self._env.unwrapped.episode.result.to_dict()
+
+    def close(self) -> None:
+        """Stop the browser and the app server; safe to call twice."""
+        env, self._env = self._env, None
+        if env is not None:
+            env.close()
+
+    def screenshot(self) -> Image.Image:
+        if self._last is None:
+            raise RuntimeError("the desk has no episode: reset the task first (task.reset())")
+        return Image.fromarray(self._last["screenshot"])
+
+    @property
+    def action_set(self) -> list[ActionSchema]:
+        """The actions (``Tool``'s discovery), with each enum's values in a fixed order: cube reads them
+        from a docstring set (``{"left", "right"}``), whose order changes from process to process."""
+        actions = super().action_set
+        for a in actions:
+            for prop in a.parameters.get("properties", {}).values():
+                if "enum" in prop:
+                    prop["enum"] = sorted(prop["enum"])
+        return actions
+
+    def _act(self, action: dict[str, Any]) -> Image.Image:
+        obs, _reward, _terminated, _truncated, _info = self.env.step(action)
+        self._last = obs
+        return Image.fromarray(obs["screenshot"])
+
+    # ------------------------------------------------------------------ actions
+    @tool_action
+    def click(self, x: int, y: int, button: str = "left", modifiers: list[str] | None = None) -> Image.Image:
+        """Click at a point of the screenshot.
+
+        Parameters
+        ----------
+        x : int
+            Pixels from the left edge of the screenshot.
+        y : int
+            Pixels from the top edge of the screenshot.
+        button : {"left", "right", "middle"}
+            The mouse button (default left).
+        modifiers : list
+            Keys held during the click: any of "shift", "ctrl", "alt", "meta".
+        """
+        return self._act({"type": "click", "x": x, "y": y, "button": button, "modifiers": modifiers or []})
+
+    @tool_action
+    def double_click(self, x: int, y: int, modifiers: list[str] | None = None) -> Image.Image:
+        """Double-click at a point (opens a file, selects a word).
+
+        Parameters
+        ----------
+        x : int
+            Pixels from the left edge of the screenshot.
+        y : int
+            Pixels from the top edge of the screenshot.
+        modifiers : list
+            Keys held during the clicks: any of "shift", "ctrl", "alt", "meta".
+        """
+        return self._act({"type": "double_click", "x": x, "y": y, "modifiers": modifiers or []})
+
+    @tool_action
+    def triple_click(self, x: int, y: int) -> Image.Image:
+        """Triple-click at a point (selects a line or a paragraph).
+
+        Parameters
+        ----------
+        x : int
+            Pixels from the left edge of the screenshot.
+        y : int
+            Pixels from the top edge of the screenshot.
+        """
+        return self._act({"type": "triple_click", "x": x, "y": y})
+
+    @tool_action
+    def move(self, x: int, y: int) -> Image.Image:
+        """Move the mouse to a point (hover).
+
+        Parameters
+        ----------
+        x : int
+            Pixels from the left edge of the screenshot.
+        y : int
+            Pixels from the top edge of the screenshot.
+        """
+        return self._act({"type": "move", "x": x, "y": y})
+
+    @tool_action
+    def drag(self, path: list[list[int]]) -> Image.Image:
+        """Press at the first point, move through the others, release at the last.
+
+        Parameters
+        ----------
+        path : list
+            Two or more points [x, y] in screenshot pixels, e.g. [[100, 200], [300, 200]].
+        """
+        points = [{"x": p[0], "y": p[1]} if isinstance(p, (list, tuple)) else p for p in path]
+        return self._act({"type": "drag", "path": points})
+
+    @tool_action
+    def scroll(self, x: int, y: int, dy: int = 0, dx: int = 0) -> Image.Image:
+        """Scroll the element under a point.
+
+        Parameters
+        ----------
+        x : int
+            Pixels from the left edge of the screenshot.
+        y : int
+            Pixels from the top edge of the screenshot.
+        dy : int
+            Pixels to scroll down (negative: up).
+        dx : int
+            Pixels to scroll right (negative: left).
+        """
+        return self._act({"type": "scroll", "x": x, "y": y, "dx": dx, "dy": dy})
+
+    @tool_action
+    def key(self, keys: str) -> Image.Image:
+        """Press a key or a chord; several presses separated by spaces.
+
+        Parameters
+        ----------
+        keys : str
+            Key names like "Enter", "ctrl+a", "shift+Tab", "Page_Down", or "Down Down Enter".
+        """
+        return self._act({"type": "key", "keys": keys})
+
+    @tool_action
+    def wait(self, ms: int = 1000) -> Image.Image:
+        """Wait (at most 10 s), then look again.
+
+        Parameters
+        ----------
+        ms : int
+            Milliseconds to wait (0 to 10000, default 1000).
+        """
+        return self._act({"type": "wait", "ms": ms})
+
+    @tool_action
+    def navigate(self, url: str) -> Image.Image:
+        """Go to a page of the workspace.
+
+        Parameters
+        ----------
+        url : str
+            A path like /mail/inbox or /drive/, or a full URL of this site.
+        """
+        return self._act({"type": "navigate", "url": url})
+
+    @tool_action
+    def back(self) -> Image.Image:
+        """Go back in the browser's history."""
+        return self._act({"type": "back"})
+
+    @tool_action
+    def ask_user(self, text: str) -> Image.Image:
+        """Ask the person who gave you the task a question, when something only they know is missing.
+
+        Parameters
+        ----------
+        text : str
+            The question. Their answer comes back as text ("User reply").
+        """
+        return self._act({"type": "ask_user", "text": text})
+
+    @tool_action
+    def done(self, answer: str | None = None, status: str = "complete") -> Image.Image:
+        """End the episode: the work is finished (with the answer if the task asks a question), or can't be done.
+
+        Parameters
+        ----------
+        answer : str
+            The answer, when the task asks for one (or, with status "infeasible", why it can't be done).
+        status : {"complete", "infeasible"}
+            "complete" (default), or "infeasible" when the task cannot be done.
+        """
+        return self._act({"type": "done", "status": status, "answer": answer})
+
+    @tool_action
+    def final_step(self) -> str:
+        """Stop the task execution."""
+        # CUBE's stop action: ends the deskworld episode as a plain done (no answer) so the verifier runs.
+        if self._env is not None and not self.ended:
+            self._act({"type": "done", "status": "complete"})
+        raise AgentStop()
+
+    # Last, so the builtin stays usable in the class body above.
+    @tool_action
+    def type(self, text: str) -> Image.Image:
+        """Type text at the keyboard focus.
+
+        Parameters
+        ----------
+        text : str
+            The text (at most 10000 characters).
+        """
+        return self._act({"type": "type", "text": text})
