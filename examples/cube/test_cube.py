@@ -168,6 +168,13 @@ def test_benchmark_metadata_and_splits():
     assert ep.load() is DeskBenchmarkConfig
 
 
+def test_missing_worlds_are_named(monkeypatch, tmp_path):
+    """A worker without deskworld's worlds (a non-editable install, DESKWORLD_WORLDS unset or wrong) is told how to fix it."""
+    monkeypatch.setenv("DESKWORLD_WORLDS", str(tmp_path))
+    with pytest.raises(RuntimeError, match="world 'meridian' is not under .*DESKWORLD_WORLDS"):
+        config_of(ANSWER_TASK).make()
+
+
 def test_unknown_debug_task_is_named():
     with pytest.raises(ValueError, match="No debug actions recorded for task 'meridian/nope'"):
         debug_mod.make_debug_agent("meridian/nope")
@@ -198,3 +205,15 @@ def test_registry_schema_check_can_fail():
         jsonschema.validate({**entry, "tags": ["office"]}, schema)
     with pytest.raises(jsonschema.ValidationError, match="Additional properties are not allowed"):
         jsonschema.validate({**entry, "task_total": 3}, schema)
+
+
+def test_reset_reproducibility_of_the_other_debug_task():
+    """cube's check (two resets at once, observations compared byte for byte) runs on the first debug task
+    only; the same check of cube.testing on the second one."""
+    from types import SimpleNamespace
+
+    from cube.testing import check_reset_reproducibility
+
+    module = SimpleNamespace(get_debug_benchmark=lambda: DeskBenchmarkConfig().subset_from_list([STATE_TASK]))
+    ok, message, diff = check_reset_reproducibility(module)
+    assert ok, f"{message}\n{diff}"
