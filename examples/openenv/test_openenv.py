@@ -1,8 +1,12 @@
-"""OpenEnv's own clients against ``deskworld env-server``: the stock ``GenericEnvClient`` and the
-thin ``DeskworldEnv`` adapter reset, step and get the verifier's reward. The server runs from the
-main install (``../../.venv``); this venv holds only openenv-core."""
+"""The ``deskworld_env`` OpenEnv package against OpenEnv's own code: ``openenv validate`` on the folder
+(static) and on its running server (runtime: OpenAPI, health, metadata, schema, MCP, mode); the stock
+``GenericEnvClient``, the package's ``DeskworldEnv`` client and OpenEnv's ``MCPToolClient`` reset, step,
+list tools and get the verifier's reward. The server is the package's own entry point
+(``deskworld_env.server.app:main``, what the Dockerfile runs) on the main install's Python
+(``../../.venv``: deskworld); this venv holds openenv-core and the client."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -11,21 +15,27 @@ from pathlib import Path
 
 import pytest
 from openenv.core.generic_client import GenericEnvClient
+from openenv.core.mcp_client import MCPToolClient
 
-from deskworld_openenv import DeskworldEnv
+from deskworld_env import DeskworldEnv
 
-DESKWORLD = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "deskworld"
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+MAIN_PYTHON = ROOT / ".venv" / "bin" / "python"
 TASK = "meridian/pelagic-hearing-date"
 
 
-def start(token: str | None = None):
-    if not DESKWORLD.exists():
-        raise RuntimeError(f"{DESKWORLD} is missing: run `make setup` at the repository's root first")
-    env = {k: v for k, v in os.environ.items() if k != "DESKWORLD_ENV_TOKEN"}
+def start(token: str | None = None, tools: bool = False):
+    if not MAIN_PYTHON.exists():
+        raise RuntimeError(f"{MAIN_PYTHON} is missing: run `make setup` at the repository's root first")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DESKWORLD_")}
+    env.update(DESKWORLD_TASKS=TASK, DESKWORLD_CAPACITY="2", PYTHONPATH=str(HERE), PYTHONUNBUFFERED="1")
     if token:
         env["DESKWORLD_ENV_TOKEN"] = token                       # as `--token`, kept off the command line
-    proc = subprocess.Popen([str(DESKWORLD), "env-server", "--port", "0", "--capacity", "2", "--tasks", TASK],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if tools:
+        env["DESKWORLD_TOOLS"] = "1"
+    proc = subprocess.Popen([str(MAIN_PYTHON), "-m", "deskworld_env.server.app", "--host", "127.0.0.1",
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     banner = proc.stdout.readline()
     found = re.search(r"(http://\S+) \(WebSocket", banner)
     assert found, f"no server banner: {banner!r} {proc.stderr.read() if proc.poll() is not None else ''}"
@@ -39,7 +49,7 @@ def stop(proc):
 
 @pytest.fixture(scope="module")
 def server():
-    proc, url = start()
+    proc, url = start(tools=True)
     yield url
     stop(proc)
 
@@ -82,3 +92,57 @@ def test_a_server_with_a_token_takes_the_adapter_with_it_and_refuses_the_rest():
             assert env.state()["result"]["answer"]["expected"]      # the token's holder sees what was expected
     finally:
         stop(proc)
+
+
+def openenv_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(HERE / ".venv" / "bin" / "openenv"), *args], capture_output=True, text=True,
+                          timeout=300, cwd=HERE)
+
+
+def test_openenv_validates_the_package_folder():
+    r = openenv_cli("validate", "deskworld_env")
+    assert r.returncode == 0 and "[OK]" in r.stdout and "Ready for multi-mode deployment" in r.stdout, r.stdout
+
+
+def test_openenv_validates_the_running_server_on_every_criterion(server):
+    r = openenv_cli("validate", "--url", server)
+    report = json.loads(r.stdout)
+    failed = [c["id"] for c in report["criteria"] if not c["passed"]]
+    assert r.returncode == 0 and report["passed"] and not failed, failed
+    assert report["mode"] == "simulation" and report["standard_profile"] == "openenv-http/1.x"
+    assert {c["id"] for c in report["criteria"]} >= {"openapi_version_available", "mcp_endpoint",
+                                                     "mode_endpoint_consistency", "schema_endpoint"}
+
+
+def test_openenvs_mcp_client_calls_the_apps_tools_as_steps_of_an_episode(server):
+    with MCPToolClient(base_url=server).sync() as env:              # its default: /ws, steps with rewards
+        env.reset(task=TASK, seed=0)
+        tools = {t.name: t for t in env.list_tools()}
+        assert {"chat_read", "mail_search", "sheets_get"} <= set(tools), sorted(tools)[:20]
+        assert tools["chat_read"].input_schema["properties"]["channel"]
+        messages = env.call_tool("chat_read", channel="general")
+        assert isinstance(messages, (dict, list)) and messages      # the tool's JSON result
+        with pytest.raises(RuntimeError, match="No tool 'chat_fly'.*tool_not_found"):
+            env.call_tool("chat_fly")
+        with pytest.raises(RuntimeError, match="no-such-room"):
+            env.call_tool("chat_read", channel="no-such-room")
+    with MCPToolClient(base_url=server).sync() as env:
+        env.use_production_mode = True                              # JSON-RPC over HTTP POST /mcp
+        assert "chat_read" in {t.name for t in env.list_tools()}
+        with pytest.raises(RuntimeError, match="no episode yet: POST /reset"):
+            env.call_tool("chat_read", channel="general")
+
+
+def test_the_lock_file_matches_the_packages_dependencies():
+    r = subprocess.run([str(HERE / ".venv" / "bin" / "uv"), "lock", "--check"], capture_output=True, text=True,
+                       timeout=300, cwd=HERE / "deskworld_env")
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_every_file_the_dockerfile_copies_is_in_its_build_context():
+    text = (HERE / "deskworld_env" / "server" / "Dockerfile").read_text()
+    sources = [src for line in text.splitlines() if line.startswith("COPY ")
+               for src in line.split()[1:-1] if not src.startswith("--")]
+    assert sources and all((ROOT / src).exists() for src in sources), [s for s in sources if not (ROOT / s).exists()]
+    assert 'CMD ["server"' in text and "server = \"deskworld_env.server.app:main\"" in (
+        HERE / "deskworld_env" / "pyproject.toml").read_text()

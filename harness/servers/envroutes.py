@@ -1,7 +1,9 @@
 """The env server's HTTP routes and its WebSocket loop (``deskworld env-server``).
 
 ``make_app(server)`` is the Flask app of an ``harness.servers.envserver.EnvServer``: ``/health``,
-``/metadata``, ``/schema``, ``/reset``, ``/step``, ``/state``, ``/close`` and the ``/ws`` WebSocket,
+``/metadata``, ``/schema``, ``/reset``, ``/step``, ``/state``, ``/close``, ``/openapi.json`` (the API
+described: ``harness.servers.openapi``), ``/mcp`` (the apps' tools over JSON-RPC:
+``harness.servers.jsonrpc``) and the ``/ws`` WebSocket,
 behind the policy of ``harness.servers.netguard`` (own Host and Origin only, JSON bodies of at most
 1 MB, the bearer token when the server has one). Each route parses the request, calls the server's
 session operations and answers in the wire format of ``harness.servers.wire``; a WebSocket is one
@@ -28,7 +30,7 @@ def make_app(server) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SOCK_SERVER_OPTIONS"] = {"max_message_size": MAX_BODY}
     app.wsgi_app = Guard(app.wsgi_app, Policy(max_body=MAX_BODY, json=True, origin="all", browsers=False,
-                                              token=server.token, open_paths=frozenset({"/health"}),
+                                              token=server.token, open_paths=frozenset({"/health", "/openapi.json"}),
                                               no_framing=True))
     sock = Sock(app)
 
@@ -100,6 +102,16 @@ def make_app(server) -> Flask:
         server.get(sid, "http")
         server.close(sid, "the client closed it")
         return reply({"session_id": sid, "closed": True}, sid)
+
+    @app.get("/openapi.json")
+    def openapi():
+        from harness.servers.openapi import document
+        return reply(document(server))
+
+    @app.post("/mcp")
+    def mcp():
+        from harness.servers.jsonrpc import handle
+        return reply(handle(server, request.get_data()))
 
     @sock.route("/ws")
     def ws(conn):

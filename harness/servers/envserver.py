@@ -10,6 +10,9 @@ Endpoints (OpenEnv 0.3 conventions; examples in the README, "deskworld env-serve
 - ``POST /step`` ``{action}`` → ``{observation, reward, done, terminated, truncated, info}``;
 - ``GET /state`` — episode id, task, step count, status, url, result, idle time;
 - ``POST /close`` — closes the session and releases its browser;
+- ``GET /openapi.json`` — this API as an OpenAPI 3.1 document (``harness.servers.openapi``);
+- ``POST /mcp`` — JSON-RPC 2.0: the apps' tools (``tools/list``, ``tools/call`` in a session, with
+  ``--tools``) and OpenEnv's ``openenv/session/create`` / ``close`` (``harness.servers.jsonrpc``);
 - ``/ws`` — a WebSocket session: ``{"type": "reset", "data": {...}}``,
   ``{"type": "step", "data": <action>}``, ``{"type": "state"}``, ``{"type": "close"}``;
   replies ``{"type": "observation", "data": <as the HTTP bodies>}``,
@@ -123,7 +126,8 @@ class EnvServer:
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 8000, capacity: int = 4,
                  idle_timeout: float | None = 600.0, tasks: str | None = None, split: str | None = None,
-                 axtree: bool = False, som: bool = False, token: str | None = None, reward: str = "final"):
+                 axtree: bool = False, som: bool = False, token: str | None = None, reward: str = "final",
+                 tools: bool = False):
         from harness.env import resolve_tasks
         from harness.verify.milestones import REWARDS
         if reward not in REWARDS:
@@ -139,7 +143,7 @@ class EnvServer:
         # With a split: the instances in it (InstanceRefs, each rendered when drawn or named).
         self.tasks = resolve_tasks(tasks or "*", split) if split else resolve_tasks(tasks) if tasks else all_tasks()
         self.by_id = {t.id: t for t in self.tasks}
-        self.axtree, self.som = axtree, som
+        self.axtree, self.som, self.tools = axtree, som, tools
         self.token = token or None
         self.sessions: dict[str, Session] = {}
         self._gone: dict[str, str] = {}          # recently closed session ids → why (for clear 404s)
@@ -152,7 +156,7 @@ class EnvServer:
     # ------------------------------------------------------------ session pool
     def make_env(self):
         from harness.env import make_env
-        return make_env(tasks=self.tasks, axtree=self.axtree, som=self.som, reward=self.reward)
+        return make_env(tasks=self.tasks, axtree=self.axtree, som=self.som, reward=self.reward, tools=self.tools)
 
     def open(self, transport: str) -> Session:
         """A new session with an id the server makes up (its browser starts on its first reset);
@@ -291,6 +295,9 @@ class EnvServer:
     def step(self, session: Session, data) -> dict:
         from harness.env import ResetNeeded
         action = action_from(data)
+        if isinstance(action, dict) and action.get("type") in ("list_tools", "call_tool"):
+            from harness.servers.jsonrpc import openenv_step
+            return openenv_step(self, session, action)
         with session.use() as env:
             try:
                 obs, reward, terminated, truncated, info = env.step(action)
@@ -320,13 +327,15 @@ class EnvServer:
             v = None
         return {"name": "deskworld", "version": v,
                 "description": "Computer-use tasks in office apps: screenshots in, mouse and keyboard actions out.",
-                "observation": {"axtree": self.axtree, "som": self.som}, "tasks": sorted(self.by_id)}
+                "observation": {"axtree": self.axtree, "som": self.som, "tools": self.tools}, "tasks": sorted(self.by_id)}
 
     def schema(self) -> dict:
         from harness.env.actions import json_schema
         text = {"type": "string"}
         obs = {"screenshot": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
                "url": text, "goal": text, "last_action_error": text, "user_reply": text}
+        if self.tools:
+            obs["tool_result"] = text
         if self.axtree:
             obs["axtree"] = text
         if self.som:
@@ -404,11 +413,13 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.option("--reward", default="final", show_default=True, type=click.Choice(["final", "milestones"]),
               help="final: the score on the last step; milestones: each checkpoint's share on the step it is "
                    "first reached (a reset may choose per session).")
+@click.option("--tools", is_flag=True, help="Hybrid sessions: the apps' tools as tool_call actions and over "
+              "JSON-RPC at POST /mcp (tools/list, tools/call), each call a step of the session's episode.")
 @click.option("--token", envvar=TOKEN_ENV, default=None, show_envvar=True,
               help="Require 'Authorization: Bearer TOKEN' on every route but /health; with it, /state "
                    "shows the verifier's checks.")
 def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern: str | None,
-               split: str | None, axtree: bool, som: bool, token: str | None, reward: str) -> None:
+               split: str | None, axtree: bool, som: bool, tools: bool, token: str | None, reward: str) -> None:
     """Serve deskworld environments over HTTP and WebSocket (OpenEnv wire format)."""
     from harness.tasks.registry import TaskError
     if not token and host not in LOOPBACK_HOSTS:
@@ -418,7 +429,7 @@ def env_server(port: int, host: str, capacity: int, idle_timeout: float, pattern
                                    "web page a browser on the network opens, could otherwise drive sessions")
     try:
         server = EnvServer(host=host, port=port, capacity=capacity, idle_timeout=idle_timeout, tasks=pattern,
-                           split=split, axtree=axtree, som=som, token=token, reward=reward)
+                           split=split, axtree=axtree, som=som, token=token, reward=reward, tools=tools)
     except TaskError as e:
         raise click.ClickException(str(e)) from None
     server.serve_forever(on_listening=_banner)
