@@ -22,7 +22,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from cube.core import Action, ActionSchema, ImageContent, TextContent
+from cube.core import STOP_ACTION, Action, ActionSchema, ImageContent, TextContent
 from cube.task import TaskConfig
 from cube.testing import assert_debug_tasks_reward_one
 
@@ -99,8 +99,8 @@ def test_do_nothing_agent_scores_zero_and_observations_carry_the_screenshot():
         assert "Last action error: invalid click action: x: x=5000 is outside the screen (0..1279)" in texts(out.obs)
         assert len(images(out.obs)) == 1
 
-        # the do-nothing agent: says it is done without doing anything
-        out = task.step(Action(name="done", arguments={}))
+        # the do-nothing agent: stops at once with CUBE's own stop action (final_step: a plain deskworld done)
+        out = task.step(Action(name=STOP_ACTION.name, arguments={}))
         assert out.done is True
         assert out.reward == 0.0
         assert out.info["ended"] is True and out.info["passed"] is False and out.info["score"] == 0.0
