@@ -61,7 +61,6 @@ def bind_app_tool(cls: type, tool) -> str:
         if pname in required:
             params.append(pname)
         else:                       # optional: None means "the tool's own default" (left out of the call)
-            hint = Optional[hint]
             params.append(f"{pname}=None")
         annotations[pname] = hint
         doc_args.append(f"    {pname}: {_one_line(props[pname].get('description') or pname.replace('_', ' '))}")
