@@ -9,6 +9,7 @@ from PIL import Image
 
 from harness.agents.oracle import OracleAgent
 from harness.integrations.trl import DeskworldEnv, DeskworldSpec, passed_reward, score_reward
+from harness.servers.envserver import EnvServer
 from harness.tasks.registry import TaskError
 
 TASK = "meridian/corvane-deductible"      # an answer task: the oracle is six actions
@@ -110,6 +111,7 @@ def _oracle_run(spec, env) -> list:
     return outs
 
 
+@pytest.mark.browser
 def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     row = spec.rows()[0]
     first = env.reset(**row)                                  # TRL passes the whole row, prompt included
@@ -146,3 +148,20 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     assert score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
     # AsyncGRPOTrainer hands the values it captured instead of the environments.
     assert score_reward(environment_reward=[1.0, 0.0]) == [1.0, 0.0]
+
+
+@pytest.mark.browser
+def test_episodes_on_an_env_server():
+    server = EnvServer(port=0, capacity=1, idle_timeout=None, tasks=TASK).start()
+    try:
+        spec = DeskworldSpec(TASK, server=server.url, image_size=SIZE)
+        env = spec.environment_factory()
+        assert env._env is None                                     # no session before the first reset
+        image, text = env.reset(**spec.rows()[0])
+        assert image["image"].size == SIZE and "URL: http://desk.local/drive/my-drive" in text["text"]
+        out = env.done(answer="It is $2,500,000. ANSWER: $2,500,000")
+        assert "The episode is over (done was called)" in out[1]["text"]
+        assert score_reward(environments=[env]) == [1.0] and passed_reward(environments=[env]) == [1.0]
+        env._env.close()
+    finally:
+        server.shutdown()
