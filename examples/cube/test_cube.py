@@ -134,6 +134,20 @@ def test_every_task_config_round_trips_through_json():
         assert back == tc, tc.task_id
 
 
+def test_a_worker_makes_the_task_from_the_json_alone():
+    """The config crosses a process boundary as JSON; the worker needs neither the BenchmarkConfig nor the
+    task registry (which takes seconds to read) to make the task."""
+    tc = config_of(STATE_TASK)
+    code = ("import sys; from cube.task import TaskConfig; "
+            "tc = TaskConfig.model_validate_json(sys.stdin.read()); task = tc.make(); "
+            "print(type(tc).__name__, type(task).__name__, task.metadata.id, task.metadata.deskworld_split, "
+            "'deskworld_cube.benchmark' in sys.modules); task.close()")
+    proc = subprocess.run([sys.executable, "-c", code], input=tc.model_dump_json(), capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["DeskTaskConfig", "DeskTask", STATE_TASK, "train", "False"]
+
+
 def test_tools_list():
     tool = DeskToolConfig().make()
     schemas = {a.name: a for a in tool.action_set}
