@@ -570,8 +570,6 @@ def qc(run_dir: str, as_json: bool) -> None:
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Also write the figures here.")
 def bench(n: int, steps: int, workers: str, json_out: str | None) -> None:
     """Measure reset, step latency, throughput and memory against bare Playwright."""
-
-
     from harness.bench.speed import print_table, run as run_bench
     res = run_bench(n=n, throughput_steps=steps, workers=tuple(int(w) for w in workers.split(",")))
     print_table(res)
@@ -592,6 +590,10 @@ main.add_command(env_server)
 from harness.human.cli import record  # noqa: E402  (people in the loop: issue 22)
 
 main.add_command(record)
+
+from harness.integrations.harbor_cli import export_tasks, harbor  # noqa: E402  (Harbor task folders: issue 23)
+main.add_command(export_tasks)
+main.add_command(harbor)
 
 
 if __name__ == "__main__":
