@@ -460,8 +460,9 @@ def _values(environments, environment_reward, read) -> list[float]:
     if environment_reward is not None:           # AsyncGRPOTrainer: the values its workers captured
         return [float(r) if r is not None else 0.0 for r in environment_reward]
     if environments is None:
-        raise ValueError("a deskworld reward function needs the rollouts' environments: pass "
-                         "environment_factory=spec.environment_factory to the trainer")
+        raise ValueError("a deskworld reward function reads the rollouts' environments, and got neither "
+                         "environments= (GRPOTrainer with environment_factory=spec.environment_factory) nor "
+                         "environment_reward=")
     return [float(read(env)) for env in environments]
 
 

@@ -26,7 +26,7 @@ def tools_of(cls) -> set[str]:
 
 @pytest.fixture(scope="module")
 def spec():
-    return DeskworldSpec(TASK, seeds=[0, 1], image_size=SIZE)
+    return DeskworldSpec(TASK, seeds=[0, 1], image_size=SIZE, tools=True)      # a hybrid episode: Drive's tools too
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,8 @@ def env(spec):
     e._env.close()
 
 
-def test_construction_launches_nothing_and_exposes_the_tools(spec):
+def test_construction_launches_nothing_and_exposes_the_tools():
+    spec = DeskworldSpec(TASK, seeds=[0, 1], image_size=SIZE)
     cls = spec.environment_factory
     assert issubclass(cls, DeskworldEnv) and cls is spec.environment_factory      # cached, one class per spec
     probe = cls()
@@ -128,6 +129,13 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
         env.move(3, "up")
     out = env.key("NoSuchKey")
     assert out[0]["image"].size == SIZE and "Error: unknown key 'NoSuchKey'" in out[1]["text"]
+    # An app's tool (tools=True): its result comes back as text beside the screenshot; a bad argument
+    # is the tool's refusal, naming it.
+    out = env.drive_search(q="harbor crest declarations")
+    assert out[0]["type"] == "image" and "Result: " in out[1]["text"]
+    assert "Harbor Crest Marine Liability Policy" in out[1]["text"]
+    out = env._call_app_tool("drive.search", {"query": "x"})
+    assert "Error: " in out[1]["text"] and "unknown argument 'query'" in out[1]["text"]
 
     # The oracle, replayed through the tools: score 1.
     env.reset(**row)
