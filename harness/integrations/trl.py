@@ -61,7 +61,8 @@ class DeskworldSpec:
         tasks: task ids, patterns (``"meridian/*"``, a world) or a list of them (``DeskEnv``'s ``tasks=``).
         split: ``"train"``, ``"dev"`` or ``"test"``: the instances of the matching families in that split
             instead of the hand-made tasks.
-        per_family: with ``split``, this many instances of each family (drawn with ``sample_seed``).
+        per_family: with ``split``, this many instances of each family, drawn with ``sample_seed``.
+        sample_seed: the seed of that draw.
         seeds: the reset seeds; each task instance gives one row per seed.
         num_tasks: keep the first this many rows.
         image_size: ``(width, height)`` of the screenshots the model sees (``None``: the browser's screen,

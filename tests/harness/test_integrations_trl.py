@@ -58,6 +58,9 @@ def test_rows_are_one_per_task_and_seed(spec):
     assert spec.rows() == [{"prompt": [{"role": "user", "content": ""}], "task": TASK, "seed": s,
                             "world": "meridian"} for s in (0, 1)]
     assert spec.reward_funcs == [score_reward]
+    instances = DeskworldSpec(TASK, split="train", per_family=2, seeds=[7]).rows()
+    assert len(instances) == 2 and all(r["task"].startswith(TASK + "/v") and r["seed"] == 7 for r in instances)
+    assert len(DeskworldSpec(TASK, seeds=[0, 1, 2], num_tasks=2).rows()) == 2
     assert DeskworldSpec(TASK, rewards=("passed", "score")).reward_funcs == [passed_reward, score_reward]
 
 
@@ -79,6 +82,8 @@ def test_tools_bind_on_their_own_spec_only():
 def test_bad_input_is_named():
     with pytest.raises(TaskError, match="no task 'meridian/no-such-task'"):
         DeskworldSpec("meridian/no-such-task")
+    with pytest.raises(TaskError, match="unknown split 'tran'"):
+        DeskworldSpec(TASK, split="tran")
     with pytest.raises(ValueError, match="rewards: choose among"):
         DeskworldSpec(TASK, rewards="accuracy")
     with pytest.raises(TypeError, match=r"seeds=\[3\]"):
