@@ -30,7 +30,7 @@ from PIL import Image
 from harness.env.actions import ActionError, parse
 
 
-class DeskworldEnvEnvConfig(vf.EnvConfig):
+class DeskworldVerifiersEnvConfig(vf.EnvConfig):
     player: vf.AgentConfig = vf.AgentConfig()
 
 
@@ -85,7 +85,7 @@ def observation_turn(obs: dict, step: int, max_steps: int | None) -> list[dict]:
     ]
 
 
-class DeskworldEnvEnv(vf.Env[DeskworldEnvEnvConfig]):
+class DeskworldVerifiersEnv(vf.Env[DeskworldVerifiersEnvConfig]):
     async def run(self, task, agents):
         data = task.data
         env = await asyncio.to_thread(make_desk_env, data.task, data.server, data.max_steps)

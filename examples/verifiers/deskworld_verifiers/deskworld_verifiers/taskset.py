@@ -7,7 +7,7 @@
 runs the episodes on a `deskworld env-server` instead of a local browser.
 
 The tasks carry no `@reward`: the episode's verifier runs inside deskworld when the
-agent sends `done` (or the step limit is reached), and `DeskworldEnv` records its score
+agent sends `done` (or the step limit is reached), and `DeskworldVerifiers` records its score
 and pass on the trace (see `env.py`).
 """
 
@@ -16,6 +16,7 @@ from pydantic import field_validator
 
 from harness.env.actions import describe
 from harness.env.desk import resolve_tasks
+from harness.tasks.registry import TaskError
 from harness.tasks.splits import SPLITS
 
 SYSTEM_PROMPT = (
@@ -29,7 +30,7 @@ SYSTEM_PROMPT = (
 )
 
 
-class DeskworldEnvData(vf.TaskData):
+class DeskworldVerifiersData(vf.TaskData):
     """One deskworld episode: which task, with which reset seed, where it runs."""
 
     task: str
@@ -42,11 +43,11 @@ class DeskworldEnvData(vf.TaskData):
     """Step limit of the episode; None keeps the task's own."""
 
 
-class DeskworldEnvTask(vf.Task[DeskworldEnvData]):
-    """A deskworld episode; its rewards are recorded by `DeskworldEnv.run`."""
+class DeskworldVerifiersTask(vf.Task[DeskworldVerifiersData]):
+    """A deskworld episode; its rewards are recorded by `DeskworldVerifiers.run`."""
 
 
-class DeskworldEnvConfig(vf.TasksetConfig):
+class DeskworldVerifiersConfig(vf.TasksetConfig):
     tasks: str = "meridian/corvane-deductible"
     """deskworld tasks: a task or instance id, a glob (`meridian/*`), a world, or several
     separated by commas."""
@@ -68,12 +69,16 @@ class DeskworldEnvConfig(vf.TasksetConfig):
         return value
 
 
-class DeskworldEnvTaskset(vf.Taskset[DeskworldEnvTask, DeskworldEnvConfig]):
-    def load(self) -> list[DeskworldEnvTask]:
+class DeskworldVerifiersTaskset(vf.Taskset[DeskworldVerifiersTask, DeskworldVerifiersConfig]):
+    def load(self) -> list[DeskworldVerifiersTask]:
         config = self.config
+        try:
+            chosen = resolve_tasks(config.tasks, config.split)
+        except TaskError as e:
+            raise ValueError(f"--env.taskset.tasks {config.tasks!r}: {e}") from None
         return [
-            DeskworldEnvTask(
-                DeskworldEnvData(
+            DeskworldVerifiersTask(
+                DeskworldVerifiersData(
                     id=item.id,
                     name=item.id,
                     prompt=None,  # the env opens each exchange with the first screenshot
@@ -85,5 +90,5 @@ class DeskworldEnvTaskset(vf.Taskset[DeskworldEnvTask, DeskworldEnvConfig]):
                 ),
                 config.task,
             )
-            for item in resolve_tasks(config.tasks, config.split)
+            for item in chosen
         ]
