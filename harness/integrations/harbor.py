@@ -6,13 +6,13 @@ containers run.
     <world>-<task>[-v<n>…]/
       task.toml              schema 1.4; a separate verifier; [[verifier.collect]] snapshots the end state
       instruction.md         the task's goal as the agent reads it, and where the apps are (the start URL)
-      environment/           the agent's image: Debian + Chromium + what Harbor's computer-1 needs, deskworld,
-        Dockerfile           the task's world (without its tasks/: no checks or answers in the agent's image)
-        deskworld/ world/    served at START_URL by ``deskworld harbor serve`` (deskworld-start.sh)
+      environment/           the agent's image: Debian + Chromium + what Harbor's computer-1 needs, deskworld
+        Dockerfile             (deskworld-<version>.tar.gz) and the task's world (world.tar.gz, without its
+        deskworld-start.sh     tasks/: no checks or answers in the agent's image), served at START_URL
       tests/                 the verifier's image: deskworld and the whole world; test.sh runs
-        Dockerfile test.sh   ``deskworld harbor grade`` → /logs/verifier/reward.json (numbers) + result.json
-      solution/solve.sh      ``deskworld harbor solve``: the task's scripted oracle, its end state put into the
-        tasks/               served world's store and its final message into /logs/agent/final_answer.txt
+        Dockerfile test.sh     ``deskworld harbor grade`` → /logs/verifier/reward.json (numbers) + result.json
+      solution/solve.sh      ``deskworld harbor solve``: the task's scripted oracle (its tasks.tar.gz), its end
+                             state put into the served store, its final message into /logs/agent/final_answer.txt
 
 How an episode's end reaches the verifier (Harbor's separate verifier): the collect hook runs
 ``deskworld harbor snapshot`` in the agent's container after the agent stops — the served store's export
@@ -22,12 +22,14 @@ into the verifier's container; there ``grade`` verifies them against the task's 
 template, as ``deskworld regrade`` does). A final message that starts with ``INFEASIBLE:`` is the agent's
 ``done(status=infeasible)``.
 
-deskworld reaches the images as its source tree (``pyproject.toml``, ``apps/``, ``harness/``: what an sdist
-holds), copied into each build context at export time and installed with pip in the image: the folder is
-self-contained (Harbor builds each task's context on its own), needs no package index holding deskworld,
-and carries exactly the code that exported it — the verifier grades with the same revision of the task
-and its checks. The one world the task uses is copied the same way (about 2 MB), its template compiled
-while the image builds.
+deskworld reaches the images as a source distribution made at export time from the tree that exports
+(``deskworld-<version>.tar.gz``: ``pyproject.toml``, README, ``apps/``, ``harness/``), put in each build
+context and installed with pip in the image: the folder is self-contained (Harbor builds each context on
+its own), needs no package index holding deskworld, and carries exactly the code that exported it — the
+verifier grades with the same revision of the task and its checks; pip builds it with the project's own
+build backend in the image (no wheel tooling needed where the export runs). The one world the task uses
+goes in as a tarball (about 1 MB; Docker's ADD unpacks it), its template compiled while the image builds.
+Tarballs keep a folder to a dozen files, which Harbor's loader and linter walk quickly.
 
 Every script honours environment variables for its roots, so a test runs them on a host:
 ``DESKWORLD`` (the command), ``DESKWORLD_HARBOR_LOGS`` (``/logs``), ``DESKWORLD_STATE`` (the served store's
@@ -68,6 +70,8 @@ AGENT_APT = ("chromium fonts-liberation fonts-dejavu-core fonts-noto-color-emoji
              "dbus-x11 x11vnc websockify xdotool wmctrl scrot imagemagick webp curl procps")
 SOURCE_FILES = ("pyproject.toml", "README.md", "LICENSE")
 SOURCE_DIRS = ("apps", "harness")
+WORLD_TAR = "world.tar.gz"               # in environment/ (without tasks/) and tests/ (with them)
+TASKS_TAR = "tasks.tar.gz"               # in solution/: the world's tasks, for the oracle
 
 
 class HarborExportError(Exception):
@@ -133,7 +137,7 @@ def instruction_md(task: Task) -> str:
             f"for information. If the task can't be done, begin your final message with `{INFEASIBLE}` and say why.\n")
 
 
-def agent_dockerfile(task: Task) -> str:
+def agent_dockerfile(task: Task, sdist: str) -> str:
     return f"""\
 # The agent's machine for {task.id}: Debian, Chromium and what Harbor's computer-1 agent needs (X server,
 # desktop, VNC, xdotool, screenshots), deskworld, and the task's world served at {START_ORIGIN}.
@@ -145,10 +149,10 @@ RUN apt-get update \\
     && apt-get install -y --no-install-recommends {AGENT_APT} \\
     && rm -rf /var/lib/apt/lists/*
 
-COPY deskworld/ /opt/deskworld/src/
-RUN python -m pip install --no-cache-dir /opt/deskworld/src
+COPY {sdist} /opt/deskworld/
+RUN python -m pip install --no-cache-dir /opt/deskworld/{sdist}
 
-COPY world/ /opt/deskworld/worlds/{task.world}/
+ADD {WORLD_TAR} /opt/deskworld/worlds/
 ENV DESKWORLD_WORLDS=/opt/deskworld/worlds \\
     DESKWORLD_CACHE=/opt/deskworld/cache \\
     DESKWORLD_STATE={STATE} \\
@@ -186,15 +190,15 @@ def _sh(text: str) -> str:
     return shlex.quote(text)
 
 
-def verifier_dockerfile(task: Task) -> str:
+def verifier_dockerfile(task: Task, sdist: str) -> str:
     return f"""\
 # The verifier's machine for {task.id}: deskworld and the whole world (its tasks and checks), no browser.
 FROM {BASE_IMAGE}
 
-COPY deskworld/ /opt/deskworld/src/
-RUN python -m pip install --no-cache-dir /opt/deskworld/src
+COPY {sdist} /opt/deskworld/
+RUN python -m pip install --no-cache-dir /opt/deskworld/{sdist}
 
-COPY world/ /opt/deskworld/worlds/{task.world}/
+ADD {WORLD_TAR} /opt/deskworld/worlds/
 ENV DESKWORLD_WORLDS=/opt/deskworld/worlds \\
     DESKWORLD_CACHE=/opt/deskworld/cache \\
     DESKWORLD_HARBOR_LOGS={LOGS}
@@ -228,7 +232,7 @@ set -e
 HERE="$(cd "$(dirname "$0")" && pwd)"
 LOGS="${{DESKWORLD_HARBOR_LOGS:-{LOGS}}}"
 mkdir -p "$LOGS/agent"
-${{DESKWORLD:-deskworld}} harbor solve {_sh(task.id)} --tasks-from "$HERE/tasks" --answer-out "$LOGS/agent/{ANSWER}"
+${{DESKWORLD:-deskworld}} harbor solve {_sh(task.id)} --tasks-from "$HERE/{TASKS_TAR}" --answer-out "$LOGS/agent/{ANSWER}"
 """
 
 
@@ -255,19 +259,45 @@ def source_root() -> Path:
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.egg-info")
 
 
-def _copy_source(root: Path, dest: Path) -> None:
-    dest.mkdir(parents=True)
-    for name in SOURCE_FILES:
-        if (root / name).is_file():
-            shutil.copy2(root / name, dest / name)
-    for name in SOURCE_DIRS:
-        shutil.copytree(root / name, dest / name, ignore=_IGNORE)
+def _skip(info):
+    name = Path(info.name).name
+    return None if name in ("__pycache__", ".pytest_cache") or name.endswith((".pyc", ".egg-info")) else info
 
 
-def _copy_world(world: str, dest: Path, *, with_tasks: bool) -> None:
-    src = worlds_root() / world
-    ignore = _IGNORE if with_tasks else shutil.ignore_patterns("__pycache__", "*.pyc", "tasks")
-    shutil.copytree(src, dest, ignore=ignore)
+def make_sdist(root: Path, dest: Path) -> Path:
+    """deskworld's source distribution (``deskworld-<version>/`` with pyproject.toml, README, apps, harness):
+    pip builds and installs it in the image."""
+    import tarfile
+    import tomllib
+    version = tomllib.loads((root / "pyproject.toml").read_text())["project"]["version"]
+    top = f"deskworld-{version}"
+    path = dest / f"{top}.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for name in SOURCE_FILES + SOURCE_DIRS:
+            if (root / name).exists():
+                tar.add(root / name, arcname=f"{top}/{name}", filter=_skip)
+    return path
+
+
+def world_tar(world: str, path: Path, *, with_tasks: bool) -> Path:
+    """The world's folder as ``<world>/…`` in a tarball (Docker's ADD unpacks it)."""
+    import tarfile
+
+    def keep(info):
+        parts = Path(info.name).parts
+        if not with_tasks and len(parts) > 1 and parts[1] == "tasks":
+            return None
+        return _skip(info)
+    with tarfile.open(path, "w:gz") as tar:
+        tar.add(worlds_root() / world, arcname=world, filter=keep)
+    return path
+
+
+def _untar(path: Path, dest: Path) -> None:
+    import tarfile
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(path) as tar:
+        tar.extractall(dest, filter="data")
 
 
 def _write(path: Path, text: str, executable: bool = False) -> None:
@@ -298,9 +328,12 @@ def export(tasks: list[Task], out: str | Path) -> list[Path]:
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    import tempfile
     try:
-        for task in tasks:
-            written.append(_export_one(task, out / folder_name(task), root))
+        with tempfile.TemporaryDirectory(prefix="deskworld-sdist-") as tmp:
+            sdist = make_sdist(root, Path(tmp))
+            for task in tasks:
+                written.append(_export_one(task, out / folder_name(task), sdist))
     except BaseException:
         for d in written + [out / folder_name(t) for t in tasks]:
             shutil.rmtree(d, ignore_errors=True)
@@ -310,22 +343,24 @@ def export(tasks: list[Task], out: str | Path) -> list[Path]:
     return written
 
 
-def _export_one(task: Task, d: Path, root: Path) -> Path:
+def _export_one(task: Task, d: Path, sdist: Path) -> Path:
     _write(d / "task.toml", task_toml(task))
     _write(d / "instruction.md", instruction_md(task))
     _write(d / "README.md", readme_md(task))
     _write(d / ".gitignore", "__pycache__/\n")
     env, tests, sol = d / "environment", d / "tests", d / "solution"
-    _write(env / "Dockerfile", agent_dockerfile(task))
+    _write(env / "Dockerfile", agent_dockerfile(task, sdist.name))
     _write(env / "deskworld-start.sh", start_script(task), executable=True)
-    _copy_source(root, env / "deskworld")
-    _copy_world(task.world, env / "world", with_tasks=False)
-    _write(tests / "Dockerfile", verifier_dockerfile(task))
+    shutil.copyfile(sdist, env / sdist.name)
+    world_tar(task.world, env / WORLD_TAR, with_tasks=False)
+    _write(tests / "Dockerfile", verifier_dockerfile(task, sdist.name))
     _write(tests / "test.sh", test_sh(task), executable=True)
-    _copy_source(root, tests / "deskworld")
-    _copy_world(task.world, tests / "world", with_tasks=True)
+    shutil.copyfile(sdist, tests / sdist.name)
+    world_tar(task.world, tests / WORLD_TAR, with_tasks=True)
     _write(sol / "solve.sh", solve_sh(task), executable=True)
-    shutil.copytree(worlds_root() / task.world / "tasks", sol / "tasks", ignore=_IGNORE)
+    import tarfile
+    with tarfile.open(sol / TASKS_TAR, "w:gz") as tar:
+        tar.add(worlds_root() / task.world / "tasks", arcname="tasks", filter=_skip)
     return d
 
 
@@ -421,9 +456,9 @@ def install_tasks(task_world: str, tasks_from: Path | None) -> None:
     dest = worlds_root() / task_world / "tasks"
     if dest.is_dir() or tasks_from is None:
         return
-    if not tasks_from.is_dir():
-        raise FileNotFoundError(f"no tasks folder at {tasks_from}")
-    shutil.copytree(tasks_from, dest)
+    if not tasks_from.is_file():
+        raise FileNotFoundError(f"no tasks tarball at {tasks_from}")
+    _untar(tasks_from, dest.parent)
 
 
 def solve(task: Task, state: Path, answer_out: Path) -> dict:
@@ -476,10 +511,9 @@ def host_trial(folder: str | Path, work: str | Path, *, agents: tuple[str, ...] 
     import urllib.request
     folder, work = Path(folder).resolve(), Path(work).resolve()
     config = tomllib.loads((folder / "task.toml").read_text())
-    world = config["metadata"]["world"]
     agent_logs, run = work / "agent-logs", work / "run"
-    shutil.copytree(folder / "environment" / "world", work / "agent-worlds" / world)
-    shutil.copytree(folder / "tests" / "world", work / "verifier-worlds" / world)
+    _untar(folder / "environment" / WORLD_TAR, work / "agent-worlds")       # as the images' ADD
+    _untar(folder / "tests" / WORLD_TAR, work / "verifier-worlds")
     for d in (agent_logs / "agent", agent_logs / "artifacts", run):
         d.mkdir(parents=True, exist_ok=True)
     base = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}

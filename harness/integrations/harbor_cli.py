@@ -131,8 +131,8 @@ def grade_cmd(task_id: str, artifacts: str, out: str) -> None:
 @click.argument("task_id")
 @click.option("--state", envvar="DESKWORLD_STATE", required=True, type=click.Path(dir_okay=False),
               help="The served store's file ($DESKWORLD_STATE): the oracle's end state goes there.")
-@click.option("--tasks-from", default=None, type=click.Path(file_okay=False),
-              help="The world's tasks folder, installed into the world when it has none (the agent's image).")
+@click.option("--tasks-from", default=None, type=click.Path(dir_okay=False),
+              help="The world's tasks (a tarball), unpacked into the world when it has none (the agent's image).")
 @click.option("--answer-out", required=True, type=click.Path(dir_okay=False),
               help="Where the oracle's final message goes (computer-1's /logs/agent/final_answer.txt).")
 def solve_cmd(task_id: str, state: str, tasks_from: str | None, answer_out: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import tarfile
 import tomllib
 
 import pytest
@@ -42,9 +43,14 @@ def test_the_folders_are_harbor_tasks_with_a_separate_verifier(exported):
     for tid, name in FOLDERS.items():
         d = exported / name
         for f in ("task.toml", "instruction.md", "environment/Dockerfile", "environment/deskworld-start.sh",
-                  "environment/deskworld/pyproject.toml", "environment/world/world.yaml", "tests/Dockerfile",
-                  "tests/test.sh", "tests/world/world.yaml", "solution/solve.sh"):
+                  "environment/deskworld-0.1.0.tar.gz", "environment/world.tar.gz", "tests/Dockerfile",
+                  "tests/test.sh", "tests/deskworld-0.1.0.tar.gz", "tests/world.tar.gz", "solution/solve.sh",
+                  "solution/tasks.tar.gz"):
             assert (d / f).is_file(), f"{name}: {f}"
+        with tarfile.open(d / "environment/deskworld-0.1.0.tar.gz") as tar:
+            names = tar.getnames()
+        assert "deskworld-0.1.0/pyproject.toml" in names and "deskworld-0.1.0/harness/integrations/harbor.py" in names
+        assert not [n for n in names if "__pycache__" in n]
         config = tomllib.loads((d / "task.toml").read_text())
         assert config["schema_version"] == "1.4"
         assert config["task"]["name"] == f"deskworld/{name}"
@@ -54,8 +60,12 @@ def test_the_folders_are_harbor_tasks_with_a_separate_verifier(exported):
         assert config["verifier"]["collect"] == [{"command": "deskworld harbor snapshot", "timeout_sec": 120.0}]
         assert config["environment"]["healthcheck"]["command"].endswith(f"{START_ORIGIN}/")
         # The agent's image has the world without its tasks (no checks or answers); the verifier's has them.
-        assert not (d / "environment/world/tasks").exists()
-        assert (d / f"tests/world/tasks/{tid.split('/')[1]}.yaml").is_file()
+        with tarfile.open(d / "environment/world.tar.gz") as tar:
+            agent_world = tar.getnames()
+        with tarfile.open(d / "tests/world.tar.gz") as tar:
+            verifier_world = tar.getnames()
+        assert "meridian/world.yaml" in agent_world and not [n for n in agent_world if n.startswith("meridian/tasks")]
+        assert f"meridian/tasks/{tid.split('/')[1]}.yaml" in verifier_world
         docker = (d / "environment/Dockerfile").read_text()
         for pkg in ("chromium", "xvfb", "xfce4", "x11vnc", "websockify", "xdotool", "wmctrl", "scrot",
                     "imagemagick", "webp"):

@@ -1,0 +1,98 @@
+"""deskworld's Harbor export through Harbor 0.25 itself (this folder's Python 3.12 venv; deskworld runs from
+the main install, ../../.venv): the exported folders load with Harbor's own ``Task``, pass
+``Task.is_valid_dir`` and Harbor's linter with its default rules (as ``harbor lint`` runs it), and the
+reward.json that test.sh writes — after the oracle's solve.sh and after a do-nothing episode — is read by
+Harbor's own verifier parser as reward 1 and 0. (Harbor's trials need Docker, absent here: the scripts run on
+this machine through ``deskworld harbor try``, with their roots redirected.)"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from harbor.lint.models import DEFAULT_RULES, LintRule
+from harbor.lint.task import lint_task
+from harbor.models.task.config import VerifierEnvironmentMode
+from harbor.models.task.task import Task
+from harbor.models.trial.paths import TrialPaths
+from harbor.models.verifier.result import VerifierResult
+from harbor.verifier.verifier import Verifier, VerifierOutputParseError
+
+HERE = Path(__file__).resolve().parent
+DESKWORLD = HERE.parents[1] / ".venv" / "bin" / "deskworld"
+HARBOR = HERE / ".venv" / "bin" / "harbor"
+TASKS = {"meridian/corvane-deductible": "meridian-corvane-deductible",          # an answer task
+         "meridian/snooze-elevator-notice": "meridian-snooze-elevator-notice",  # edits the mailbox
+         "meridian/corvane-deductible/v1": "meridian-corvane-deductible-v1"}    # an instance (meridian@1)
+START = "http://127.0.0.1:8780"
+
+
+def deskworld(*args: str) -> str:
+    res = subprocess.run([str(DESKWORLD), *args], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    return res.stdout
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> Path:
+    if not DESKWORLD.exists():
+        pytest.fail(f"{DESKWORLD} is missing: run 'make setup' at the repository's root first")
+    out = tmp_path_factory.mktemp("harbor") / "tasks"
+    deskworld("export-tasks", "--format", "harbor", "--tasks", ",".join(TASKS), "--out", str(out))
+    return out
+
+
+@pytest.mark.parametrize("tid", list(TASKS))
+def test_harbor_loads_and_validates_the_folder(exported, tid):
+    d = exported / TASKS[tid]
+    assert Task.is_valid_dir(d)
+    task = Task(d)
+    assert task.name == f"deskworld/{TASKS[tid]}"
+    assert task.config.metadata["task_id"] == tid
+    assert START in task.instruction and "ANSWER:" in task.instruction
+    assert task.config.verifier.environment_mode == VerifierEnvironmentMode.SEPARATE
+    assert [c.command for c in task.config.verifier.collect] == ["deskworld harbor snapshot"]
+    assert task.config.environment.healthcheck.command.endswith(f"{START}/")
+    assert lint_task(d, selected_rules=set(DEFAULT_RULES)) == []
+    # Beyond the defaults only the two opt-in rules speak: the base image is not pinned to a digest (none can
+    # be looked up offline), and the agent runs as root (computer-1 starts X, a desktop and Chromium).
+    assert {f.rule for f in lint_task(d)} <= {LintRule.UNPINNED_IMAGE, LintRule.ROOT_AGENT}
+
+
+def test_harbor_lint_command_passes(exported):
+    res = subprocess.run([str(HARBOR), "lint", *(str(exported / n) for n in TASKS.values())],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def parse_with_harbor(reward_json: Path, trial_dir: Path) -> VerifierResult:
+    """What Harbor's ``Verifier.verify`` does with the verifier dir it downloaded: parse reward.json."""
+    paths = TrialPaths(trial_dir)
+    paths.mkdir()
+    shutil.copyfile(reward_json, paths.reward_json_path)
+    verifier = Verifier(task=None, trial_paths=paths, environment=None)
+    return VerifierResult(rewards=verifier._parse_reward_json())
+
+
+@pytest.mark.parametrize("tid", ["meridian/corvane-deductible", "meridian/snooze-elevator-notice"])
+def test_harbor_reads_the_rewards_of_a_do_nothing_and_an_oracle_trial(exported, tmp_path, tid):
+    out = deskworld("harbor", "try", str(exported / TASKS[tid]), "--agent", "nothing", "--agent", "oracle",
+                    "--work", str(tmp_path / "work"))
+    paths = {line.split(":", 1)[0]: Path(line.rsplit("(", 1)[1].rstrip(")")) for line in out.splitlines()
+             if line.startswith(("nothing:", "oracle:"))}
+    nothing = parse_with_harbor(paths["nothing"], tmp_path / "trial-nothing")
+    oracle = parse_with_harbor(paths["oracle"], tmp_path / "trial-oracle")
+    assert nothing.rewards["reward"] == 0 and nothing.rewards["passed"] == 0
+    assert oracle.rewards["reward"] == 1 and oracle.rewards["passed"] == 1
+    assert oracle.rewards["checks_passed"] == oracle.rewards["checks_total"] >= 1
+    # The detailed checks sit beside reward.json (Harbor rejects anything but numbers in it).
+    assert (paths["oracle"].parent / "result.json").is_file()
+
+
+def test_harbor_rejects_checks_inside_reward_json(tmp_path):
+    """The reason the checks go to result.json: the same parser refuses a reward.json carrying them."""
+    bad = tmp_path / "reward.json"
+    bad.write_text('{"reward": 1.0, "checks": [{"passed": true}]}')
+    with pytest.raises(VerifierOutputParseError, match="Non-numeric reward"):
+        parse_with_harbor(bad, tmp_path / "trial")
