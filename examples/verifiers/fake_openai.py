@@ -140,7 +140,8 @@ class Handler(BaseHTTPRequestHandler):
         base = {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk",
                 "created": int(time.time()), "model": body.get("model", "fake")}
         chunks = [
-            {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": reply}, "finish_reason": None}]},
+            {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": reply},
+                                  "finish_reason": None}]},
             {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
             {**base, "choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}},
         ]

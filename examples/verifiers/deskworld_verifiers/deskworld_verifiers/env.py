@@ -13,8 +13,10 @@ trace's `malformed_replies` metric counts them.
 
 Rewards, recorded inside the interaction (so the rollout's reward includes them):
 `deskworld` = the verifier's score in [0, 1] (weight 1), `passed` = 1.0 or 0.0
-(weight 0: reported, not added). An exchange that ends before the episode does
-(a turn or token limit) scores 0.
+(weight 0: reported, not added); the verifier's result (status, lines, checks) goes to
+the trace's `info["deskworld_result"]`. An exchange that ends before the episode does (a
+turn or token limit) scores 0. An environment error (deskworld's result status `error`,
+never the agent's failure) raises: the episode fails and verifiers may retry it.
 """
 
 import asyncio
@@ -110,6 +112,9 @@ class DeskworldVerifiersEnv(vf.Env[DeskworldVerifiersEnvConfig]):
                     steps += 1
                     if terminated or truncated:
                         result = info.get("result")
+                        if result and result.get("status") == "error":
+                            # deskworld's environment broke: the episode failed, not the agent
+                            raise RuntimeError(f"deskworld's environment broke on {data.task}: {result.get('error')}")
                         trace.record_metric("truncated", float(truncated))
                         break
                     segment = await interaction.turn(observation_turn(obs, steps, max_steps))
@@ -122,7 +127,7 @@ class DeskworldVerifiersEnv(vf.Env[DeskworldVerifiersEnvConfig]):
                 trace.record_metric("episode_ended", float(result is not None))
                 if result is not None:
                     trace.info["deskworld_result"] = {
-                        k: result[k] for k in ("score", "passed", "checks", "status") if k in result
+                        k: result[k] for k in ("status", "passed", "score", "lines", "checks") if k in result
                     }
         finally:
             await asyncio.to_thread(env.close)
