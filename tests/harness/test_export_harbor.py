@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from harness.cli import main
-from harness.integrations.harbor import PORT, START_ORIGIN, host_trial
+from harness.integrations.harbor import PORT, START_ORIGIN, host_trial, read_answer
 
 ANSWER_TASK = "meridian/corvane-deductible"            # the answer: six oracle actions
 STATE_TASK = "meridian/snooze-elevator-notice"         # snoozes a mail: six oracle actions
@@ -138,3 +138,23 @@ def test_bad_format_and_out_are_refused(tmp_path):
     res = run(main, ["export-tasks", "--format", "harbor", "--tasks", ANSWER_TASK, "--out", str(full)])
     assert res.exit_code == 1 and f"--out {full} is not empty" in res.output, res.output
     assert [p.name for p in full.iterdir()] == ["keep.txt"]
+
+
+def test_a_final_message_is_the_answer_and_infeasible_is_its_first_word(tmp_path):
+    msg = tmp_path / "final_answer.txt"
+    assert read_answer(msg) == (None, None)                           # computer-1 wrote nothing
+    msg.write_text("The deductible is stated in clause 4.\nANSWER: $2,500,000\n")
+    assert read_answer(msg) == ("The deductible is stated in clause 4.\nANSWER: $2,500,000", "complete")
+    msg.write_text("infeasible: there is no such file in the Drive\n")
+    assert read_answer(msg) == ("there is no such file in the Drive", "infeasible")
+
+
+def test_the_container_commands_refuse_what_they_cannot_use(tmp_path):
+    run = CliRunner().invoke
+    res = run(main, ["harbor", "solve", ANSWER_TASK, "--state", str(tmp_path / "none.sqlite"),
+                     "--answer-out", str(tmp_path / "a.txt")])
+    assert res.exit_code == 1 and "no served store at" in res.output, res.output
+    res = run(main, ["harbor", "snapshot", "--state", str(tmp_path / "none.sqlite"), "--logs", str(tmp_path)])
+    assert res.exit_code == 1 and "no served store at" in res.output, res.output
+    res = run(main, ["harbor", "try", str(tmp_path), "--work", str(tmp_path / "w")])
+    assert res.exit_code == 1 and "is not a Harbor task folder (no task.toml)" in res.output, res.output
