@@ -200,13 +200,23 @@ def test_malformed_reply_gets_an_error_and_the_episode_goes_on(local):
     assert "reward=1.000" in local["output"]
 
 
-def test_bad_config_is_named():
-    from deskworld_verifiers.taskset import DeskworldVerifiersConfig, DeskworldVerifiersTaskset
+def test_verifiers_loads_the_env_and_bad_config_is_named():
+    import verifiers.v1 as vf
+    from verifiers.v1.utils.loaders import environment_class, taskset_class
+
+    from deskworld_verifiers import (DeskworldVerifiersConfig, DeskworldVerifiersEnv, DeskworldVerifiersEnvConfig,
+                                     DeskworldVerifiersTaskset)
+
+    # the id users pass to vf-eval resolves to this package's classes, by verifiers' own loader
+    assert taskset_class("deskworld-verifiers") is DeskworldVerifiersTaskset
+    assert environment_class("deskworld-verifiers") is DeskworldVerifiersEnv
+    env = vf.load_environment(DeskworldVerifiersEnvConfig(taskset={"id": "deskworld-verifiers", "tasks": TASK,
+                                                                   "seed": 3}))
+    assert isinstance(env, DeskworldVerifiersEnv)
+    assert [(t.data.task, t.data.seed, t.data.prompt) for t in env.taskset] == [(TASK, 3, None)]
 
     with pytest.raises(ValueError, match="unknown split 'nope'; splits: train, dev, test"):
         DeskworldVerifiersConfig(id="deskworld-verifiers", split="nope")
     taskset = DeskworldVerifiersTaskset(DeskworldVerifiersConfig(id="deskworld-verifiers", tasks="meridian/nosuch"))
     with pytest.raises(ValueError, match=r"--env.taskset.tasks 'meridian/nosuch': no task 'meridian/nosuch'"):
         list(taskset)
-    one = list(DeskworldVerifiersTaskset(DeskworldVerifiersConfig(id="deskworld-verifiers", tasks=TASK, seed=3)))
-    assert [(t.data.task, t.data.seed, t.data.prompt) for t in one] == [(TASK, 3, None)]

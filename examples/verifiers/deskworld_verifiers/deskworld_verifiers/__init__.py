@@ -1,4 +1,9 @@
-from deskworld_verifiers.env import DeskworldVerifiersEnv
-from deskworld_verifiers.taskset import DeskworldVerifiersTaskset
+from deskworld_verifiers.env import DeskworldVerifiersEnv, DeskworldVerifiersEnvConfig
+from deskworld_verifiers.taskset import DeskworldVerifiersConfig, DeskworldVerifiersTaskset
 
-__all__ = ["DeskworldVerifiersTaskset", "DeskworldVerifiersEnv"]
+__all__ = [
+    "DeskworldVerifiersTaskset",
+    "DeskworldVerifiersEnv",
+    "DeskworldVerifiersConfig",
+    "DeskworldVerifiersEnvConfig",
+]
