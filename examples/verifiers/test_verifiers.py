@@ -6,8 +6,9 @@ scripted streaming OpenAI-compatible server whose conversations take its scripts
 The oracle's script is the actions deskworld's OracleAgent recorded on the task (`deskworld
 run --agent oracle`), replayed as the model's replies. Two runs:
 
-- on a `deskworld env-server` (`--env.taskset.server`, RemoteEnv): the oracle → reward 1, and
-  every turn's screenshot reaches the server as an image;
+- on a `deskworld env-server` (`--env.taskset.server`, RemoteEnv): the oracle → reward 1 (the
+  server's /health shows the session open during the run and closed after), and every turn's
+  screenshot reaches the fake model server as an image;
 - on a local browser, two rollouts: a malformed reply (prose, not JSON) then the oracle's
   actions → the error comes back as the next turn's text, the episode goes on and scores 1;
   do nothing (`done` with no answer) → reward 0.
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -127,13 +129,32 @@ def remote(oracle_actions, tmp_path_factory):
         else:
             pytest.fail(f"deskworld env-server exited with {server.wait()}: {''.join(seen)[-2000:]}")
         threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()   # keep draining
+        url, done, sessions = found.group(1), threading.Event(), []
+
+        def active() -> int:
+            with urllib.request.urlopen(f"{url}/health", timeout=30) as r:
+                return json.load(r)["active_sessions"]
+
+        def watch():  # the env-server's open sessions while vf-eval runs: the episode must be one of them
+            while not done.is_set():
+                sessions.append(active())
+                done.wait(0.1)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         oracle = [json.dumps(a) for a in oracle_actions]
-        (trace,), requests, output = vf_eval(tmp_path_factory.mktemp("remote"), [oracle],
-                                             "--env.taskset.server", found.group(1))
+        try:
+            (trace,), requests, output = vf_eval(tmp_path_factory.mktemp("remote"), [oracle],
+                                                 "--env.taskset.server", url)
+        finally:
+            done.set()
+            watcher.join(timeout=60)
+        closed = wait_for(lambda: active() == 0, "the env-server's session closed after the episode")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
-    return {"trace": trace, "requests": requests, "output": output, "oracle": oracle}
+    return {"trace": trace, "requests": requests, "output": output, "oracle": oracle, "sessions": sessions,
+            "closed": closed}
 
 
 def user_turns(trace: dict) -> list[list[dict]]:
@@ -142,6 +163,7 @@ def user_turns(trace: dict) -> list[list[dict]]:
 
 
 def test_oracle_scores_one_on_env_server(remote):
+    assert max(remote["sessions"]) == 1 and remote["closed"]   # the episode ran there, and was closed
     trace = remote["trace"]
     assert replies(trace) == remote["oracle"]
     assert trace["rewards"]["deskworld"]["score"] == 1.0
