@@ -237,6 +237,10 @@ def test_verifiers_loads_the_env_and_bad_config_is_named():
     assert isinstance(env, DeskworldVerifiersEnv)
     assert [(t.data.task, t.data.seed, t.data.prompt) for t in env.taskset] == [(TASK, 3, None)]
 
+    # a split takes the family's instances in it
+    dev = list(DeskworldVerifiersTaskset(DeskworldVerifiersConfig(id="deskworld-verifiers", tasks=TASK, split="dev")))
+    assert dev and all(t.data.task.startswith(f"{TASK}/v") for t in dev)
+
     with pytest.raises(ValueError, match="unknown split 'nope'; splits: train, dev, test"):
         DeskworldVerifiersConfig(id="deskworld-verifiers", split="nope")
     taskset = DeskworldVerifiersTaskset(DeskworldVerifiersConfig(id="deskworld-verifiers", tasks="meridian/nosuch"))
