@@ -28,8 +28,8 @@ Example (TRL's own virtualenv: ``examples/trl``)::
   has ended (``done``, or the task's step limit) the tools say so and act no more.
 - ``spec.reward_funcs``: ``[score_reward]`` by default (the verifier's score in [0, 1]: the weighted
   share of a task's checkpoints where it has them); ``rewards=("passed", "score")`` adds the binary
-  ``passed_reward``. They read the environments TRL hands them (``environments=``, GRPOTrainer) or the
-  values ``AsyncGRPOTrainer`` passes (``environment_reward=``). A rollout that never ended its
+  ``passed_reward``. They read the environments TRL hands them (``environments=``, GRPOTrainer; TRL
+  1.16's ``AsyncGRPOTrainer`` passes neither, so they refuse it by name). A rollout that never ended its
   episode (the model stopped without calling ``done`` before the step limit) scores 0.
 
 The env is local (``make_env``, a headless Chromium per environment instance) or, with
@@ -254,8 +254,10 @@ class DeskworldEnv:
         if self._env is None:
             self._env = self._spec.make_env(task)
             weakref.finalize(self, self._env.close)
+        # The last episode's verdict goes first: a reset that fails must not leave its reward readable.
+        self._task, self._ended, self._end_reason, self._result = task, True, "its reset failed", None
         obs, _info = self._env.reset(seed=seed, options={"task": task})
-        self._task, self._ended, self._end_reason, self._result = task, False, "", None
+        self._ended, self._end_reason = False, ""
         shot = obs["screenshot"]
         self._screen = (shot.shape[1], shot.shape[0])
         w, h = self._size()

@@ -153,13 +153,19 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     assert env.click(5, 5) == [{"type": "text", "text": "The episode is over (done was called); "
                                                         "no more actions are taken."}]
 
+    # A reset that fails leaves nothing of the last episode's verdict to read (it scored 1 above).
+    with pytest.raises(Exception):
+        env.reset(task="meridian/no-such-task", seed=0)
+    assert env.result is None and score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
+    assert "its reset failed" in env.click(5, 5)[0]["text"]
+
     # Doing nothing: done without an answer scores 0, and so does a rollout that never calls done.
     env.reset(**spec.rows()[1])
     assert env.result is None and score_reward(environments=[env]) == [0.0]
     env.done()
     assert env.result is not None and env.result["passed"] is False
     assert score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
-    # AsyncGRPOTrainer hands the values it captured instead of the environments.
+    # Values handed over instead of the environments (environment_reward=) are read as they are.
     assert score_reward(environment_reward=[1.0, 0.0]) == [1.0, 0.0]
 
 
