@@ -6,13 +6,17 @@ Harbor's own verifier parser as reward 1 and 0. (Harbor's trials need Docker, ab
 this machine through ``deskworld harbor try``, with their roots redirected.)"""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from harbor.constants import MAIN_SERVICE_NAME
 from harbor.lint.models import DEFAULT_RULES, LintRule
 from harbor.lint.task import lint_task
+from harbor.models.task.artifacts import sidecar_services
 from harbor.models.task.config import VerifierEnvironmentMode
 from harbor.models.task.task import Task
 from harbor.models.trial.paths import TrialPaths
@@ -25,13 +29,43 @@ HARBOR = HERE / ".venv" / "bin" / "harbor"
 TASKS = {"meridian/corvane-deductible": "meridian-corvane-deductible",          # an answer task
          "meridian/snooze-elevator-notice": "meridian-snooze-elevator-notice",  # edits the mailbox
          "meridian/corvane-deductible/v1": "meridian-corvane-deductible-v1"}    # an instance (meridian@1)
-START = "http://127.0.0.1:8780"
+START = "http://desk:8780"
 
 
 def deskworld(*args: str) -> str:
     res = subprocess.run([str(DESKWORLD), *args], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
     return res.stdout
+
+
+STAND_IN = """\
+import json, sys
+import yaml
+args = sys.argv[1:]
+if args[:1] != ["compose"]:
+    sys.exit("docker stand-in: only `docker compose config` and `docker compose version`")
+if "version" in args:
+    print("2.0.0-stand-in")
+    sys.exit(0)
+with open(args[args.index("-f") + 1]) as f:
+    print(json.dumps({"name": "harbor-lint", **yaml.safe_load(f)}))
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def docker_compose(tmp_path_factory):
+    """The real ``docker compose`` when it is there; else the stand-in on PATH (see the module's doc)."""
+    real = subprocess.run(["docker", "compose", "version"], capture_output=True) if shutil.which("docker") else None
+    if real is not None and real.returncode == 0:
+        yield
+        return
+    bin_dir = tmp_path_factory.mktemp("docker-stand-in")
+    (bin_dir / "docker").write_text(f"#!{sys.executable}\n" + STAND_IN)
+    (bin_dir / "docker").chmod(0o755)
+    old = os.environ["PATH"]
+    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{old}"
+    yield
+    os.environ["PATH"] = old
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +84,15 @@ def test_harbor_loads_and_validates_the_folder(exported, tid):
     task = Task(d)
     assert task.name == f"deskworld/{TASKS[tid]}"
     assert task.config.metadata["task_id"] == tid
-    assert START in task.instruction and "ANSWER:" in task.instruction
+    assert START in task.instruction and "ANSWER:" in task.instruction and "/logs/agent/final_answer.txt" in task.instruction
     assert task.config.verifier.environment_mode == VerifierEnvironmentMode.SEPARATE
-    assert [c.command for c in task.config.verifier.collect] == ["deskworld harbor snapshot"]
+    # The end state is the desk sidecar's: its hook runs there (after main stops), its evidence is collected
+    # from its filesystem; the agent's own service only hands over its final message.
+    assert [(c.service, c.command) for c in task.config.verifier.collect][1] == ("desk", "deskworld harbor snapshot")
+    assert task.config.verifier.collect[0].service == MAIN_SERVICE_NAME
+    assert sidecar_services(task.config.artifacts) == {"desk"}
+    assert [a.source for a in task.config.artifacts] == ["/var/lib/deskworld/evidence"]
+    assert (task.paths.environment_dir / "docker-compose.yaml").is_file()
     assert task.config.environment.healthcheck.command.endswith(f"{START}/")
     assert lint_task(d, selected_rules=set(DEFAULT_RULES)) == []
     # Beyond the defaults only the two opt-in rules speak: the base image is not pinned to a digest (none can

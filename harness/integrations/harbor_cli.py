@@ -1,5 +1,5 @@
 """``deskworld export-tasks --format harbor`` and ``deskworld harbor …``, the commands the exported
-folders' containers run (serve the world, snapshot its end, grade it, solve it): see
+folders' containers run (serve the world, snapshot its end, grade it) and a trial on this machine: see
 ``harness.integrations.harbor``."""
 from __future__ import annotations
 
@@ -60,7 +60,8 @@ def export_tasks(fmt: str, pattern: str, split: str | None, per_family: str | No
 
 @click.group("harbor")
 def harbor() -> None:
-    """What an exported Harbor task's containers run: serve its world, snapshot the end, grade, solve."""
+    """What an exported Harbor task's containers run: serve its world (with the oracle's door), snapshot the
+    end, grade it."""
 
 
 def _task(task_id: str):
@@ -77,18 +78,23 @@ def _task(task_id: str):
 @click.option("--coworkers", default="", help="The task's co-worker scenario triggers, comma-separated.")
 @click.option("--state", envvar="DESKWORLD_STATE", required=True, type=click.Path(dir_okay=False),
               help="The store's file, made anew from the world's start ($DESKWORLD_STATE).")
+@click.option("--oracle-sha256", envvar="DESKWORLD_ORACLE_SHA256", default=None,
+              help="SHA-256 of the token solution/solve.sh presents to play the oracle ($DESKWORLD_ORACLE_SHA256); "
+                   "without it, no oracle.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8780, show_default=True, type=int)
-def serve_cmd(world_ref: str, user: str | None, coworkers: str, state: str, host: str, port: int) -> None:
-    """Serve a task's seeded world, its store in a file that ``snapshot`` reads."""
+def serve_cmd(world_ref: str, user: str | None, coworkers: str, state: str, oracle_sha256: str | None, host: str,
+              port: int) -> None:
+    """Serve a task's seeded world (the desk service), its store in a file that ``snapshot`` reads."""
     import logging
 
     from werkzeug.serving import make_server
 
     from apps.core.world import WorldError
-    from harness.integrations.harbor import served_app
+    from harness.integrations.harbor_run import served_app
     try:
-        app = served_app(world_ref, Path(state), user=user, coworkers=[c for c in coworkers.split(",") if c])
+        app = served_app(world_ref, Path(state), user=user, coworkers=[c for c in coworkers.split(",") if c],
+                         oracle_sha256=oracle_sha256)
     except WorldError as e:
         raise click.ClickException(str(e)) from None
     try:
@@ -103,13 +109,13 @@ def serve_cmd(world_ref: str, user: str | None, coworkers: str, state: str, host
 @harbor.command("snapshot")
 @click.option("--state", envvar="DESKWORLD_STATE", required=True, type=click.Path(dir_okay=False),
               help="The served store's file ($DESKWORLD_STATE).")
-@click.option("--logs", envvar="DESKWORLD_HARBOR_LOGS", default="/logs", show_default=True,
-              type=click.Path(file_okay=False), help="Harbor's logs root ($DESKWORLD_HARBOR_LOGS).")
-def snapshot_cmd(state: str, logs: str) -> None:
-    """The served world's end state and the agent's final message into <logs>/artifacts/deskworld/."""
-    from harness.integrations.harbor import snapshot
+@click.option("--evidence", envvar="DESKWORLD_EVIDENCE", default="/var/lib/deskworld/evidence", show_default=True,
+              type=click.Path(file_okay=False), help="The desk service's evidence folder ($DESKWORLD_EVIDENCE).")
+def snapshot_cmd(state: str, evidence: str) -> None:
+    """The served world's end state into <evidence>/final.json.gz (run in the desk service)."""
+    from harness.integrations.harbor_run import snapshot
     try:
-        dest = snapshot(Path(state), Path(logs))
+        dest = snapshot(Path(state), Path(evidence))
     except FileNotFoundError as e:
         raise click.ClickException(str(e)) from None
     click.echo(str(dest))
@@ -117,57 +123,42 @@ def snapshot_cmd(state: str, logs: str) -> None:
 
 @harbor.command("grade")
 @click.argument("task_id")
-@click.option("--artifacts", required=True, type=click.Path(file_okay=False),
-              help="The collected end state (final.json.gz) and final message (final_answer.txt).")
+@click.option("--evidence", required=True, type=click.Path(file_okay=False),
+              help="The desk service's collected evidence folder (final.json.gz).")
+@click.option("--answer", "answer", required=True, type=click.Path(dir_okay=False),
+              help="The agent's final message (final_answer.txt), if it wrote one.")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Where reward.json and result.json go.")
-def grade_cmd(task_id: str, artifacts: str, out: str) -> None:
-    """Verify a collected end state; write reward.json (numbers only) and result.json (the checks)."""
-    from harness.integrations.harbor import grade
-    reward = grade(_task(task_id), Path(artifacts), Path(out))
+def grade_cmd(task_id: str, evidence: str, answer: str, out: str) -> None:
+    """Verify a collected end state; write reward.json (numbers only) and result.json (the checks). Anything
+    wrong — an unknown task included — is reward 0 with the reason in result.json."""
+    from harness.integrations.harbor_run import ZERO, grade, write_error
+    try:
+        task = _task(task_id)
+    except click.ClickException as e:
+        write_error(Path(out), task_id, e.message)
+        click.echo(" ".join(f"{k}={v:g}" for k, v in ZERO.items()))
+        raise
+    reward = grade(task, Path(evidence), Path(answer), Path(out))
     click.echo(" ".join(f"{k}={v:g}" for k, v in reward.items()))
-
-
-@harbor.command("solve")
-@click.argument("task_id")
-@click.option("--state", envvar="DESKWORLD_STATE", required=True, type=click.Path(dir_okay=False),
-              help="The served store's file ($DESKWORLD_STATE): the oracle's end state goes there.")
-@click.option("--tasks-from", default=None, type=click.Path(dir_okay=False),
-              help="The world's tasks (a tarball), unpacked into the world when it has none (the agent's image).")
-@click.option("--answer-out", required=True, type=click.Path(dir_okay=False),
-              help="Where the oracle's final message goes (computer-1's /logs/agent/final_answer.txt).")
-def solve_cmd(task_id: str, state: str, tasks_from: str | None, answer_out: str) -> None:
-    """Run the task's oracle and leave its end state in the served world."""
-    from harness.integrations.harbor import install_tasks, solve
-    world = task_id.split("/", 1)[0]
-    try:
-        install_tasks(world, Path(tasks_from) if tasks_from else None)
-    except FileNotFoundError as e:
-        raise click.ClickException(str(e)) from None
-    task = _task(task_id)
-    if not Path(state).is_file():
-        raise click.ClickException(f"no served store at {state}: is `deskworld harbor serve` running?")
-    try:
-        row = solve(task, Path(state), Path(answer_out))
-    except RuntimeError as e:
-        raise click.ClickException(str(e)) from None
-    click.echo(f"{task.id}: oracle {row['status']} in {row['steps']} steps (score {row['score']:g})")
 
 
 @harbor.command("try")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--agent", "agents", type=click.Choice(["oracle", "nothing"]), multiple=True,
-              help="oracle: solution/solve.sh; nothing: the agent does nothing. Twice: one after the other on the "
+              help="oracle: solution/solve.sh (the desk service plays it); nothing: the agent does nothing. Twice: one after the other on the "
                    "same served world, each graded (default: oracle).")
 @click.option("--work", required=True, type=click.Path(file_okay=False),
               help="A new or empty folder for the trial's roots (worlds, logs, the served store).")
 @click.option("--port", default=0, type=int, help="Port to serve the world on (default: a free one).")
 def try_cmd(folder: str, agents: tuple[str, ...], work: str, port: int) -> None:
-    """A trial of an exported folder on this machine, without Docker: its entrypoint, solve.sh, collect
-    hooks and test.sh with their roots in --work; prints the reward.json test.sh wrote."""
+    """A trial of an exported folder on this machine, without Docker: the desk service's command, solve.sh,
+    the collect hooks of each service and test.sh, with each side's roots in --work; prints the reward.json
+    test.sh wrote."""
     import json
     import socket
 
-    from harness.integrations.harbor import HarborExportError, check_out_dir, host_trial
+    from harness.integrations.harbor import HarborExportError, check_out_dir
+    from harness.integrations.harbor_trial import host_trial
     try:
         check_out_dir(Path(work))
     except HarborExportError as e:
