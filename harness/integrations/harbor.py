@@ -151,17 +151,38 @@ def instruction_md(task: Task) -> str:
             "computer-1 writes that file itself.\n")
 
 
+def _apt(packages: str) -> str:
+    """A Dockerfile's Debian packages layer (on BASE_IMAGE)."""
+    return f"""\
+ENV DEBIAN_FRONTEND=noninteractive
+RUN apt-get update \\
+    && apt-get install -y --no-install-recommends {packages} \\
+    && rm -rf /var/lib/apt/lists/*
+"""
+
+
+def _deskworld(task: Task, sdist: str, **env: str) -> str:
+    """A Dockerfile's deskworld layers: its sdist installed, the world's tarball unpacked and compiled,
+    deskworld's roots (and ``env``) in the image's environment."""
+    env = {"DESKWORLD_WORLDS": "/opt/deskworld/worlds", "DESKWORLD_CACHE": "/opt/deskworld/cache", **env}
+    lines = " \\\n    ".join(f"{k}={v}" for k, v in env.items())
+    return f"""\
+COPY {sdist} /opt/deskworld/
+RUN python -m pip install --no-cache-dir /opt/deskworld/{sdist}
+
+ADD {WORLD_TAR} /opt/deskworld/worlds/
+ENV {lines}
+RUN deskworld compile {task.world_ref}
+"""
+
+
 def agent_dockerfile(task: Task) -> str:
     return f"""\
 # The agent's machine for {task.id}: Debian, Chromium and what Harbor's computer-1 agent needs (X server,
 # desktop, VNC, xdotool, screenshots). Nothing of deskworld: the world is the {DESK} service at {START_ORIGIN}.
 FROM {BASE_IMAGE}
 
-ENV DEBIAN_FRONTEND=noninteractive
-RUN apt-get update \\
-    && apt-get install -y --no-install-recommends {AGENT_APT} \\
-    && rm -rf /var/lib/apt/lists/*
-
+{_apt(AGENT_APT)}
 WORKDIR /root
 """
 
@@ -202,22 +223,8 @@ def desk_dockerfile(task: Task, sdist: str, token_sha256: str) -> str:
 # Chromium is the oracle's (solution/solve.sh asks this service to play the task's scripted solution).
 FROM {BASE_IMAGE}
 
-ENV DEBIAN_FRONTEND=noninteractive
-RUN apt-get update \\
-    && apt-get install -y --no-install-recommends {DESK_APT} \\
-    && rm -rf /var/lib/apt/lists/*
-
-COPY {sdist} /opt/deskworld/
-RUN python -m pip install --no-cache-dir /opt/deskworld/{sdist}
-
-ADD {WORLD_TAR} /opt/deskworld/worlds/
-ENV DESKWORLD_WORLDS=/opt/deskworld/worlds \\
-    DESKWORLD_CACHE=/opt/deskworld/cache \\
-    DESKWORLD_STATE={STATE} \\
-    DESKWORLD_EVIDENCE={EVIDENCE} \\
-    DESKWORLD_ORACLE_SHA256={token_sha256}
-RUN deskworld compile {task.world_ref}
-
+{_apt(DESK_APT)}
+{_deskworld(task, sdist, DESKWORLD_STATE=STATE, DESKWORLD_EVIDENCE=EVIDENCE, DESKWORLD_ORACLE_SHA256=token_sha256)}
 EXPOSE {PORT}
 CMD {json.dumps(cmd)}
 """
@@ -228,16 +235,7 @@ def verifier_dockerfile(task: Task, sdist: str) -> str:
 # The verifier's machine for {task.id}: deskworld and the whole world (its tasks and checks), no browser.
 FROM {BASE_IMAGE}
 
-COPY {sdist} /opt/deskworld/
-RUN python -m pip install --no-cache-dir /opt/deskworld/{sdist}
-
-ADD {WORLD_TAR} /opt/deskworld/worlds/
-ENV DESKWORLD_WORLDS=/opt/deskworld/worlds \\
-    DESKWORLD_CACHE=/opt/deskworld/cache \\
-    DESKWORLD_HARBOR_LOGS={LOGS} \\
-    DESKWORLD_EVIDENCE={EVIDENCE}
-RUN deskworld compile {task.world_ref}
-
+{_deskworld(task, sdist, DESKWORLD_HARBOR_LOGS=LOGS, DESKWORLD_EVIDENCE=EVIDENCE)}
 WORKDIR /app
 
 COPY . /tests/
