@@ -359,14 +359,15 @@ def goal_of(task, obs: dict) -> str:
 
 
 def final_action(text: str | None) -> dict:
-    """A model's closing text as ``done``: ``INFEASIBLE`` anywhere on its own line means infeasible.
+    """A model's closing text as ``done``: a line beginning ``INFEASIBLE`` (or ``ANSWER: INFEASIBLE``;
+    markdown emphasis around either, ``**INFEASIBLE:**``, included) means infeasible.
     A text that asks rather than ends — a line ``ASK_USER: <question>`` and no ``ANSWER:`` — is an
     ``ask_user`` to the task's principal; the episode goes on with their reply."""
     text = (text or "").strip()
     asked = re.search(r"(?im)^\s*ASK_USER:\s*(\S.*)$", text)
     if asked and "ANSWER:" not in text.upper():
         return {"type": "ask_user", "text": asked.group(1).strip()[:2000]}
-    if re.search(r"(?im)^\s*(?:ANSWER:\s*)?INFEASIBLE\b", text):
+    if re.search(r"(?im)^[ \t*_]*(?:ANSWER:[ \t*_]*)?INFEASIBLE(?![A-Za-z0-9])", text):
         return {"type": "done", "status": "infeasible", "answer": text or None}
     return {"type": "done", "status": "complete", "answer": text or None}
 

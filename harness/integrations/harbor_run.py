@@ -9,7 +9,6 @@ import hashlib
 import hmac
 import json
 import os
-import re
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -177,21 +176,16 @@ def start_state(task: Task) -> tuple[dict, Path]:
         slot.close()
 
 
-_EMPHASIS = re.compile(r"(?m)^(\s*)(?:\*\*|__|\*|_)(?=\s*(?:ANSWER:\s*)?INFEASIBLE)", re.I)
-
-
 def read_answer(path: Path) -> tuple[str | None, str | None]:
     """(answer, done status) from a final message, read as deskworld's own model agents' closing text is
-    (``harness.agents.model.final_action``: a line starting ``INFEASIBLE`` means ``done(status=infeasible)``),
-    markdown emphasis around that word (``**INFEASIBLE:**``) included."""
+    (``harness.agents.model.final_action``: a line starting ``INFEASIBLE`` means ``done(status=infeasible)``);
+    a question (``ASK_USER:``) has nobody to answer it here, so it stands as the answer."""
     from harness.agents.model import final_action
     if not path.is_file():
         return None, None
     text = path.read_text(encoding="utf-8", errors="replace").strip()
     done = final_action(text)
-    if done.get("status") != "infeasible" and final_action(_EMPHASIS.sub(r"\1", text)).get("status") == "infeasible":
-        return text or None, "infeasible"
-    return done.get("answer", text) or None, done.get("status", "complete")
+    return done.get("answer", text or None), done.get("status", "complete")
 
 
 class GradeError(Exception):
