@@ -21,15 +21,12 @@ def py_type(prop: dict):
     """The Python type hint for one JSON-schema property (what get_json_schema turns back into it)."""
     if "enum" in prop:
         return Literal[tuple(prop["enum"])]
-    options = prop.get("anyOf") or prop.get("oneOf")
-    if options:
-        kinds = [o for o in options if o.get("type") != "null"]
-        inner = [py_type(o) for o in kinds] or [str]
+    if "anyOf" in prop:                     # pydantic's unions, and Optional as a union with null
+        options = prop["anyOf"]
+        inner = [py_type(o) for o in options if o.get("type") != "null"]
         hint = inner[0] if len(inner) == 1 else Union[tuple(inner)]
-        return Optional[hint] if len(kinds) < len(options) else hint
+        return Optional[hint] if len(inner) < len(options) else hint
     kind = prop.get("type")
-    if isinstance(kind, list):
-        return py_type({"anyOf": [{"type": k} for k in kind]})
     if kind == "array":
         items = prop.get("items")
         return list[py_type(items)] if isinstance(items, dict) and items else list
@@ -40,15 +37,12 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).replace("``", "`").split())
 
 
-def bind_app_tool(cls: type, tool) -> str:
+def bind_app_tool(cls: type, tool) -> None:
     """Bind ``tool`` (a ``harness.tools.registry.Tool``) on ``cls`` as a method named after its MCP
-    name (``mail_search``); the method calls ``self._call_app_tool(tool.name, arguments)``. Returns
-    the method's name; a name already on the class is left alone (binding is idempotent)."""
+    name (``mail_search``); the method calls ``self._call_app_tool(tool.name, arguments)``."""
     name = tool.mcp_name
     if not NAME.match(name) or keyword.iskeyword(name):
         raise ValueError(f"tool {tool.name!r}: {name!r} is not a Python identifier")
-    if name in cls.__dict__:
-        return name
     schema = tool.input_schema
     props: dict = schema.get("properties") or {}
     required = set(schema.get("required") or [])
@@ -79,4 +73,3 @@ def bind_app_tool(cls: type, tool) -> str:
     fn.__qualname__ = f"{cls.__name__}.{name}"
     fn.__module__ = cls.__module__
     setattr(cls, name, fn)
-    return name

@@ -29,7 +29,7 @@ Example (TRL's own virtualenv: ``examples/trl``)::
 - ``spec.reward_funcs``: ``[score_reward]`` by default (the verifier's score in [0, 1]: the weighted
   share of a task's checkpoints where it has them); ``rewards=("passed", "score")`` adds the binary
   ``passed_reward``. They read the environments TRL hands them (``environments=``, GRPOTrainer; TRL
-  1.16's ``AsyncGRPOTrainer`` passes neither, so they refuse it by name). A rollout that never ended its
+  1.16's ``AsyncGRPOTrainer`` passes none, so they refuse it by name). A rollout that never ended its
   episode (the model stopped without calling ``done`` before the step limit) scores 0.
 
 The env is local (``make_env``, a headless Chromium per environment instance) or, with
@@ -40,18 +40,23 @@ from __future__ import annotations
 
 import functools
 import weakref
-from typing import Literal
 
 from PIL import Image
 
+from harness.agents.model import SCREEN, Screen
+from harness.env import actions as A
 from harness.env.desk import resolve_tasks
 from harness.tasks.families import InstanceRef
 from harness.tasks.registry import TaskError, load_task
 
 REWARDS = ("score", "passed")
-# deskworld's action types the environment's tools carry out (``tool_call``: the apps' tools, by name)
-_TOOL_OF = {k: k for k in ("click", "double_click", "triple_click", "move", "drag", "scroll", "type", "key",
-                           "wait", "navigate", "back", "done", "ask_user")} | {"tool_call": None}
+# The deskworld actions the environment's tools carry out, each by the tool of its name (and ``tool_call``
+# by the app tool it names).
+ACTED = ("click", "double_click", "triple_click", "move", "drag", "scroll", "type", "key", "wait", "navigate",
+         "back", "done", "ask_user")
+# The tools' enums are the actions' own (harness.env.actions), so the two cannot drift apart.
+Button = A.Click.model_fields["button"].annotation          # Literal["left", "right", "middle"]
+Status = A.Done.model_fields["status"].annotation           # Literal["complete", "infeasible"]
 
 
 class DeskworldSpec:
@@ -159,36 +164,39 @@ class DeskworldSpec:
                 out.append(row)
         return out[:self.num_tasks] if self.num_tasks is not None else out
 
-    def tool_call(self, action: dict, screen: tuple[int, int] = (1280, 800)) -> dict:
+    def tool_call(self, action: dict, screen: tuple[int, int] = SCREEN) -> dict:
         """The tool call (``{"name": ..., "arguments": {...}}``) that carries out a deskworld action —
         one an oracle run recorded, say — for this spec's model: points mapped from the browser's
         ``screen`` (width, height) into the screenshot the model sees. For scripted policies and
         supervised data."""
         kind = action.get("type")
-        if kind not in _TOOL_OF:
-            raise ValueError(f"no tool carries out a {kind!r} action; the tools act out: {', '.join(_TOOL_OF)}")
-        w, h = self.image_size or screen
-        sx, sy = w / screen[0], h / screen[1]
+        if kind == "tool_call":
+            return {"name": action["tool"].replace(".", "_"), "arguments": dict(action.get("arguments") or {})}
+        if kind not in ACTED:
+            raise ValueError(f"no tool carries out a {kind!r} action; the tools act out: "
+                             f"{', '.join(ACTED + ('tool_call',))}")
+        if action.get("modifiers"):
+            raise ValueError(f"the {kind} tool takes no modifiers (action {action!r})")
+        view = Screen(self.image_size, tuple(screen))
+        (w, h), (sx, sy) = view.size, view.scale
 
         def pt(p: dict, xn: str = "x", yn: str = "y") -> dict:
-            return {xn: min(w - 1, int(p["x"] * sx)), yn: min(h - 1, int(p["y"] * sy))}
+            x, y = view.to_model(p["x"], p["y"])
+            return {xn: min(w - 1, x), yn: min(h - 1, y)}
 
-        args = {k: v for k, v in action.items() if k != "type" and v is not None}
+        args = {k: v for k, v in action.items() if k not in ("type", "modifiers") and v is not None}
         if kind in ("click", "double_click", "triple_click", "move", "scroll"):
             args.update(pt(action))
             if kind == "scroll":
-                args.update(dx=round(action.get("dx", 0) * sx), dy=round(action.get("dy", 0) * sy))
-            if action.get("modifiers"):
-                raise ValueError(f"the {kind} tool takes no modifiers (action {action!r})")
-            args.pop("modifiers", None)
+                args.update(dx=round(action.get("dx", 0) / sx), dy=round(action.get("dy", 0) / sy))
         elif kind == "drag":
             path = action["path"]
-            args = {**pt(path[0], "start_x", "start_y"), **pt(path[-1], "end_x", "end_y")}
+            if len(path) != 2:
+                raise ValueError(f"the drag tool goes from one point to another, not along {len(path)} points")
+            args = {**pt(path[0], "start_x", "start_y"), **pt(path[1], "end_x", "end_y")}
         elif kind == "key":
             args = {"keys": action.get("keys", action.get("key"))}
-        elif kind == "tool_call":
-            return {"name": action["tool"].replace(".", "_"), "arguments": dict(action.get("arguments") or {})}
-        return {"name": _TOOL_OF[kind], "arguments": args}
+        return {"name": kind, "arguments": args}
 
     def make_env(self, task_id: str):
         """A new env for this spec's settings (local ``make_env`` or ``RemoteEnv``)."""
@@ -224,11 +232,9 @@ class DeskworldEnv:
         if self._spec is None:
             raise TypeError("DeskworldEnv is made by a spec: pass DeskworldSpec(...).environment_factory")
         self._env = None
-        self._task: str | None = None
-        self._ended = True
-        self._end_reason = ""
-        self._result: dict | None = None
-        self._screen: tuple[int, int] = (1280, 800)
+        self._over = "no episode has started"       # why the episode is over; "" while it runs
+        self._result: dict | None = None            # the verifier's, once the episode has ended
+        self._view = Screen.of(self._spec.image_size)   # the screenshot the model sees, mapped onto the screen
 
     # ---- what the reward functions read (properties without side effects: TRL reads them at init)
     @property
@@ -255,19 +261,18 @@ class DeskworldEnv:
             self._env = self._spec.make_env(task)
             weakref.finalize(self, self._env.close)
         # The last episode's verdict goes first: a reset that fails must not leave its reward readable.
-        self._task, self._ended, self._end_reason, self._result = task, True, "its reset failed", None
+        self._over, self._result = "its reset failed", None
         obs, _info = self._env.reset(seed=seed, options={"task": task})
-        self._ended, self._end_reason = False, ""
-        shot = obs["screenshot"]
-        self._screen = (shot.shape[1], shot.shape[0])
-        w, h = self._size()
+        self._over = ""
+        self._view.see(obs)
+        w, h = self._view.size
         text = (f"{obs['goal']}\n\nURL: {obs['url']}\nThe screenshot is {w}×{h} pixels; x grows to the right, "
                 "y downwards. Act with the tools; when you are finished call done (with your answer if the "
                 "task asks for one).")
         return [self._image(obs), {"type": "text", "text": text + self._extra(obs)}]
 
     # ---- tools (each public function of the class is one; docstrings make their JSON schemas)
-    def click(self, x: int, y: int, button: Literal["left", "right", "middle"] = "left") -> list:
+    def click(self, x: int, y: int, button: Button = "left") -> list:
         """Click at a point of the screenshot.
 
         Args:
@@ -325,7 +330,7 @@ class DeskworldEnv:
             dy: Pixels to scroll down (negative: up).
             dx: Pixels to scroll right (negative: left).
         """
-        sx, sy = self._scale()
+        sx, sy = self._view.scale
         return self._act("scroll", {**self._point(x, y), "dx": round(_int(dx, "dx") * sx),
                                     "dy": round(_int(dy, "dy") * sy)})
 
@@ -365,7 +370,7 @@ class DeskworldEnv:
         """Go back in the browser's history."""
         return self._act("back", {})
 
-    def done(self, answer: str = "", status: Literal["complete", "infeasible"] = "complete") -> list:
+    def done(self, answer: str = "", status: Status = "complete") -> list:
         """End the episode: the task is complete (with the answer when the task asks a question) or infeasible.
 
         Args:
@@ -378,19 +383,18 @@ class DeskworldEnv:
     def _act(self, kind: str, fields: dict) -> list:
         if self._env is None:
             raise RuntimeError("the episode has not started: call reset() first")
-        if self._ended:
-            return [{"type": "text", "text": f"The episode is over ({self._end_reason}); no more actions are taken."}]
+        if self._over:
+            return [{"type": "text", "text": f"The episode is over ({self._over}); no more actions are taken."}]
         obs, _reward, terminated, truncated, info = self._env.step({"type": kind, **fields})
         text = f"URL: {obs['url']}"
         if obs.get("last_action_error"):
             text += f"\nError: {obs['last_action_error']}"
         if terminated or truncated:
-            self._ended = True
-            self._result = info.get("result")
-            self._end_reason = ("done was called" if terminated else
-                                "the environment failed" if info.get("status") == "error" else
-                                "the step limit was reached")
-            text += f"\nThe episode is over ({self._end_reason})."
+            self._result = info["result"]
+            self._over = ("done was called" if terminated else
+                          "the environment failed" if info.get("status") == "error" else
+                          "the step limit was reached")
+            text += f"\nThe episode is over ({self._over})."
         return [self._image(obs), {"type": "text", "text": text + self._extra(obs)}]
 
     def _call_app_tool(self, name: str, arguments: dict) -> list:
@@ -407,28 +411,22 @@ class DeskworldEnv:
             parts.append(f"Accessibility tree:\n{obs['axtree']}")
         return "".join("\n" + p for p in parts)
 
-    def _size(self) -> tuple[int, int]:
-        return self._spec.image_size or self._screen
-
-    def _scale(self) -> tuple[float, float]:
-        (w, h), (sw, sh) = self._size(), self._screen
-        return sw / w, sh / h
-
     def _point(self, x, y, xname: str = "x", yname: str = "y") -> dict:
         """A point of the model's screenshot as one of the browser's screen; outside it: ``ValueError``."""
         x, y = _int(x, xname), _int(y, yname)
-        w, h = self._size()
+        w, h = self._view.size
         if not 0 <= x < w:
             raise ValueError(f"{xname}={x} is outside the screenshot (0..{w - 1})")
         if not 0 <= y < h:
             raise ValueError(f"{yname}={y} is outside the screenshot (0..{h - 1})")
-        (sx, sy), (sw, sh) = self._scale(), self._screen
-        return {"x": min(sw - 1, int((x + 0.5) * sx)), "y": min(sh - 1, int((y + 0.5) * sy))}
+        (sx, sy), (sw, sh) = self._view.scale, self._view.source
+        return {"x": min(sw - 1, round(x * sx)), "y": min(sh - 1, round(y * sy))}
 
     def _image(self, obs: dict) -> dict:
+        """The screenshot at the size the model sees (``Screen.size``, resized as ``Screen.png`` does)."""
         img = Image.fromarray(obs["screenshot"])
-        if img.size != self._size():
-            img = img.resize(self._size(), Image.Resampling.BILINEAR)
+        if img.size != self._view.size:
+            img = img.resize(self._view.size, Image.Resampling.LANCZOS)
         return {"type": "image", "image": img}
 
 
@@ -459,24 +457,22 @@ def _int(value, name: str) -> int:
 
 
 # ---------------------------------------------------------------------- reward functions
-def _values(environments, environment_reward, read) -> list[float]:
-    if environment_reward is not None:           # AsyncGRPOTrainer: the values its workers captured
-        return [float(r) if r is not None else 0.0 for r in environment_reward]
+def _environments(environments) -> list:
     if environments is None:
-        raise ValueError("a deskworld reward function reads the rollouts' environments, and got neither "
-                         "environments= (GRPOTrainer with environment_factory=spec.environment_factory) nor "
-                         "environment_reward=")
-    return [float(read(env)) for env in environments]
+        raise ValueError("a deskworld reward function reads the rollouts' environments= (GRPOTrainer with "
+                         "environment_factory=spec.environment_factory) and got none (TRL 1.16's "
+                         "AsyncGRPOTrainer passes none)")
+    return environments
 
 
-def score_reward(environments=None, environment_reward=None, **kwargs) -> list[float]:
+def score_reward(environments=None, **kwargs) -> list[float]:
     """The verifier's score of each rollout's episode, in [0, 1] (0 when it never ended)."""
-    return _values(environments, environment_reward, lambda env: env.reward)
+    return [env.reward for env in _environments(environments)]
 
 
-def passed_reward(environments=None, environment_reward=None, **kwargs) -> list[float]:
+def passed_reward(environments=None, **kwargs) -> list[float]:
     """1.0 for each rollout whose episode the verifier passed, else 0.0."""
-    return _values(environments, environment_reward, lambda env: env.passed)
+    return [float(env.passed) for env in _environments(environments)]
 
 
 __all__ = ["DeskworldSpec", "DeskworldEnv", "score_reward", "passed_reward", "TaskError"]

@@ -96,6 +96,8 @@ def test_bad_input_is_named():
         DeskworldEnv()
     with pytest.raises(ValueError, match="no tool carries out a 'mouse_down'"):
         DeskworldSpec(TASK).tool_call({"type": "mouse_down", "x": 1, "y": 2})
+    with pytest.raises(ValueError, match="the click tool takes no modifiers"):
+        DeskworldSpec(TASK).tool_call({"type": "click", "x": 1, "y": 2, "modifiers": ["ctrl"]})
     probe = DeskworldSpec(TASK).environment_factory()
     with pytest.raises(RuntimeError, match="call reset"):
         probe.click(1, 2)
@@ -103,6 +105,25 @@ def test_bad_input_is_named():
         probe.reset(prompt=[], seed=0)
     with pytest.raises(ValueError, match="environment_factory"):
         score_reward(prompts=["p"])
+    with pytest.raises(ValueError, match="AsyncGRPOTrainer passes none"):
+        passed_reward(environment_reward=[1.0])
+
+
+def test_points_map_between_the_model_screenshot_and_the_screen():
+    """tool_call maps a screen point into the model's screenshot and the tools map it back (``Screen``)."""
+    spec = DeskworldSpec(TASK, image_size=SIZE)
+    probe = spec.environment_factory()                      # before any reset: the browser's 1280×800
+    for x, y in [(0, 0), (641, 399), (1279, 799)]:
+        call = spec.tool_call({"type": "click", "x": x, "y": y})
+        assert call["name"] == "click" and 0 <= call["arguments"]["x"] < 640 and 0 <= call["arguments"]["y"] < 400
+        back = probe._point(call["arguments"]["x"], call["arguments"]["y"])
+        assert abs(back["x"] - x) <= 1 and abs(back["y"] - y) <= 1, (x, y, call, back)
+    drag = spec.tool_call({"type": "drag", "path": [{"x": 100, "y": 200}, {"x": 300, "y": 201}]})
+    assert drag == {"name": "drag", "arguments": {"start_x": 50, "start_y": 100, "end_x": 150, "end_y": 100}}
+    assert spec.tool_call({"type": "scroll", "x": 640, "y": 400, "dy": 300})["arguments"] == {
+        "x": 320, "y": 200, "dx": 0, "dy": 150}
+    with pytest.raises(ValueError, match="not along 3 points"):
+        spec.tool_call({"type": "drag", "path": [{"x": 1, "y": 1}] * 3})
 
 
 def _oracle_run(spec, env) -> list:
@@ -111,7 +132,7 @@ def _oracle_run(spec, env) -> list:
     oracle.reset(env._env.unwrapped.task)
     outs = []
     while env.result is None:
-        call = spec.tool_call(oracle.act({}), screen=env._screen)
+        call = spec.tool_call(oracle.act({}), screen=env._view.source)
         outs.append(getattr(env, call["name"])(**call["arguments"]))
         assert len(outs) < 20, "the oracle did not end the episode"
     return outs
@@ -123,6 +144,7 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     first = env.reset(**row)                                  # TRL passes the whole row, prompt included
     image, text = first
     assert image["type"] == "image" and isinstance(image["image"], Image.Image) and image["image"].size == SIZE
+    assert len(image["image"].getcolors(SIZE[0] * SIZE[1])) > 20          # the page itself, not a blank frame
     assert text["type"] == "text" and "Corvane" in text["text"] and "URL: http://desk.local/drive/" in text["text"]
     assert "640×400 pixels" in text["text"]
 
@@ -165,8 +187,6 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     env.done()
     assert env.result is not None and env.result["passed"] is False
     assert score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
-    # Values handed over instead of the environments (environment_reward=) are read as they are.
-    assert score_reward(environment_reward=[1.0, 0.0]) == [1.0, 0.0]
 
 
 @pytest.mark.browser
