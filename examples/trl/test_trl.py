@@ -188,7 +188,13 @@ def test_grpo_step_oracle_scores_1_and_doing_nothing_0(tmp_path, oracle_calls):
         # screenshot and one per action at the last).
         later = trainer.generations[1:]
         assert later and all(g["has_tool_images"] and len(g["fields"]["pixel_values"]) > 0 for g in later)
-        assert max(len(imgs or []) for g in later for imgs in g["images"]) == 1 + len(oracle_calls)
+        seen = max((imgs or [] for g in later for imgs in g["images"]), key=len)
+        assert len(seen) == 1 + len(oracle_calls)
+        # They are the screens themselves, at the model's size: pages of the apps (many colours, not a blank
+        # or black frame), and the screen the oracle opened is not the one it started on.
+        assert all(isinstance(img, Image.Image) and img.size == SIZE for img in seen)
+        assert all(len(img.getcolors(SIZE[0] * SIZE[1])) > 20 for img in seen)
+        assert seen[-1].tobytes() != seen[0].tobytes()
         tool_messages = [m for m in trainer._logs["completion"][0] if m["role"] == "tool"]
         assert len(tool_messages) == len(oracle_calls)
         assert [b["type"] for b in tool_messages[0]["content"]] == ["image", "text"]
