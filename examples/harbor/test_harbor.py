@@ -3,9 +3,18 @@ the main install, ../../.venv): the exported folders load with Harbor's own ``Ta
 ``Task.is_valid_dir`` and Harbor's linter with its default rules (as ``harbor lint`` runs it), and the
 reward.json that test.sh writes — after the oracle's solve.sh and after a do-nothing episode — is read by
 Harbor's own verifier parser as reward 1 and 0. (Harbor's trials need Docker, absent here: the scripts run on
-this machine through ``deskworld harbor try``, with their roots redirected.)"""
+this machine through ``deskworld harbor try``, with their roots redirected.)
+
+What is stood in: Docker Compose. Harbor's linter (``harbor.lint.compose``) runs ``docker compose -f
+environment/docker-compose.yaml config --format json`` and lints the model it prints. Without Docker on this
+machine, a stand-in ``docker`` on PATH prints the compose file's YAML as that JSON — as written, neither
+validated nor normalised by Compose. Everything else is Harbor's real code: its lint rules run on that
+model (a test below checks that they flag a privileged service), and the tests check the stand-in was
+called for every folder. Where ``docker compose`` is installed, the real one is used and nothing is stood in.
+"""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -42,6 +51,8 @@ STAND_IN = """\
 import json, sys
 import yaml
 args = sys.argv[1:]
+with open(LOG, "a") as log:
+    log.write(json.dumps(args) + "\\n")
 if args[:1] != ["compose"]:
     sys.exit("docker stand-in: only `docker compose config` and `docker compose version`")
 if "version" in args:
@@ -54,18 +65,27 @@ with open(args[args.index("-f") + 1]) as f:
 
 @pytest.fixture(scope="module", autouse=True)
 def docker_compose(tmp_path_factory):
-    """The real ``docker compose`` when it is there; else the stand-in on PATH (see the module's doc)."""
+    """The real ``docker compose`` when it is there (None); else the stand-in on PATH (see the module's
+    doc) and the file it logs its calls to."""
     real = subprocess.run(["docker", "compose", "version"], capture_output=True) if shutil.which("docker") else None
     if real is not None and real.returncode == 0:
-        yield
+        yield None
         return
     bin_dir = tmp_path_factory.mktemp("docker-stand-in")
-    (bin_dir / "docker").write_text(f"#!{sys.executable}\n" + STAND_IN)
+    log = bin_dir / "calls.jsonl"
+    log.touch()
+    (bin_dir / "docker").write_text(f"#!{sys.executable}\nLOG = {str(log)!r}\n" + STAND_IN)
     (bin_dir / "docker").chmod(0o755)
     old = os.environ["PATH"]
     os.environ["PATH"] = f"{bin_dir}{os.pathsep}{old}"
-    yield
+    yield log
     os.environ["PATH"] = old
+
+
+def compose_files_read(log: Path | None) -> list[str]:
+    """The compose files Harbor's linter had the stand-in read (``-f``)."""
+    calls = [json.loads(line) for line in log.read_text().splitlines()] if log else []
+    return [c[c.index("-f") + 1] for c in calls if "config" in c and "-f" in c]
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +98,7 @@ def exported(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("tid", list(TASKS))
-def test_harbor_loads_and_validates_the_folder(exported, tid):
+def test_harbor_loads_and_validates_the_folder(exported, docker_compose, tid):
     d = exported / TASKS[tid]
     assert Task.is_valid_dir(d)
     task = Task(d)
@@ -95,15 +115,32 @@ def test_harbor_loads_and_validates_the_folder(exported, tid):
     assert (task.paths.environment_dir / "docker-compose.yaml").is_file()
     assert task.config.environment.healthcheck.command.endswith(f"{START}/")
     assert lint_task(d, selected_rules=set(DEFAULT_RULES)) == []
+    if docker_compose is not None:                 # Harbor's compose lint ran, on the stand-in's model
+        assert str(d / "environment" / "docker-compose.yaml") in compose_files_read(docker_compose)
     # Beyond the defaults only the two opt-in rules speak: the base image is not pinned to a digest (none can
     # be looked up offline), and the agent runs as root (computer-1 starts X, a desktop and Chromium).
     assert {f.rule for f in lint_task(d)} <= {LintRule.UNPINNED_IMAGE, LintRule.ROOT_AGENT}
 
 
-def test_harbor_lint_command_passes(exported):
+def test_harbor_lint_command_passes(exported, docker_compose):
     res = subprocess.run([str(HARBOR), "lint", *(str(exported / n) for n in TASKS.values())],
                          capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+    if docker_compose is not None:
+        read = compose_files_read(docker_compose)
+        for name in TASKS.values():
+            assert str(exported / name / "environment" / "docker-compose.yaml") in read
+
+
+def test_harbor_lint_flags_a_privileged_desk_service(exported, tmp_path):
+    """The compose lint is live on this layout (real Compose or the stand-in): the same folder with its
+    desk service made privileged fails Harbor's default rules."""
+    d = tmp_path / "privileged"
+    shutil.copytree(exported / TASKS["meridian/snooze-elevator-notice"], d)
+    compose = d / "environment" / "docker-compose.yaml"
+    compose.write_text(compose.read_text().replace("\n  desk:\n", "\n  desk:\n    privileged: true\n", 1))
+    assert "privileged: true" in compose.read_text()
+    assert LintRule.COMPOSE_PRIVILEGED in {f.rule for f in lint_task(d, selected_rules=set(DEFAULT_RULES))}
 
 
 def parse_with_harbor(reward_json: Path, trial_dir: Path) -> VerifierResult:
