@@ -11,13 +11,60 @@ tool may be driven from any thread, by the sync or the async call-site of ``Tool
 """
 from __future__ import annotations
 
-from typing import Any
+import inspect
+import json
+from typing import Any, get_args
 
 from PIL import Image
 
 from cube.container import Container
 from cube.core import ActionSchema, AgentStop
 from cube.tool import Tool, ToolConfig, tool_action
+from harness.env import actions as A
+
+
+def _one_of(model: type, field: str) -> str:
+    """A ``Literal`` field of deskworld's action model as the ``{...}`` set CUBE turns into an enum."""
+    return "{" + ", ".join(json.dumps(v) for v in get_args(model.model_fields[field].annotation)) + "}"
+
+
+def _point(field: str) -> str:
+    return A.Click.model_fields[field].description.capitalize() + "."
+
+
+_MODIFIERS = ", ".join(json.dumps(m) for m in get_args(A.Modifier))
+
+# The numpy-docstring type and description of every action parameter (``"action.param"`` when one
+# action means something else by it), built from deskworld's action table (``harness.env.actions``)
+# where it says the same.
+_PARAMS: dict[str, tuple[str, str]] = {
+    "x": ("int", _point("x")),
+    "y": ("int", _point("y")),
+    "button": (_one_of(A.Click, "button"), "The mouse button (default left)."),
+    "modifiers": ("list", f"Keys held down while clicking: any of {_MODIFIERS}."),
+    "path": ("list", "Two or more points [x, y] in screenshot pixels, e.g. [[100, 200], [300, 200]]."),
+    "dy": ("int", "Pixels to scroll down (negative: up)."),
+    "dx": ("int", "Pixels to scroll right (negative: left)."),
+    "keys": ("str", 'Key names like "Enter", "ctrl+a", "shift+Tab", "Page_Down", or "Down Down Enter".'),
+    "ms": ("int", f"Milliseconds to wait (0 to {A.MAX_WAIT_MS}, default 1000)."),
+    "url": ("str", "A path like /mail/inbox or /drive/, or a full URL of this site."),
+    "text": ("str", f"The text (at most {A.MAX_TYPE_CHARS} characters)."),
+    "ask_user.text": ("str", 'The question. Their answer comes back as text ("User reply").'),
+    "answer": ("str", 'The answer, when the task asks for one (or, with status "infeasible", why it can\'t be done).'),
+    "status": (_one_of(A.Done, "status"), '"complete" (default), or "infeasible" when the task cannot be done.'),
+}
+
+
+def _params(func):
+    """Append to ``func``'s one-line docstring the numpy "Parameters" section that CUBE's ``@tool_action``
+    reads (``cube.utils.function_to_dict``: each parameter's type, a ``{...}`` set as an enum, its
+    description), one entry per parameter from ``_PARAMS``."""
+    lines = [func.__doc__.strip(), "", "Parameters", "----------"]
+    for name in list(inspect.signature(func).parameters)[1:]:           # past self
+        kind, text = _PARAMS.get(f"{func.__name__}.{name}") or _PARAMS[name]
+        lines += [f"{name} : {kind}", f"    {text}"]
+    func.__doc__ = "\n".join(lines)
+    return func
 
 
 class DeskToolConfig(ToolConfig):
@@ -62,7 +109,7 @@ class DeskTool(Tool):
     def open_episode(self, task_id: str, seed: int | None = None) -> dict:
         """Start an episode of ``task_id``: a fresh copy of its world, the browser on its start page."""
         if self._env is None:
-            from harness.env import make_env     # Gymnasium, Playwright and the apps load here, not at import
+            from harness.env import make_env     # Playwright and the apps load here, not at import
 
             self._env = make_env(task_id, variant=self._config.variant, max_steps=self._config.max_steps)
         obs, _info = self._env.reset(seed=seed, options={"task": task_id})
@@ -108,124 +155,61 @@ class DeskTool(Tool):
         return Image.fromarray(obs["screenshot"])
 
     # ------------------------------------------------------------------ actions
+    # Each docstring is the action's one-line description; @_params adds the numpy "Parameters"
+    # section CUBE reads (``_PARAMS``: one entry per parameter, shared by the actions taking it).
     @tool_action
+    @_params
     def click(self, x: int, y: int, button: str = "left", modifiers: list[str] | None = None) -> Image.Image:
-        """Click at a point of the screenshot.
-
-        Parameters
-        ----------
-        x : int
-            Pixels from the left edge of the screenshot.
-        y : int
-            Pixels from the top edge of the screenshot.
-        button : {"left", "right", "middle"}
-            The mouse button (default left).
-        modifiers : list
-            Keys held during the click: any of "shift", "ctrl", "alt", "meta".
-        """
+        """Click at a point of the screenshot."""
         return self._act({"type": "click", "x": x, "y": y, "button": button, "modifiers": modifiers or []})
 
     @tool_action
+    @_params
     def double_click(self, x: int, y: int, modifiers: list[str] | None = None) -> Image.Image:
-        """Double-click at a point (opens a file, selects a word).
-
-        Parameters
-        ----------
-        x : int
-            Pixels from the left edge of the screenshot.
-        y : int
-            Pixels from the top edge of the screenshot.
-        modifiers : list
-            Keys held during the clicks: any of "shift", "ctrl", "alt", "meta".
-        """
+        """Double-click at a point (opens a file, selects a word)."""
         return self._act({"type": "double_click", "x": x, "y": y, "modifiers": modifiers or []})
 
     @tool_action
+    @_params
     def triple_click(self, x: int, y: int) -> Image.Image:
-        """Triple-click at a point (selects a line or a paragraph).
-
-        Parameters
-        ----------
-        x : int
-            Pixels from the left edge of the screenshot.
-        y : int
-            Pixels from the top edge of the screenshot.
-        """
+        """Triple-click at a point (selects a line or a paragraph)."""
         return self._act({"type": "triple_click", "x": x, "y": y})
 
     @tool_action
+    @_params
     def move(self, x: int, y: int) -> Image.Image:
-        """Move the mouse to a point (hover).
-
-        Parameters
-        ----------
-        x : int
-            Pixels from the left edge of the screenshot.
-        y : int
-            Pixels from the top edge of the screenshot.
-        """
+        """Move the mouse to a point (hover)."""
         return self._act({"type": "move", "x": x, "y": y})
 
     @tool_action
+    @_params
     def drag(self, path: list[list[int]]) -> Image.Image:
-        """Press at the first point, move through the others, release at the last.
-
-        Parameters
-        ----------
-        path : list
-            Two or more points [x, y] in screenshot pixels, e.g. [[100, 200], [300, 200]].
-        """
+        """Press at the first point, move through the others, release at the last."""
         points = [{"x": p[0], "y": p[1]} if isinstance(p, (list, tuple)) else p for p in path]
         return self._act({"type": "drag", "path": points})
 
     @tool_action
+    @_params
     def scroll(self, x: int, y: int, dy: int = 0, dx: int = 0) -> Image.Image:
-        """Scroll the element under a point.
-
-        Parameters
-        ----------
-        x : int
-            Pixels from the left edge of the screenshot.
-        y : int
-            Pixels from the top edge of the screenshot.
-        dy : int
-            Pixels to scroll down (negative: up).
-        dx : int
-            Pixels to scroll right (negative: left).
-        """
+        """Scroll the element under a point."""
         return self._act({"type": "scroll", "x": x, "y": y, "dx": dx, "dy": dy})
 
     @tool_action
+    @_params
     def key(self, keys: str) -> Image.Image:
-        """Press a key or a chord; several presses separated by spaces.
-
-        Parameters
-        ----------
-        keys : str
-            Key names like "Enter", "ctrl+a", "shift+Tab", "Page_Down", or "Down Down Enter".
-        """
+        """Press a key or a chord; several presses separated by spaces."""
         return self._act({"type": "key", "keys": keys})
 
     @tool_action
+    @_params
     def wait(self, ms: int = 1000) -> Image.Image:
-        """Wait (at most 10 s), then look again.
-
-        Parameters
-        ----------
-        ms : int
-            Milliseconds to wait (0 to 10000, default 1000).
-        """
+        """Wait (at most 10 s), then look again."""
         return self._act({"type": "wait", "ms": ms})
 
     @tool_action
+    @_params
     def navigate(self, url: str) -> Image.Image:
-        """Go to a page of the workspace.
-
-        Parameters
-        ----------
-        url : str
-            A path like /mail/inbox or /drive/, or a full URL of this site.
-        """
+        """Go to a page of the workspace."""
         return self._act({"type": "navigate", "url": url})
 
     @tool_action
@@ -234,27 +218,15 @@ class DeskTool(Tool):
         return self._act({"type": "back"})
 
     @tool_action
+    @_params
     def ask_user(self, text: str) -> Image.Image:
-        """Ask the person who gave you the task a question, when something only they know is missing.
-
-        Parameters
-        ----------
-        text : str
-            The question. Their answer comes back as text ("User reply").
-        """
+        """Ask the person who gave you the task a question, when something only they know is missing."""
         return self._act({"type": "ask_user", "text": text})
 
     @tool_action
+    @_params
     def done(self, answer: str | None = None, status: str = "complete") -> Image.Image:
-        """End the episode: the work is finished (with the answer if the task asks a question), or can't be done.
-
-        Parameters
-        ----------
-        answer : str
-            The answer, when the task asks for one (or, with status "infeasible", why it can't be done).
-        status : {"complete", "infeasible"}
-            "complete" (default), or "infeasible" when the task cannot be done.
-        """
+        """End the episode: the work is finished (with the answer if the task asks a question), or can't be done."""
         return self._act({"type": "done", "status": status, "answer": answer})
 
     @tool_action
@@ -267,12 +239,7 @@ class DeskTool(Tool):
 
     # Last, so the builtin stays usable in the class body above.
     @tool_action
+    @_params
     def type(self, text: str) -> Image.Image:
-        """Type text at the keyboard focus.
-
-        Parameters
-        ----------
-        text : str
-            The text (at most 10000 characters).
-        """
+        """Type text at the keyboard focus."""
         return self._act({"type": "type", "text": text})
