@@ -111,6 +111,24 @@ def test_do_nothing_agent_scores_zero_and_observations_carry_the_screenshot():
         task.close()
 
 
+def test_an_environment_error_is_an_episode_error_not_a_reward():
+    """The browser dies mid-episode: deskworld ends the episode as an environment error, ``evaluate`` raises,
+    and cube's own episode loop reports an error rather than a reward 0 the agent earned."""
+    from cube.testing import run_debug_episode
+
+    task = config_of(ANSWER_TASK).make()
+
+    def agent(obs, action_set):
+        session = task.tool.env.unwrapped.session
+        session.call(lambda: session.browser.close())            # the browser dies mid-episode
+        return Action(name="click", arguments={"x": 90, "y": 192})
+
+    report = run_debug_episode(task, agent)
+    assert (report["error"] or "").startswith(f"RuntimeError: deskworld's environment broke on {ANSWER_TASK} "
+                                      "(not the agent's failure): "), report
+    assert report["done"] is False and report["steps"] == 0 and report["close_idempotent_ok"], report
+
+
 def test_actions_before_reset_say_so():
     task = config_of(ANSWER_TASK).make()
     try:
@@ -158,6 +176,14 @@ def test_tools_list():
     assert click["properties"]["x"]["type"] == "integer"
     assert click["properties"]["button"]["enum"] == ["left", "middle", "right"]
     assert schemas["done"].parameters["properties"]["status"]["enum"] == ["complete", "infeasible"]
+    # each parameter's description from the one table (deskworld's action table where it says the same)
+    assert click["properties"]["x"]["description"] == "Pixels from the left edge of the screenshot."
+    assert schemas["drag"].parameters["properties"]["path"] == {
+        "type": "array", "items": {},
+        "description": "Two or more points [x, y] in screenshot pixels, e.g. [[100, 200], [300, 200]]."}
+    assert schemas["type"].parameters["properties"]["text"]["description"] == "The text (at most 10000 characters)."
+    assert schemas["ask_user"].parameters["properties"]["text"]["description"].startswith("The question.")
+    assert schemas["back"].parameters == {"type": "object", "properties": {}}
     tool.close()
     tool.close()
 

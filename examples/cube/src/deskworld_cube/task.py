@@ -59,10 +59,17 @@ class DeskTask(Task[DeskTaskMetadata, DeskTool]):
         return self.tool.ended
 
     def evaluate(self, obs: Observation | None = None) -> tuple[float, dict[str, Any]]:
-        """The verifier's score in [0, 1] and its result, once the episode has ended (0 before)."""
+        """The verifier's score in [0, 1] and its result, once the episode has ended (0 before).
+
+        An environment error (deskworld's result status ``error``: the browser or the apps broke, never
+        the agent's failure) raises, so ``Task.step`` raises and CUBE's runner records an episode error
+        rather than a reward the agent earned."""
         result = self.tool.result
         if result is None:
             return 0.0, {"ended": False, "message": "the episode has not ended: send done to have it verified"}
+        if result["status"] == "error":
+            raise RuntimeError(f"deskworld's environment broke on {self.metadata.id} (not the agent's failure): "
+                               f"{result['error']}")
         return float(result["score"]), {"ended": True, **result}
 
     def close(self) -> None:
