@@ -243,6 +243,8 @@ def test_verifiers_loads_the_env_and_bad_config_is_named():
 
     with pytest.raises(ValueError, match="unknown split 'nope'; splits: train, dev, test"):
         DeskworldVerifiersConfig(id="deskworld-verifiers", split="nope")
+    with pytest.raises(ValueError, match="--env.taskset.max_steps is for a local browser: deskworld env-server"):
+        DeskworldVerifiersConfig(id="deskworld-verifiers", server="http://127.0.0.1:8765", max_steps=5)
     taskset = DeskworldVerifiersTaskset(DeskworldVerifiersConfig(id="deskworld-verifiers", tasks="meridian/nosuch"))
     with pytest.raises(ValueError, match=r"--env.taskset.tasks 'meridian/nosuch': no task 'meridian/nosuch'"):
         list(taskset)

@@ -20,16 +20,13 @@ never the agent's failure) raises: the episode fails and verifiers may retry it.
 """
 
 import asyncio
-import base64
-import io
 import json
 from typing import Any
 
-import numpy as np
 import verifiers.v1 as vf
-from PIL import Image
 
 from harness.env.actions import ActionError, parse
+from harness.servers.wire import png_b64
 
 
 class DeskworldVerifiersEnvConfig(vf.EnvConfig):
@@ -37,7 +34,8 @@ class DeskworldVerifiersEnvConfig(vf.EnvConfig):
 
 
 def make_desk_env(task: str, server: str | None, max_steps: int | None):
-    """A local `DeskEnv` for `task`, or a `RemoteEnv` on `server` with `task` fixed."""
+    """A local `DeskEnv` for `task`, or a `RemoteEnv` on `server` with `task` fixed (the server runs
+    each task with its own step limit; the taskset's config refuses `max_steps` with a server)."""
     if server:
         from harness.servers.remote import RemoteEnv
 
@@ -49,9 +47,7 @@ def make_desk_env(task: str, server: str | None, max_steps: int | None):
 
 def data_url(screenshot: Any) -> str:
     """The screenshot (H×W×3 uint8) as a PNG data URL."""
-    buf = io.BytesIO()
-    Image.fromarray(np.asarray(screenshot, dtype=np.uint8), "RGB").save(buf, "PNG")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    return "data:image/png;base64," + png_b64(screenshot)
 
 
 def strip_fence(reply: str) -> str:

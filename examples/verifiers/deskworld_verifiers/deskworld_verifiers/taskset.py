@@ -12,7 +12,7 @@ and pass on the trace (see `env.py`).
 """
 
 import verifiers.v1 as vf
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from harness.env.actions import describe
 from harness.env.desk import resolve_tasks
@@ -59,7 +59,7 @@ class DeskworldVerifiersConfig(vf.TasksetConfig):
     """Base URL of a `deskworld env-server` (e.g. `http://127.0.0.1:8765`); unset: a local
     browser per episode."""
     max_steps: int | None = None
-    """Step limit of each episode; unset keeps each task's own."""
+    """Step limit of each episode (a local browser only); unset keeps each task's own."""
 
     @field_validator("split")
     @classmethod
@@ -67,6 +67,13 @@ class DeskworldVerifiersConfig(vf.TasksetConfig):
         if value is not None and value not in SPLITS:
             raise ValueError(f"unknown split {value!r}; splits: {', '.join(SPLITS)}")
         return value
+
+    @model_validator(mode="after")
+    def _max_steps_is_local(self):
+        if self.server and self.max_steps is not None:
+            raise ValueError("--env.taskset.max_steps is for a local browser: deskworld env-server runs each "
+                             "task with its own step limit; leave max_steps unset with --env.taskset.server")
+        return self
 
 
 class DeskworldVerifiersTaskset(vf.Taskset[DeskworldVerifiersTask, DeskworldVerifiersConfig]):
