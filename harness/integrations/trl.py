@@ -30,7 +30,9 @@ Example (TRL's own virtualenv: ``examples/trl``)::
   share of a task's checkpoints where it has them); ``rewards=("passed", "score")`` adds the binary
   ``passed_reward``. They read the environments TRL hands them (``environments=``, GRPOTrainer; TRL
   1.16's ``AsyncGRPOTrainer`` passes none, so they refuse it by name). A rollout that never ended its
-  episode (the model stopped without calling ``done`` before the step limit) scores 0.
+  episode (the model stopped without calling ``done`` before the step limit) scores 0; one whose
+  environment failed (the browser or the apps broke: never the policy's doing) gets ``None``, which
+  GRPOTrainer leaves out of the group's baseline.
 
 The env is local (``make_env``, a headless Chromium per environment instance) or, with
 ``server="http://host:port"``, a session of ``deskworld env-server`` (``RemoteEnv``).
@@ -243,14 +245,9 @@ class DeskworldEnv:
         return self._result
 
     @property
-    def reward(self) -> float:
-        """The verifier's score in [0, 1] (0 while the episode has not ended)."""
-        return float(self._result["score"]) if self._result else 0.0
-
-    @property
-    def passed(self) -> bool:
-        """Whether the verifier passed the episode."""
-        return bool(self._result and self._result.get("passed"))
+    def reward(self) -> float | None:
+        """The verifier's score in [0, 1] (``score_reward``'s value for this rollout)."""
+        return _verdict(self, "score")
 
     # ---- TRL's contract
     def reset(self, task: str | None = None, seed: int | None = 0, **row) -> list:
@@ -457,6 +454,16 @@ def _int(value, name: str) -> int:
 
 
 # ---------------------------------------------------------------------- reward functions
+def _verdict(env: DeskworldEnv, key: str) -> float | None:
+    """``score`` or ``passed`` of the episode's result as a reward: 0 when the episode never ended, None
+    when the environment failed (not the policy's doing; GRPOTrainer leaves a rollout all of whose
+    rewards are None out of its group's baseline, with advantage 0)."""
+    result = env.result
+    if result is None:
+        return 0.0
+    return None if result.get("status") == "error" else float(result[key])
+
+
 def _environments(environments) -> list:
     if environments is None:
         raise ValueError("a deskworld reward function reads the rollouts' environments= (GRPOTrainer with "
@@ -465,14 +472,15 @@ def _environments(environments) -> list:
     return environments
 
 
-def score_reward(environments=None, **kwargs) -> list[float]:
-    """The verifier's score of each rollout's episode, in [0, 1] (0 when it never ended)."""
-    return [env.reward for env in _environments(environments)]
+def score_reward(environments=None, **kwargs) -> list[float | None]:
+    """The verifier's score of each rollout's episode, in [0, 1] (0 when it never ended, None when the
+    environment failed)."""
+    return [_verdict(env, "score") for env in _environments(environments)]
 
 
-def passed_reward(environments=None, **kwargs) -> list[float]:
-    """1.0 for each rollout whose episode the verifier passed, else 0.0."""
-    return [float(env.passed) for env in _environments(environments)]
+def passed_reward(environments=None, **kwargs) -> list[float | None]:
+    """1.0 for each rollout whose episode the verifier passed, else 0.0 (None when the environment failed)."""
+    return [_verdict(env, "passed") for env in _environments(environments)]
 
 
 __all__ = ["DeskworldSpec", "DeskworldEnv", "score_reward", "passed_reward", "TaskError"]

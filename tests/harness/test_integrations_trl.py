@@ -44,7 +44,7 @@ def test_construction_launches_nothing_and_exposes_the_tools():
     # What TRL does with its probe instance at init: every attribute read, properties evaluated.
     methods = dict(inspect.getmembers(probe, predicate=inspect.ismethod))
     assert "reset" in methods and "get_reward" not in methods
-    assert probe._env is None and probe.result is None and probe.reward == 0.0 and not probe.passed
+    assert probe._env is None and probe.result is None and probe.reward == 0.0
     assert tools_of(cls) == SCREEN_TOOLS          # corvane-deductible names no principal: no ask_user
     for name in SCREEN_TOOLS:
         fn = getattr(cls, name)
@@ -176,7 +176,7 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
                                                         "no more actions are taken."}]
 
     # A reset that fails leaves nothing of the last episode's verdict to read (it scored 1 above).
-    with pytest.raises(Exception):
+    with pytest.raises(TaskError, match="no task 'meridian/no-such-task'"):
         env.reset(task="meridian/no-such-task", seed=0)
     assert env.result is None and score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
     assert "its reset failed" in env.click(5, 5)[0]["text"]
@@ -187,6 +187,15 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     env.done()
     assert env.result is not None and env.result["passed"] is False
     assert score_reward(environments=[env]) == [0.0] and passed_reward(environments=[env]) == [0.0]
+
+    # The browser dies mid-episode: the environment failed, not the policy, so no reward (None: TRL
+    # leaves the rollout out of the group's baseline) rather than a 0 the policy would learn from.
+    env.reset(**row)
+    session = env._env.unwrapped.session
+    session.call(lambda: session.browser.close())
+    assert "The episode is over (the environment failed)" in env.click(5, 5)[1]["text"]
+    assert env.result["status"] == "error" and env.reward is None
+    assert score_reward(environments=[env]) == [None] and passed_reward(environments=[env]) == [None]
 
 
 @pytest.mark.browser
