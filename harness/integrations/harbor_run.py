@@ -17,7 +17,7 @@ from apps.core.store.compile import template_for
 from apps.core.store.export import diff as state_diff
 from apps.core.store.export import export as export_store
 from apps.core.store.slot import Slot, connect
-from apps.core.world import load_world, worlds_root
+from apps.core.world import load_world, parse_ref, worlds_root
 from harness.integrations.harbor import (ANSWER, EVIDENCE, FINAL, INFEASIBLE, LOGS, ORACLE_HEADER, SOLVE_PATH,
                                          STATE, untar)
 from harness.runs import layout
@@ -42,28 +42,26 @@ def evidence_path() -> Path:
 # ---------------------------------------------------------------- the desk service
 def served_app(world_ref: str, state: Path, *, user: str | None = None, coworkers: list[str] = (),
                oracle_sha256: str | None = None):
-    """The apps over the world's start state in the file ``state`` (made anew), the task's co-worker
-    scenario turned on, every visitor signed in as the task's user (``deskworld serve``'s settings). With
-    ``oracle_sha256``, ``POST /_harbor/solve?task=ID`` carrying the token whose SHA-256 it is (and the
+    """``deskworld serve``'s app (every visitor signed in as the task's user, co-workers ticking on requests)
+    over the world's start state in the file ``state`` (made anew), the task's co-worker scenario turned on.
+    With ``oracle_sha256``, ``POST /_harbor/solve?task=ID`` carrying the token whose SHA-256 it is (and the
     world's tasks as a tarball) plays the task's oracle on the served world and answers its final message."""
     from apps import create_app
     from apps.coworkers.engine import set_scenario
-    world = load_world(world_ref)
-    slot = Slot(template_for(world), path=state)
-    with slot.store() as st:
-        set_scenario(st, list(coworkers))
-    app = create_app({"WORLD": world_ref, "SLOT": slot, "AUTO_LOGIN": True, "USER": user,
+    app = create_app({"WORLD": world_ref, "SLOT_PATH": state, "AUTO_LOGIN": True, "USER": user,
                       "TICK_ON_REQUEST": True})
+    with app.config["SLOT"].store() as st:
+        set_scenario(st, list(coworkers))
     if oracle_sha256:
-        app.wsgi_app = _OracleDoor(app.wsgi_app, oracle_sha256, world.name, state)
+        app.wsgi_app = _OracleDoor(app.wsgi_app, oracle_sha256, world_ref, state)
     return app
 
 
 class _OracleDoor:
     """WSGI: the one request that plays the oracle; everything else goes to the apps."""
 
-    def __init__(self, app, sha256: str, world: str, state: Path):
-        self.app, self.sha256, self.world, self.state = app, sha256.lower(), world, state
+    def __init__(self, app, sha256: str, world_ref: str, state: Path):
+        self.app, self.sha256, self.world_ref, self.state = app, sha256.lower(), world_ref, state
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") != SOLVE_PATH:
@@ -79,11 +77,11 @@ class _OracleDoor:
             with tempfile.TemporaryDirectory(prefix="deskworld-oracle-") as tmp:
                 tasks_tar = Path(tmp) / "tasks.tar.gz"
                 tasks_tar.write_bytes(environ["wsgi.input"].read(size))
-                install_tasks(self.world, tasks_tar)
+                install_tasks(parse_ref(self.world_ref)[0], tasks_tar)
                 from harness.tasks.registry import load_task
                 task = load_task(task_id)
-                if task.world != self.world:
-                    raise ValueError(f"{task_id} is not a task of the served world {self.world}")
+                if task.world_ref != self.world_ref:
+                    raise ValueError(f"{task_id} is not a task of the served world {self.world_ref}")
                 answer = Path(tmp) / ANSWER
                 solve(task, self.state, answer)
                 text = answer.read_text(encoding="utf-8")
