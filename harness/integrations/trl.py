@@ -137,9 +137,9 @@ class DeskworldSpec:
     def environment_factory(self) -> type:
         """The environment class for ``GRPOTrainer(environment_factory=...)``: a subclass of
         ``DeskworldEnv`` made for this spec (its tools bound on it, so another spec's don't leak in)."""
-        cls = type(f"DeskworldEnv_{id(self):x}", (DeskworldEnv,), {"_spec": self, "__module__": __name__})
-        if any(t.principal is not None for t in self._families):
-            cls.ask_user = _ask_user
+        asks = any(t.principal is not None for t in self._families)      # someone to ask: the ask_user tool
+        cls = type(f"DeskworldEnv_{id(self):x}", (DeskworldEnv, _AskUser) if asks else (DeskworldEnv,),
+                   {"_spec": self, "__module__": __name__})
         if self.tools:
             from harness.integrations._trl_tools import bind_app_tool
             from harness.tools.registry import registry
@@ -427,17 +427,16 @@ class DeskworldEnv:
         return {"type": "image", "image": img}
 
 
-def _ask_user(self, text: str) -> list:
-    """Ask the person who gave you the task a question, when something only they know is missing.
+class _AskUser:
+    """The ``ask_user`` tool, on the environment classes of specs whose tasks name someone to ask."""
 
-    Args:
-        text: The question.
-    """
-    return self._act("ask_user", {"text": text})
+    def ask_user(self, text: str) -> list:
+        """Ask the person who gave you the task a question, when something only they know is missing.
 
-
-_ask_user.__name__ = "ask_user"
-_ask_user.__qualname__ = "DeskworldEnv.ask_user"
+        Args:
+            text: The question.
+        """
+        return self._act("ask_user", {"text": text})
 
 
 def _int(value, name: str) -> int:

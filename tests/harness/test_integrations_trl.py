@@ -77,6 +77,9 @@ def test_tools_bind_on_their_own_spec_only():
     assert hybrid().drive_search.__func__ is search                              # probe sees the same function
     with_principal = DeskworldSpec("meridian/billing-day").environment_factory
     assert "ask_user" in tools_of(with_principal)
+    ask = with_principal.ask_user
+    assert list(inspect.signature(ask).parameters) == ["self", "text"] and ask.__name__ == "ask_user"
+    assert "Args:\n            text: The question." in ask.__doc__
 
 
 def test_bad_input_is_named():
