@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
 import shlex
 import shutil
@@ -50,7 +49,6 @@ from pathlib import Path
 from apps.core.world import worlds_root
 from harness.tasks.schema import Task
 
-FORMATS = ("harbor",)
 DESK = "desk"                            # the world's compose service
 MAIN_SERVICE = "main"                    # Harbor's name for the agent's service
 PORT = 8780
@@ -74,6 +72,7 @@ SOURCE_FILES = ("pyproject.toml", "README.md", "LICENSE")
 SOURCE_DIRS = ("apps", "harness")
 WORLD_TAR = "world.tar.gz"               # in environment/desk/ (without tasks/) and tests/ (with them)
 TASKS_TAR = "tasks.tar.gz"               # in solution/: the world's tasks, for the oracle
+ZERO_REWARD = {"reward": 0.0, "passed": 0, "checks_passed": 0, "checks_total": 0}   # reward.json, failing closed
 
 
 class HarborExportError(Exception):
@@ -105,8 +104,8 @@ def _sh(text: str) -> str:
 
 
 # The main service's hook: the agent's final message (its own output) next to Harbor's artifacts.
-ANSWER_HOOK = ('L="${DESKWORLD_HARBOR_LOGS:-/logs}"; mkdir -p "$L/artifacts/deskworld" && '
-               f'if [ -f "$L/agent/{ANSWER}" ]; then cp "$L/agent/{ANSWER}" "$L/artifacts/deskworld/{ANSWER}"; fi')
+ANSWER_HOOK = (f'L="${{DESKWORLD_HARBOR_LOGS:-{LOGS}}}"; mkdir -p "$L/{ARTIFACTS_SUB}" && '
+               f'if [ -f "$L/agent/{ANSWER}" ]; then cp "$L/agent/{ANSWER}" "$L/{ARTIFACTS_SUB}/{ANSWER}"; fi')
 SNAPSHOT_HOOK = "deskworld harbor snapshot"
 
 
@@ -242,10 +241,6 @@ COPY . /tests/
 """
 
 
-def zero_reward_json() -> str:
-    return json.dumps({"reward": 0.0, "passed": 0, "checks_passed": 0, "checks_total": 0})
-
-
 def test_sh(task: Task) -> str:
     return f"""\
 #!/bin/bash
@@ -262,7 +257,7 @@ ${{DESKWORLD:-deskworld}} harbor grade {_sh(task.id)} --evidence "$EVIDENCE" \\
     --answer "$LOGS/{ARTIFACTS_SUB}/{ANSWER}" --out "$LOGS/verifier"
 rc=$?
 if [ ! -s "$LOGS/verifier/reward.json" ]; then
-    echo '{zero_reward_json()}' >"$LOGS/verifier/reward.json"
+    echo '{json.dumps(ZERO_REWARD)}' >"$LOGS/verifier/reward.json"
     echo "{{\\"task\\": \\"{task.id}\\", \\"status\\": \\"error\\", \\"error\\": \\"deskworld harbor grade failed (exit $rc) without a reward\\"}}" \\
         >"$LOGS/verifier/result.json"
 fi

@@ -131,12 +131,13 @@ def snapshot_cmd(state: str, evidence: str) -> None:
 def grade_cmd(task_id: str, evidence: str, answer: str, out: str) -> None:
     """Verify a collected end state; write reward.json (numbers only) and result.json (the checks). Anything
     wrong — an unknown task included — is reward 0 with the reason in result.json."""
-    from harness.integrations.harbor_run import ZERO, grade, write_error
+    from harness.integrations.harbor import ZERO_REWARD
+    from harness.integrations.harbor_run import grade, write_error
     try:
         task = _task(task_id)
     except click.ClickException as e:
         write_error(Path(out), task_id, e.message)
-        click.echo(" ".join(f"{k}={v:g}" for k, v in ZERO.items()))
+        click.echo(" ".join(f"{k}={v:g}" for k, v in ZERO_REWARD.items()))
         raise
     reward = grade(task, Path(evidence), Path(answer), Path(out))
     click.echo(" ".join(f"{k}={v:g}" for k, v in reward.items()))

@@ -8,7 +8,6 @@ import gzip
 import hashlib
 import hmac
 import json
-import os
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -18,26 +17,11 @@ from apps.core.store.export import diff as state_diff
 from apps.core.store.export import export as export_store
 from apps.core.store.slot import Slot, connect
 from apps.core.world import load_world, parse_ref, worlds_root
-from harness.integrations.harbor import (ANSWER, EVIDENCE, FINAL, INFEASIBLE, LOGS, ORACLE_HEADER, SOLVE_PATH,
-                                         STATE, untar)
+from harness.integrations.harbor import (ANSWER, FINAL, INFEASIBLE, ORACLE_HEADER, SOLVE_PATH, ZERO_REWARD,
+                                         untar)
 from harness.runs import layout
 from harness.tasks.schema import Task
 from harness.verify import verify
-
-ZERO = {"reward": 0.0, "passed": 0, "checks_passed": 0, "checks_total": 0}
-
-
-def logs_root() -> Path:
-    return Path(os.environ.get("DESKWORLD_HARBOR_LOGS") or LOGS)
-
-
-def state_path() -> Path:
-    return Path(os.environ.get("DESKWORLD_STATE") or STATE)
-
-
-def evidence_path() -> Path:
-    return Path(os.environ.get("DESKWORLD_EVIDENCE") or EVIDENCE)
-
 
 # ---------------------------------------------------------------- the desk service
 def served_app(world_ref: str, state: Path, *, user: str | None = None, coworkers: list[str] = (),
@@ -223,7 +207,7 @@ def grade(task: Task, evidence: Path, answer_file: Path, out: Path) -> dict:
     (nothing collected, a corrupt or foreign export, a verifier error) is reward 0, status error, why."""
     out.mkdir(parents=True, exist_ok=True)
     detail: dict = {"task": task.id, "revision": task.revision}
-    reward = dict(ZERO)
+    reward = dict(ZERO_REWARD)
     try:
         answer, status = read_answer(answer_file)
         detail.update(answer=answer, done_status=status)
@@ -247,7 +231,7 @@ def grade(task: Task, evidence: Path, answer_file: Path, out: Path) -> dict:
         detail.update(res.to_dict())
         detail["unlogged_changes"] = unlogged
     except Exception as e:                         # noqa: BLE001 — fail closed, and say why
-        reward = dict(ZERO)
+        reward = dict(ZERO_REWARD)
         detail.update(status="error", error=f"{e}" if isinstance(e, GradeError) else f"{type(e).__name__}: {e}")
     try:
         _atomic(out / "result.json", layout.dumps(detail))
@@ -260,7 +244,7 @@ def write_error(out: Path, task_id: str, why: str) -> None:
     """reward 0 and the reason, for a grade that can't even start (an unknown task)."""
     out.mkdir(parents=True, exist_ok=True)
     _atomic(out / "result.json", json.dumps({"task": task_id, "status": "error", "error": why}))
-    _atomic(out / "reward.json", json.dumps(ZERO))
+    _atomic(out / "reward.json", json.dumps(ZERO_REWARD))
 
 
 def _atomic(path: Path, text: str) -> None:

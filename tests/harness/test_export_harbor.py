@@ -25,6 +25,7 @@ from harness.cli import main
 from harness.integrations.harbor import DESK, EVIDENCE, PORT, START_ORIGIN
 from harness.integrations.harbor_run import grade, read_answer
 from harness.integrations.harbor_trial import host_trial
+from harness.qc.adversaries.workbench import Workbench
 from harness.tasks.registry import load_task
 
 ANSWER_TASK = "meridian/corvane-deductible"            # the answer: six oracle actions
@@ -133,6 +134,7 @@ def test_oracle_scores_one_and_doing_nothing_scores_zero(exported, tmp_path, tid
     assert all(isinstance(v, (int, float)) for v in oracle["reward"].values())      # Harbor: numbers only
     result = oracle["result"]
     assert result["status"] == "passed" and any(ln.startswith("✓") for ln in result["lines"])
+    assert result["unlogged_changes"] == 0           # the oracle's writes went through the apps, logged
     if tid != STATE_TASK:
         # The answer reached the verifier through the artifacts only (computer-1's final_answer.txt).
         assert result["answer"]["passed"] and "ANSWER:" in (tmp_path / "agent-logs/agent/final_answer.txt").read_text()
@@ -179,24 +181,27 @@ def test_the_agent_cannot_reach_the_graded_state_but_through_the_apps(exported, 
     """H1/H2: the red team's attacks on the compose layout. A forged end state in the agent's artifacts is not
     what gets graded; the desk's oracle door refuses the agent; changes no app logged count as the agent's;
     an export of another world, variant or template scores 0."""
-    folder = exported / FOLDERS[STATE_TASK]
-    (oracle,) = host_trial(folder, tmp_path / "a", agents=("oracle",), port=free_port())
-    assert oracle["reward"]["reward"] == 1.0 and oracle["result"]["unlogged_changes"] == 0
-    passing = tmp_path / "a/desk/evidence/final.json.gz"                   # a real passing end state
+    task = load_task(STATE_TASK)
+    bench = Workbench(task.world_ref)                 # the task's tool solution, no browser: a passing end state
+    try:
+        final = bench.attempt(task, task.solution).final
+    finally:
+        bench.close()
+    reward, result = grade_state(task, final, tmp_path / "solved")
+    assert reward["reward"] == 1.0 and result["unlogged_changes"] == 0   # graded 1 when the desk collects it
 
     def forger(agent_logs, desk_url):
         for sub in ("artifacts/deskworld", f"artifacts{EVIDENCE}"):       # the convention dir, and the desk's path
             (agent_logs / sub).mkdir(parents=True, exist_ok=True)
-            (agent_logs / sub / "final.json.gz").write_bytes(passing.read_bytes())
+            (agent_logs / sub / "final.json.gz").write_bytes(gzip.compress(json.dumps(final).encode()))
         req = urllib.request.Request(f"{desk_url}/_harbor/solve?task={STATE_TASK}", data=b"", method="POST",
                                      headers={"X-Deskworld-Oracle": "guessed"})
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(req, timeout=30)
         assert refused.value.code == 403
-    (forged,) = host_trial(folder, tmp_path / "b", agents=(forger,), port=free_port())
+    (forged,) = host_trial(exported / FOLDERS[STATE_TASK], tmp_path / "b", agents=(forger,), port=free_port())
     assert forged["reward"]["reward"] == 0.0 and forged["result"]["status"] == "failed"
 
-    task, final = load_task(STATE_TASK), json.loads(gzip.decompress(passing.read_bytes()))
     # E: the correct snooze plus raw edits no app logged (other inbox mails trashed): the agent's collateral.
     tampered = copy.deepcopy(final)
     boxes = [r for r in tampered["tables"]["mail_boxes"]["records"].values()
