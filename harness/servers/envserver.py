@@ -399,11 +399,11 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.command("env-server")
 @click.option("--port", default=8000, show_default=True, type=int, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--capacity", default=4, show_default=True, type=click.IntRange(min=1),
+@click.option("--capacity", default=4, show_default=True, type=click.IntRange(min=1), envvar="DESKWORLD_CAPACITY", show_envvar=True,
               help="Concurrent sessions (one browser each, ≈300 MB).")
 @click.option("--idle-timeout", default=600.0, show_default=True, type=float,
               help="Close a session unused this many seconds (0: never).")
-@click.option("--tasks", "pattern", default=None,
+@click.option("--tasks", "pattern", default=None, envvar="DESKWORLD_TASKS", show_envvar=True,
               help="Tasks served: ids, globs or worlds, comma-separated (default: all). "
                    "A reset without a task draws one of them.")
 @click.option("--split", default=None, type=click.Choice(["train", "dev", "test"]),
@@ -413,7 +413,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.option("--reward", default="final", show_default=True, type=click.Choice(["final", "milestones"]),
               help="final: the score on the last step; milestones: each checkpoint's share on the step it is "
                    "first reached (a reset may choose per session).")
-@click.option("--tools", is_flag=True, help="Hybrid sessions: the apps' tools as tool_call actions and over "
+@click.option("--tools", is_flag=True, envvar="DESKWORLD_TOOLS", show_envvar=True, help="Hybrid sessions: the apps' tools as tool_call actions and over "
               "JSON-RPC at POST /mcp (tools/list, tools/call), each call a step of the session's episode.")
 @click.option("--token", envvar=TOKEN_ENV, default=None, show_envvar=True,
               help="Require 'Authorization: Bearer TOKEN' on every route but /health; with it, /state "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from harness.servers.wire import Refused
+from harness.servers.wire import VALIDATION_ERROR, Refused
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = (-32700, -32600, -32601,
                                                                                   -32602, -32603)
@@ -133,7 +133,6 @@ def openenv_step(server, session, action: dict) -> dict:
     ``{"type": "list_tools"}`` lists the tools (no step of the episode); ``{"type": "call_tool",
     "tool_name", "arguments"}`` calls one as a step, answered with the usual observation plus
     ``tool_name``, ``result`` and, when refused, ``error`` (what OpenEnv's client reads)."""
-    from harness.servers.wire import VALIDATION_ERROR
     if not server.tools:
         raise Refused(400, VALIDATION_ERROR, "this server serves no tools: start it with `deskworld env-server --tools`")
     info = {"session_id": session.id, "episode_id": session.episode_id}
