@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import gzip
 import hashlib
+import http.cookiejar
 import json
 import os
 import re
@@ -16,6 +17,7 @@ import sys
 import tarfile
 import tomllib
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -179,8 +181,9 @@ def test_a_corrupt_collection_or_a_crashing_grader_still_leaves_reward_zero(expo
 
 def test_the_agent_cannot_reach_the_graded_state_but_through_the_apps(exported, tmp_path):
     """H1/H2: the red team's attacks on the compose layout. A forged end state in the agent's artifacts is not
-    what gets graded; the desk's oracle door refuses the agent; changes no app logged count as the agent's;
-    an export of another world, variant or template scores 0."""
+    what gets graded; the desk's oracle door refuses the agent; changes no app logged count as the agent's
+    (and an agent's own work through the served apps is all logged: right 1, overdone 0); an export of another
+    world, variant or template scores 0."""
     task = load_task(STATE_TASK)
     bench = Workbench(task.world_ref)                 # the task's tool solution, no browser: a passing end state
     try:
@@ -199,8 +202,14 @@ def test_the_agent_cannot_reach_the_graded_state_but_through_the_apps(exported, 
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(req, timeout=30)
         assert refused.value.code == 403
-    (forged,) = host_trial(exported / FOLDERS[STATE_TASK], tmp_path / "b", agents=(forger,), port=free_port())
+    # Then, on the same served world, an agent working through the apps as a browser would (HTTP to the desk):
+    # the notice snoozed scores 1, every write logged; snoozing the rest of the inbox too scores 0.
+    (forged, snoozed, everything) = host_trial(exported / FOLDERS[STATE_TASK], tmp_path / "b", port=free_port(),
+                                               agents=(forger, snooze("elevator bank B"), snooze("")))
     assert forged["reward"]["reward"] == 0.0 and forged["result"]["status"] == "failed"
+    assert snoozed["reward"]["reward"] == 1.0 and snoozed["result"]["unlogged_changes"] == 0
+    assert everything["reward"]["reward"] == 0.0 and everything["result"]["unlogged_changes"] == 0
+    assert any(ln.startswith("✗ collateral damage") for ln in everything["result"]["lines"])
 
     # E: the correct snooze plus raw edits no app logged (other inbox mails trashed): the agent's collateral.
     tampered = copy.deepcopy(final)
@@ -216,6 +225,21 @@ def test_the_agent_cannot_reach_the_graded_state_but_through_the_apps(exported, 
     for key, value in (("template", "0" * 16), ("variant", 7), ("world", "lumen")):
         reward, result = grade_state(task, {**final, key: value}, tmp_path / f"meta-{key}")
         assert reward["reward"] == 0.0 and result["status"] == "error" and f"its {key} is" in result["error"]
+
+
+def snooze(subject: str):
+    """An agent snoozing the inbox conversations whose subject has ``subject`` to next Monday 8:00, through
+    the served mail app's own form (``/mail/act``), as its Snooze menu posts it."""
+    def agent(agent_logs, desk_url):
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        inbox = browser.open(f"{desk_url}/mail/inbox", timeout=60).read().decode()
+        ids = [i for i, label in re.findall(r'name="t" value="(\d+)" aria-label="Select: ([^"]*)"', inbox)
+               if subject in label]
+        assert ids, inbox[:2000]
+        form = [("action", "snooze"), ("until", "2026-04-13T08:00"), *(("t", i) for i in ids)]
+        browser.open(f"{desk_url}/mail/act", data=urllib.parse.urlencode(form).encode(), timeout=60)
+    agent.__name__ = f"snooze-{len(subject)}"
+    return agent
 
 
 def grade_state(task, final, d):
