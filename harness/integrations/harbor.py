@@ -378,8 +378,8 @@ def export(tasks: list[Task], out: str | Path) -> list[Path]:
             for task in tasks:
                 written.append(_export_one(task, out / folder_name(task), sdist))
     except BaseException:
-        for d in written + [out / folder_name(t) for t in tasks]:
-            shutil.rmtree(d, ignore_errors=True)
+        for name in names:
+            shutil.rmtree(out / name, ignore_errors=True)
         if created:
             shutil.rmtree(out, ignore_errors=True)
         raise
