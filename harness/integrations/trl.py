@@ -35,7 +35,8 @@ Example (TRL's own virtualenv: ``examples/trl``)::
   GRPOTrainer leaves out of the group's baseline.
 
 The env is local (``make_env``, a headless Chromium per environment instance) or, with
-``server="http://host:port"``, a session of ``deskworld env-server`` (``RemoteEnv``).
+``server="http://host:port"``, a session of ``deskworld env-server`` (``RemoteEnv``; with ``tools=True``
+the server must run with ``--tools``).
 Nothing here imports TRL, torch or transformers; ``datasets`` is imported by ``train_dataset``.
 """
 from __future__ import annotations
@@ -75,7 +76,8 @@ class DeskworldSpec:
         image_size: ``(width, height)`` of the screenshots the model sees (``None``: the browser's screen,
             1280×800 unless ``variant`` says otherwise); tool coordinates are in these pixels.
         axtree: add the page's accessibility tree (text) to every observation.
-        tools: also give the model the apps' tools of the selected tasks (a hybrid episode; local only).
+        tools: also give the model the apps' tools of the selected tasks (a hybrid episode; with ``server``,
+            the server must run with ``--tools``).
         server: the URL of a ``deskworld env-server`` to run the episodes on instead of locally.
         token: the server's ``--token`` (default ``$DESKWORLD_ENV_TOKEN``).
         max_steps: the step limit of an episode (default: each task's).
@@ -107,7 +109,7 @@ class DeskworldSpec:
             if not str(server).startswith(("http://", "https://")):
                 raise ValueError(f"server is the env server's URL (http://host:port), not {server!r}")
             if tools:
-                raise ValueError("tools=True needs a local env: deskworld env-server does not serve the apps' tools")
+                _require_server_tools(server, token)
             if variant is not None:
                 raise ValueError("variant= is for a local env; the env server's episodes use its own settings")
         if per_family is not None and split is None:
@@ -208,6 +210,19 @@ class DeskworldSpec:
         from harness.env import make_env
         return make_env(task_id, tools=self.tools, axtree=self.axtree, max_steps=self.max_steps,
                         variant=self.variant)
+
+
+def _require_server_tools(server: str, token: str | None) -> None:
+    """``tools=True`` on an env server: the server must have been started with ``--tools`` (its
+    sessions then take ``tool_call`` actions); asked once, when the spec is made."""
+    import os
+
+    from harness.servers.remote import server_metadata
+    token = token if token is not None else os.environ.get("DESKWORLD_ENV_TOKEN") or None
+    served = (server_metadata(server, token=token).get("observation") or {}).get("tools")
+    if not served:
+        raise ValueError(f"tools=True: the env server at {server} serves no app tools; start it with "
+                         f"--tools (or DESKWORLD_TOOLS=1), or leave tools off")
 
 
 def _family_tasks(items) -> list:

@@ -10,6 +10,7 @@ from PIL import Image
 from harness.agents.oracle import OracleAgent
 from harness.integrations.trl import DeskworldEnv, DeskworldSpec, passed_reward, score_reward
 from harness.servers.envserver import EnvServer
+from harness.servers.remote import RemoteError
 from harness.tasks.registry import TaskError
 
 TASK = "meridian/corvane-deductible"      # an answer task: the oracle is six actions
@@ -93,8 +94,6 @@ def test_bad_input_is_named():
         DeskworldSpec(TASK, seeds=3)
     with pytest.raises(ValueError, match="image_size is"):
         DeskworldSpec(TASK, image_size=(10, 10))
-    with pytest.raises(ValueError, match="tools=True needs a local env"):
-        DeskworldSpec(TASK, tools=True, server="http://127.0.0.1:8765")
     with pytest.raises(TypeError, match="environment_factory"):
         DeskworldEnv()
     with pytest.raises(ValueError, match="no tool carries out a 'mouse_down'"):
@@ -201,15 +200,33 @@ def test_reset_tools_and_rewards_on_a_real_env(spec, env):
     assert score_reward(environments=[env]) == [None] and passed_reward(environments=[env]) == [None]
 
 
+def test_tools_on_an_env_server_need_its_tools():
+    """tools=True with server=: a server started without --tools is named when the spec is made (its
+    sessions would refuse every tool call), as is one that isn't there."""
+    server = EnvServer(port=0, capacity=1, idle_timeout=None, tasks=TASK).start()     # no browser until a session
+    try:
+        with pytest.raises(ValueError, match=r"tools=True: the env server at http://\S+ serves no app tools; "
+                                             r"start it with --tools"):
+            DeskworldSpec(TASK, tools=True, server=server.url)
+        assert DeskworldSpec(TASK, server=server.url).server == server.url           # without tools: fine
+    finally:
+        server.shutdown()
+    with pytest.raises(RemoteError, match="cannot reach a deskworld env-server at http://127.0.0.1:9"):
+        DeskworldSpec(TASK, tools=True, server="http://127.0.0.1:9")
+
+
 @pytest.mark.browser
 def test_episodes_on_an_env_server():
-    server = EnvServer(port=0, capacity=1, idle_timeout=None, tasks=TASK).start()
+    server = EnvServer(port=0, capacity=1, idle_timeout=None, tasks=TASK, tools=True).start()
     try:
-        spec = DeskworldSpec(TASK, server=server.url, image_size=SIZE)
+        spec = DeskworldSpec(TASK, server=server.url, image_size=SIZE, tools=True)
         env = spec.environment_factory()
         assert env._env is None                                     # no session before the first reset
         image, text = env.reset(**spec.rows()[0])
         assert image["image"].size == SIZE and "URL: http://desk.local/drive/my-drive" in text["text"]
+        # An app's tool, carried out by the server's session (a tool_call step there).
+        out = env.drive_search(q="harbor crest declarations")
+        assert out[0]["type"] == "image" and "Harbor Crest Marine Liability Policy" in out[1]["text"]
         out = env.done(answer="It is $2,500,000. ANSWER: $2,500,000")
         assert "The episode is over (done was called)" in out[1]["text"]
         assert score_reward(environments=[env]) == [1.0] and passed_reward(environments=[env]) == [1.0]
