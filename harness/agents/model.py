@@ -105,14 +105,16 @@ class Screen:
         w, h = self.size
         return self.source[0] / w, self.source[1] / h
 
-    def png(self, screenshot) -> bytes:
+    def image(self, screenshot) -> Image.Image:
+        """The screenshot as the model sees it: a PIL image of ``size`` (LANCZOS when resized)."""
         arr = screenshot if isinstance(screenshot, np.ndarray) else np.asarray(screenshot)
         self.see(arr)
         im = Image.fromarray(arr.astype(np.uint8), "RGB")
-        if im.size != self.size:
-            im = im.resize(self.size, Image.LANCZOS)
+        return im if im.size == self.size else im.resize(self.size, Image.LANCZOS)
+
+    def png(self, screenshot) -> bytes:
         buf = io.BytesIO()
-        im.save(buf, "PNG", optimize=False, compress_level=6)
+        self.image(screenshot).save(buf, "PNG", optimize=False, compress_level=6)
         return buf.getvalue()
 
     def b64(self, screenshot) -> str:

@@ -44,8 +44,6 @@ from __future__ import annotations
 import functools
 import weakref
 
-from PIL import Image
-
 from harness.agents.model import SCREEN, Screen
 from harness.env import actions as A
 from harness.env.desk import resolve_tasks
@@ -435,11 +433,8 @@ class DeskworldEnv:
         return {"x": min(sw - 1, round(x * sx)), "y": min(sh - 1, round(y * sy))}
 
     def _image(self, obs: dict) -> dict:
-        """The screenshot at the size the model sees (``Screen.size``, resized as ``Screen.png`` does)."""
-        img = Image.fromarray(obs["screenshot"])
-        if img.size != self._view.size:
-            img = img.resize(self._view.size, Image.Resampling.LANCZOS)
-        return {"type": "image", "image": img}
+        """The screenshot at the size the model sees (``Screen.image``)."""
+        return {"type": "image", "image": self._view.image(obs["screenshot"])}
 
 
 class _AskUser:
