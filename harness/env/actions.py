@@ -33,6 +33,9 @@ MAX_DRAG_POINTS = 100         # points of one drag path
 MAX_DRAG_MOVES = 200          # mouse moves a drag makes in all (interpolation steps shrink to fit)
 KEY_CHARS = frozenset(chr(c) for c in range(0x20, 0x7F))   # single characters a key press can send
 Modifier = Literal["shift", "ctrl", "alt", "meta"]
+# The parameters several actions share, described once (the schema's descriptions; adapters read them).
+_BUTTON = "The mouse button (default left)."
+_MODIFIERS = "Keys held down while clicking: any of " + ", ".join(json.dumps(m) for m in get_args(Modifier)) + "."
 
 
 class ActionError(ValueError):
@@ -77,20 +80,20 @@ class _Point(_Action):
 class Click(_Point):
     """Click at a point."""
     type: Literal["click"] = "click"
-    button: Literal["left", "right", "middle"] = "left"
-    modifiers: list[Modifier] = []
+    button: Literal["left", "right", "middle"] = Field("left", description=_BUTTON)
+    modifiers: list[Modifier] = Field([], description=_MODIFIERS)
 
 
 class DoubleClick(_Point):
     """Double-click at a point."""
     type: Literal["double_click"] = "double_click"
-    modifiers: list[Modifier] = []
+    modifiers: list[Modifier] = Field([], description=_MODIFIERS)
 
 
 class TripleClick(_Point):
     """Triple-click at a point (selects a line or paragraph)."""
     type: Literal["triple_click"] = "triple_click"
-    modifiers: list[Modifier] = []
+    modifiers: list[Modifier] = Field([], description=_MODIFIERS)
 
 
 class Move(_Point):
@@ -99,8 +102,8 @@ class Move(_Point):
 
 
 class _MaybePoint(_Action):
-    x: int | None = None
-    y: int | None = None
+    x: int | None = Field(None, description="pixels from the left edge of the screenshot (default: where the mouse is)")
+    y: int | None = Field(None, description="pixels from the top edge of the screenshot (default: where the mouse is)")
 
     @field_validator("x")
     @classmethod
@@ -116,13 +119,13 @@ class _MaybePoint(_Action):
 class MouseDown(_MaybePoint):
     """Press a mouse button (optionally after moving to x, y)."""
     type: Literal["mouse_down"] = "mouse_down"
-    button: Literal["left", "right", "middle"] = "left"
+    button: Literal["left", "right", "middle"] = Field("left", description=_BUTTON)
 
 
 class MouseUp(_MaybePoint):
     """Release a mouse button (optionally after moving to x, y)."""
     type: Literal["mouse_up"] = "mouse_up"
-    button: Literal["left", "right", "middle"] = "left"
+    button: Literal["left", "right", "middle"] = Field("left", description=_BUTTON)
 
 
 class P(_Point):
@@ -132,27 +135,29 @@ class P(_Point):
 class Drag(_Action):
     """Press at the first point, move through the others, release at the last."""
     type: Literal["drag"] = "drag"
-    path: list[P] = Field(min_length=2, max_length=MAX_DRAG_POINTS)
-    modifiers: list[Modifier] = []
+    path: list[P] = Field(min_length=2, max_length=MAX_DRAG_POINTS,
+                          description="Two or more points {x, y} in screenshot pixels, from the press to the release.")
+    modifiers: list[Modifier] = Field([], description=_MODIFIERS)
 
 
 class Scroll(_Point):
     """Scroll the element under (x, y) by dx, dy pixels (positive dy scrolls down)."""
     type: Literal["scroll"] = "scroll"
-    dx: int = 0
-    dy: int = 0
+    dx: int = Field(0, description="Pixels to scroll right (negative: left).")
+    dy: int = Field(0, description="Pixels to scroll down (negative: up).")
 
 
 class Type(_Action):
     """Type text at the keyboard focus."""
     type: Literal["type"] = "type"
-    text: str = Field(max_length=MAX_TYPE_CHARS)
+    text: str = Field(max_length=MAX_TYPE_CHARS, description=f"The text (at most {MAX_TYPE_CHARS} characters).")
 
 
 class Key(_Action):
     """Press a key or a chord: "Enter", "ctrl+a", "shift+Tab", "Page_Down"."""
     type: Literal["key"] = "key"
-    keys: str = Field(min_length=1, max_length=2000)
+    keys: str = Field(min_length=1, max_length=2000, description='Key names like "Enter", "ctrl+a", "shift+Tab", '
+                      '"Page_Down", or several separated by spaces: "Down Down Enter".')
 
     @model_validator(mode="before")
     @classmethod
@@ -170,13 +175,14 @@ class Key(_Action):
 class Wait(_Action):
     """Wait, up to 10 s."""
     type: Literal["wait"] = "wait"
-    ms: int = Field(1000, ge=0, le=MAX_WAIT_MS)
+    ms: int = Field(1000, ge=0, le=MAX_WAIT_MS, description=f"Milliseconds to wait (0 to {MAX_WAIT_MS}, default 1000).")
 
 
 class Navigate(_Action):
     """Go to a URL of the workspace (a path like /drive/ or a full URL of this site)."""
     type: Literal["navigate"] = "navigate"
-    url: str = Field(min_length=1, max_length=8192)
+    url: str = Field(min_length=1, max_length=8192,
+                     description="A path like /mail/inbox or /drive/, or a full URL of this site.")
 
 
 class Back(_Action):
@@ -187,15 +193,18 @@ class Back(_Action):
 class Done(_Action):
     """End the episode: status "complete" (with an answer if the task asks a question) or "infeasible"."""
     type: Literal["done"] = "done"
-    status: Literal["complete", "infeasible"] = "complete"
-    answer: str | None = None
+    status: Literal["complete", "infeasible"] = Field(
+        "complete", description='"complete" (default), or "infeasible" when the task cannot be done.')
+    answer: str | None = Field(None, description='The answer, when the task asks for one (or, with status '
+                                                 '"infeasible", why it can\'t be done).')
 
 
 class AskUser(_Action):
     """Ask the person who gave you the task a question (when something only they know is missing);
     their answer comes back in the observation's "user_reply" and where they would write it (a chat DM)."""
     type: Literal["ask_user"] = "ask_user"
-    text: str = Field(min_length=1, max_length=2000)
+    text: str = Field(min_length=1, max_length=2000,
+                      description='The question. Their answer comes back as text ("User reply").')
 
     @field_validator("text")
     @classmethod
@@ -210,8 +219,8 @@ class ToolCall(_Action):
     {"type": "tool_call", "tool": "mail.search", "arguments": {"q": "from:laura"}}; the result comes back
     in the observation's "tool_result"."""
     type: Literal["tool_call"] = "tool_call"
-    tool: str = Field(min_length=1)
-    arguments: dict = {}
+    tool: str = Field(min_length=1, description='The tool\'s name, app and tool: "mail.search".')
+    arguments: dict = Field({}, description="The tool's arguments, as its schema names them.")
 
 
 # ---------------------------------------------------------------- the action table

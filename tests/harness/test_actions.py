@@ -117,6 +117,11 @@ def test_the_action_table_is_the_one_source():
         assert (f"- {row.name}(" in A.describe()) == (not row.hybrid)
         assert f"- {row.name}(" in A.describe(tools=True)
     assert set(HANDLERS) == {row.model for row in A.ACTIONS}
+    # Every parameter is described in the schema (adapters' tool docs are read from it).
+    for name, model in schema["$defs"].items():
+        undescribed = [f for f, prop in model.get("properties", {}).items()
+                       if f != "type" and not prop.get("description")]
+        assert not undescribed, f"{name}: no description for {undescribed}"
     assert A.example("click") is not A.example("click")                  # a copy: callers may change it
     space = ActionSpace(seed=0)
     for _ in range(500):

@@ -28,30 +28,30 @@ def _one_of(model: type, field: str) -> str:
     return "{" + ", ".join(json.dumps(v) for v in get_args(model.model_fields[field].annotation)) + "}"
 
 
-def _point(field: str) -> str:
-    return A.Click.model_fields[field].description.capitalize() + "."
+def _doc(model: type, field: str) -> str:
+    """The description deskworld's action table gives a field (``harness.env.actions``)."""
+    text = model.model_fields[field].description
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
-
-_MODIFIERS = ", ".join(json.dumps(m) for m in get_args(A.Modifier))
 
 # The numpy-docstring type and description of every action parameter (``"action.param"`` when one
-# action means something else by it), built from deskworld's action table (``harness.env.actions``)
-# where it says the same.
+# action means something else by it), the descriptions from deskworld's action table but for the
+# drag's path, which CUBE's agents give as [x, y] lists.
 _PARAMS: dict[str, tuple[str, str]] = {
-    "x": ("int", _point("x")),
-    "y": ("int", _point("y")),
-    "button": (_one_of(A.Click, "button"), "The mouse button (default left)."),
-    "modifiers": ("list", f"Keys held down while clicking: any of {_MODIFIERS}."),
-    "path": ("list", "Two or more points [x, y] in screenshot pixels, e.g. [[100, 200], [300, 200]]."),
-    "dy": ("int", "Pixels to scroll down (negative: up)."),
-    "dx": ("int", "Pixels to scroll right (negative: left)."),
-    "keys": ("str", 'Key names like "Enter", "ctrl+a", "shift+Tab", "Page_Down", or "Down Down Enter".'),
-    "ms": ("int", f"Milliseconds to wait (0 to {A.MAX_WAIT_MS}, default 1000)."),
-    "url": ("str", "A path like /mail/inbox or /drive/, or a full URL of this site."),
-    "text": ("str", f"The text (at most {A.MAX_TYPE_CHARS} characters)."),
-    "ask_user.text": ("str", 'The question. Their answer comes back as text ("User reply").'),
-    "answer": ("str", 'The answer, when the task asks for one (or, with status "infeasible", why it can\'t be done).'),
-    "status": (_one_of(A.Done, "status"), '"complete" (default), or "infeasible" when the task cannot be done.'),
+    "x": ("int", _doc(A.Click, "x")),
+    "y": ("int", _doc(A.Click, "y")),
+    "button": (_one_of(A.Click, "button"), _doc(A.Click, "button")),
+    "modifiers": ("list", _doc(A.Click, "modifiers")),
+    "path": ("list", "Two or more points [x, y] in screenshot pixels, e.g. [[100, 200], [300, 200]]."),  # lists here
+    "dy": ("int", _doc(A.Scroll, "dy")),
+    "dx": ("int", _doc(A.Scroll, "dx")),
+    "keys": ("str", _doc(A.Key, "keys")),
+    "ms": ("int", _doc(A.Wait, "ms")),
+    "url": ("str", _doc(A.Navigate, "url")),
+    "text": ("str", _doc(A.Type, "text")),
+    "ask_user.text": ("str", _doc(A.AskUser, "text")),
+    "answer": ("str", _doc(A.Done, "answer")),
+    "status": (_one_of(A.Done, "status"), _doc(A.Done, "status")),
 }
 
 
