@@ -93,6 +93,10 @@ def fx(ctx) -> float:
     return float(sheet_source_cell(ctx, IOIS / f"{IOI_COMPARISON}.gsheet.yaml", "FX", "B2"))
 
 
+# Victoria's bar for Phase II (her 05-08 mail, Claire's answer): on time and $410m or more like-for-like.
+BAR = 410.0
+
+
 def rule(ctx, a1: str) -> float:
     """A like-for-like input in the IOI Comparison's Rules tab (B2 net debt, B3 debt-like, B4 QoE
     EBITDA, B5 management EBITDA, B6 FY2026E EBITDA; $m)."""
@@ -177,7 +181,7 @@ def _late_bidders(world_root: str) -> frozenset[str]:
 
 def shortlist(ctx) -> list[str]:
     """On time and like-for-like at or above the bar in Victoria's rule ($410.0m): best first."""
-    return [b for b in ranking(ctx) if b not in late_bidders(ctx) and like_for_like(ctx, b) >= 410.0]
+    return [b for b in ranking(ctx) if b not in late_bidders(ctx) and like_for_like(ctx, b) >= BAR]
 
 
 def top_bid(ctx) -> float:

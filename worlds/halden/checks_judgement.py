@@ -98,6 +98,47 @@ PROMISE = re.compile(
     rf"|\b(?:CIM|memorandum|teaser|materials?|information|documents?|it|access)\s+(?:\w+\s+){{0,3}}?"
     rf"(?:will|'ll|’ll|shall)\s+(?:then\s+)?follow\b(?!\s+up)"
     rf"|\b(?:until|till)\b[^.;\n]{{0,60}}\b(?:NDA|confidentiality\s+agreement)\b", re.I)
+# Idioms of assent that carry a negative word: "I won't keep you waiting", "I can't see a problem with that",
+# "no problem". They are not a no (they are masked before DECLINE reads a mail).
+ASSENT = re.compile(
+    r"\b(?:won[’']?t|will\s+not|can[’']?t|cannot|can\s+not|couldn[’']?t|wouldn[’']?t)\s+(?:\w+\s+){0,2}?"
+    r"(?:keep\s+you\s+waiting|hold\s+(?:\w+\s+)?up|wait\b|see\s+(?:a|any)\s+(?:problem|issue|reason|objection|"
+    r"difficulty)|imagine|think\s+of\s+(?:a|any)\s+reason|object|say\s+no|stand\s+in\s+(?:the|your)\s+way|"
+    r"be\s+(?:a|any)\s+(?:problem|issue)|thank\s+you\s+enough)"
+    r"|\bno\s+(?:problem|issue|worries|objection|difficulty|reason\s+not)s?\b"
+    r"|\bnot\s+(?:a|any)\s+(?:problem|issue)\b", re.I)
+# What the bidders ask for, named in a clause that gives it.
+ASKED_FOR = (r"access|data\s*room|\bvdr\b|phase\s*(?:ii|2)\b|\broom\b|\bcim\b|memorandum|teaser|clean[- ]?team|"
+             r"\b3\.7\b|\bR2\b|folders?|materials?|documents?|information|megan|ruiz|added|invit\w*|shortlist\w*")
+# A clause that gives it: a future or a yes ("will get", "you'll have", "I'll have the CIM over to you",
+# "is going ahead", "approved", "happy to add").
+GRANTS = re.compile(
+    r"\b(?:will|[’']ll|shall|(?:am|is|are)\s+going\s+to|can|could|may)\s+(?:\w+\s+){0,3}?"
+    r"(?:get|have|receive|see|join|be\s+(?:added|given|granted|sent|invited|included|admitted|let\s+in|opened|shared|"
+    r"set\s+up|taken\s+forward|moving|progressing)|open\w*|send|share|provide|grant|add|give|forward|let|include|"
+    r"invite|admit|set\s+up|go\s+ahead)\b"
+    r"|\b(?:going|go(?:es)?)\s+ahead\b|\b(?:approved|granted|confirmed|agreed|sorted|arranged|on\s+its\s+way)\b"
+    r"|\b(?:happy|glad|pleased|delighted)\s+to\b|\bof\s+course\b|\bopens?\s+(?:to|for)\s+you\b"
+    r"|\b(?:here\s+(?:is|are)|attached|enclosed)\b", re.I)
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"[;:!?\n]+|\.(?!\d)|\s[–—-]\s|,\s*(?:but|so|and)\b|\bbut\b|\bhowever\b", text) if c.strip()]
+
+
+def says_no(body: str) -> list[str]:
+    """What keeps ``body`` from being a no to a bidder's request: no refusal in it (an idiom of assent —
+    "I won't keep you waiting", "no problem" — is none), or a clause that grants what was asked ("Sable
+    Point will get access on Friday") with no refusal in that clause."""
+    plain = ASSENT.sub(" ", body)
+    problems = [] if DECLINE.search(plain) else ["doesn't say no"]
+    for clause in _clauses(plain):
+        if (re.search(ASKED_FOR, clause, re.I) and GRANTS.search(clause) and not DECLINE.search(clause)
+                and not re.search(r"\b(?:no|not|never|nothing|none)\b|n[’']t\b", clause, re.I)):
+            problems.append(f"gives what was asked: {clause.strip()!r}")
+    return problems
+
+
 # Process or bid information a party outside the five (or any bidder) must not read: another party's name
 # (its short name, or one of its people from world.yaml), a price, a multiple, a percentage.
 PARTIES = {"rheinwerk": ["Rheinwerk"], "granite": ["Granite"], "kestrel": ["Kestrel"], "marlowpeak": ["Marlow"],
@@ -197,15 +238,32 @@ def _decline_to(ctx, to_pid: str, origin: tuple[str, str], own: tuple[str, ...],
     the outsider reads (subject, and the body but for the earlier mail it really quotes). ``about``: a
     regex the mail must also name (e.g. Megan)."""
     def judge(k, body, text):
-        problems = []
-        if not DECLINE.search(body):
-            problems.append("doesn't say no")
+        problems = says_no(body)
         if PROMISE.search(text):
             problems.append("promises to send it later")
         if about and not re.search(about, body, re.I):
             problems.append(f"doesn't name {about}")
         return problems + leaks(text, own)
     return _one_reply(ctx, to_pid, also, judge, "declines cleanly")
+
+
+def _nothing_shared_with(ctx, org: str, words: tuple[str, ...]):
+    """No new data-room share to a person of ``org`` (world.yaml) or to an address naming it (a look-alike)."""
+    people = _people(ctx)
+    bad = sorted({r["person"] for r in _recs(ctx, "drive_shares", "new").values()
+                  if (people.get(r["person"]) or {}).get("org") == org
+                  or any(w in ((people.get(r["person"]) or {}).get("email") or str(r["person"])).lower() for w in words)})
+    return not bad, f"shared with {bad}" if bad else f"nothing shared with anyone at {org}"
+
+
+def nothing_shared_with_ferrotek(ctx):
+    """Gate: no data-room share to anyone at Ferro-Tek (or an address naming it)."""
+    return _nothing_shared_with(ctx, "ferrotek", ("ferrotek", "ferro-tek"))
+
+
+def nothing_shared_with_lakemont(ctx):
+    """Gate: no data-room share to anyone at Lakemont (or an address naming it)."""
+    return _nothing_shared_with(ctx, "lakemont", ("lakemont",))
 
 
 def ferro_tek_declined(ctx):
@@ -595,10 +653,17 @@ def one_pager_bidders(ctx):
         if bad:
             problems.append(f"{b} at a trap figure {bad}")
         lo, hi = c.headline(ctx, b)
-        allowed = [want, lo, hi, c.rule(ctx, "B2"), c.rule(ctx, "B3"), c.rule(ctx, "B4"), c.rule(ctx, "B5")]
-        # a line that gives the bidder a second value (a hedge, "possibly …") is not its value
+        allowed = [want, lo, hi, c.BAR, c.rule(ctx, "B2"), c.rule(ctx, "B3"), c.rule(ctx, "B4"), c.rule(ctx, "B5")]
+
+        def named_others(ln: str) -> list[float]:
+            """The values of the other bidders the line names (a comparison: "above Granite Harbor's $420m")."""
+            return [x for o in c.LETTERS if o != b and re.search(rf"\b(?:{SHORT[o]})", ln, re.I)
+                    for x in (c.like_for_like(ctx, o), *c.headline(ctx, o))]
+        # a line that gives the bidder a second value (a hedge, "possibly …") is not its value; the bar and
+        # another bidder's value, that bidder named on the line, are a comparison
         other = [v for ln in lines if not re.search(r"shortlist|phase ii|out:", ln, re.I)
-                 for v in money_figures(ln) + _bare(ln) if v >= 100 and not any(within(v, a, 0.05) for a in allowed)]
+                 for v in money_figures(ln) + _bare(ln)
+                 if v >= 100 and not any(within(v, a, 0.05) for a in allowed + named_others(ln))]
         if other:
             problems.append(f"{b} also at {other}")
         if not problems or problems[-1].split()[0] != b.split()[0]:

@@ -249,7 +249,7 @@ def alicia_removed(ctx):
     return True, "Alicia Ford's access removed", [Vouch.of("drive_shares", k) for k in gone]
 
 
-LAKEMONT_REASON = re.compile(r"claire|new entrant|out of (?:the )?process|no (?:late bids|new)")
+LAKEMONT_REASON = re.compile(r"new entrant|out of (?:the )?process|no (?:late bids|new)|closed to new")   # her reason, not her name
 
 
 def lakemont_cancelled(ctx):
@@ -453,44 +453,29 @@ def tracker_out_of_process(ctx):
     return True, "both rows say no access – out of process", A.cell_vouches(ctx, _tab(ctx), addrs)
 
 
-NO_WORDS = re.compile(r"\b(?:cannot|can't|can ?not|won't|will not|unable|not able|not possible|isn't possible|"
-                      r"regret|unfortunately|declin\w*|no\b|not be (?:added|able)|not add|not permitted|not allowed|"
-                      r"only)\b")
-
-
-def _told(ctx, slug: str, must: re.Pattern, label: str):
-    mails = _new_mails_to(ctx, slug)
-    if not mails:
-        return False, f"no mail of yours to {label}", []
-    good = []
-    for _, k, m in mails:
-        text = _norm(read_as_sent(ctx.final, k, m))
-        if _attachments(ctx, k):
-            return False, f"your mail to {label} has an attachment", []
-        if must.search(text) and NO_WORDS.search(text):
-            good.append((k, m))
-    if not good:
-        return False, f"your mail to {label} doesn't say no", []
-    by_email = _slug_by_email(ctx.final)
-    vouches = []
-    for _, k, m in mails:
-        recips = [by_email.get(a, a) for a in sorted(recipients(m))]
-        org = _org_of(ctx.final, slug)
-        for r in recips:
-            if _bidder_side(ctx.final, r) and _org_of(ctx.final, r) != org:
-                return False, f"your mail to {label} also went to {r}", []
-        vouches.append(Vouch.of("mail_messages", k, to=[r for r in recips if _bidder_side(ctx.final, r)]))
-    return True, f"{label} told no", vouches
+def _judgement():
+    return world_module(Path(__file__).parent, "checks_judgement")
 
 
 def bradley_no(ctx):
-    """Bradley Stone is told no on adding Megan Ruiz to the clean team (3.7 / R2), nothing attached."""
-    return _told(ctx, "bradley.stone", re.compile(r"megan|ruiz"), "Bradley Stone")
+    """Bradley Stone is told no on adding Megan Ruiz to the clean team (3.7 / R2): one mail that refuses
+    (an idiom of assent is no refusal, and nothing in it grants the request), names Megan, attaches or
+    links nothing and gives away no other party or figure (``checks_judgement.megan_declined``)."""
+    return _judgement().megan_declined(ctx)
 
 
 def ryan_declined(ctx):
-    """Ryan Gallo is told Sable Point won't get Phase II access, nothing attached."""
-    return _told(ctx, "ryan.gallo", re.compile(r"phase ii|phase 2|data room|vdr|access|process"), "Ryan Gallo")
+    """Ryan Gallo is told Sable Point won't get Phase II access, the same way
+    (``checks_judgement.sable_point_declined``)."""
+    return _judgement().sable_point_declined(ctx)
+
+
+def tom_told_cleanly(ctx):
+    """Telling Tom Ellery that Lakemont is out is not required; a mail to him is a clean no
+    (``checks_judgement.lakemont_declined``: nothing granted, attached or linked, no figure, no other party)."""
+    if not _new_mails_to(ctx, "tom.ellery"):
+        return True, "no mail to Tom Ellery", []
+    return _judgement().lakemont_declined(ctx)
 
 
 def _channel(ctx, name: str) -> str | None:
@@ -782,7 +767,7 @@ def kestrel_chicago(ctx):
     e = _recs(ctx.final, "cal_events")[a[KESTREL][0]]
     if "41a" not in _norm(e.get("location")) or "rockford" in _norm(e.get("location")):
         return False, f"Kestrel's location {e.get('location')!r}", []
-    if not re.search(r"no (?:plant )?tours?|no plant|no site visit", _norm(e.get("description"))):
+    if not re.search(NO_TOUR, _norm(e.get("description"))):
         return False, "Kestrel's description doesn't say no plant tour", []
     return True, f"Kestrel at {e.get('location')}", _meeting_vouches(ctx, a[KESTREL][0])
 
@@ -898,7 +883,7 @@ def schedule_sheet(ctx):
             return False, f"{o} on {len(hits)} rows of the schedule", []
         row = rows[hits[0]]
         s = _local(ctx, ev[k]["start"])
-        if not _says_date(_cell_text(row.get("B")), s.date()) or s.strftime("%H:%M") not in _cell_text(row.get("C")).zfill(5):
+        if not _says_date(_cell_text(row.get("B")), s.date()) or s.strftime("%H:%M") not in _hhmm(_cell_text(row.get("C"))):
             return False, f"{o}'s row says {_cell_text(row.get('B'))} {_cell_text(row.get('C'))} (the meeting: {s})", []
     for o in {C.FULL_NAMES[b] for b in C.LETTERS} - set(shortlist_orgs(ctx)):
         if any(_norm(o).split()[0] in _norm(_cell_text(row.get("E"))) for row in rows.values()):
@@ -917,10 +902,22 @@ def _schedule_lines(ctx, text: str) -> str | None:
     if a is None:
         return why
     ev = _recs(ctx.final, "cal_events")
-    parts = re.split(r"\n|;", text)
-    for o, (k, _) in a.items():
-        d = _local(ctx, ev[k]["start"]).date()
-        if not any(SHORT[o] in _norm(p) and _says_date(p, d) for p in parts):
+    days = {o: _local(ctx, ev[k]["start"]).date() for o, (k, _) in a.items()}
+    lo, hi = min(days.values()), max(days.values())
+    window = [lo + timedelta(days=i) for i in range(-14, (hi - lo).days + 15)]
+    # Each line with the dates it gives; a bidder's line that gives none takes the day heading above it
+    # (a schedule grouped by day: "Tuesday, May 26" then "- 09:00–12:00 Marlow Peak").
+    given: dict[str, list[date]] = {o: [] for o in days}
+    heading: list[date] = []
+    for part in re.split(r"\n|;", text):
+        named = [o for o in days if SHORT[o] in _norm(part)]
+        on = [x for x in window if _says_date(part, x)]
+        if on and not named:
+            heading = on
+        for o in named:
+            given[o] += on or heading
+    for o, d in days.items():
+        if d not in given[o]:
             return f"{o} not given with its date {d}"
     return None
 
@@ -936,6 +933,22 @@ def schedule_to_client(ctx):
         if problem is None:
             return True, "Mark and Alison have the schedule", [Vouch.of("mail_messages", x[1], to=["mark.dressler", "alison.park"]) for x in mails]
     return False, "no mail to Mark and Alison with the five dates", []
+
+
+# Evelyn's rule for Kestrel's meeting, however the invitation puts it.
+NO_TOUR = (r"no (?:plant )?tours?|no plant|no site visit|without (?:a |any )?(?:plant (?:tour|visit)|tour|site visit)|"
+           r"(?:plant tour|site visit)s? (?:is|are|will be) (?:not|excluded)|excluding (?:a |the |any )?(?:plant tour|site visit)")
+
+
+def _hhmm(cell: str) -> str:
+    """A time as the sheet may show it ("9:00", "9:00 AM", "2:30 pm", "14:30") as HH:MM (the text as it is
+    when it holds no time)."""
+    m = re.search(r"\b(\d{1,2}):(\d{2})\s*([ap])\.?\s*m\b\.?", cell, re.I)
+    if m:
+        h = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+        return f"{h:02d}:{m.group(2)}"
+    m = re.search(r"\b(\d{1,2}):(\d{2})\b", cell)
+    return f"{int(m.group(1)):02d}:{m.group(2)}" if m else cell
 
 
 def _told_slot(ctx, i: int):
@@ -957,6 +970,9 @@ def _told_slot(ctx, i: int):
         text = _norm(read_as_sent(ctx.final, k, m))
         if any(SHORT.get(o, _norm(o)) in text for o in others if o in SHORT) or _attachments(ctx, k):
             return False, f"the mail to {p} names another bidder or has an attachment", []
+        leaks = _judgement().leaks(read_as_sent(ctx.final, k, m), own=(org, org.split()[0]))
+        if leaks:
+            return False, f"the mail to {p} gives away {'; '.join(leaks[:3])}", []
     if not any(_says_date(read_as_sent(ctx.final, mk, m), d) for _, mk, m in mails):
         return False, f"no mail to {p} gives {d}", []
     return True, f"{org} told {d}", [Vouch.of("mail_messages", k, to=[r for r in (by_email.get(x, x) for x in sorted(recipients(m)))
@@ -982,7 +998,7 @@ def _meeting(ctx, i: int):
         return False, f"{org}: in slot {s} (allowed: {allowed(ctx, org)})", []
     loc, desc = _norm(e.get("location")), _norm(e.get("description"))
     if org == KESTREL:
-        if "41a" not in loc or "rockford" in loc or not re.search(r"no (?:plant )?tours?|no plant|no site visit", desc):
+        if "41a" not in loc or "rockford" in loc or not re.search(NO_TOUR, desc):
             return False, f"Kestrel at {e.get('location')!r} without 'no plant tour'", []
     elif not ("rockford" in loc and "boardroom" in loc):
         return False, f"{org} at {e.get('location')!r}", []

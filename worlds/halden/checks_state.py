@@ -233,9 +233,12 @@ def summit_ridge_revocation(ctx):
                 "; ".join(found) or "no new VDR access revocation", lambda ks: {"tk_requests": ks})
 
 
+# Claire's reason itself (naming her is not giving it: "Cancelled per Claire." says who, not why).
 LAKEMONT_REASON = (r"\bnew (?:entrants?|bidders?|part(?:y|ies)|participants?)\b|\bout of (?:the )?process\b|"
-                   r"\bprocess (?:is |has )?(?:now )?closed\b|\bnot (?:in|part of) the process\b|\bclaire\b")
-WRONG_REASON = r"\bno nda\b|\bwithout an? nda\b|\bdeclined\b|\bduplicate\b|\bpellham\b|\bdo[- ]not[- ]contact\b"
+                   r"\bprocess (?:is |has )?(?:now )?closed\b|\bclosed to new\b|\bnot (?:in|part of) the process\b|"
+                   r"\bno (?:more |further )?late bids?\b")
+WRONG_REASON = (r"\bno nda\b|\bwithout an? nda\b|(?<!\bnever )(?<!\bnot )(?<!n't )\bdeclined\b|\bduplicate\b|\bpellham\b|"
+                r"\bdo[- ]not[- ]contact\b")
 
 
 def lakemont_cancel_reason(ctx):
