@@ -849,15 +849,24 @@ def _grams(text: str, n: int = 5) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
+# What hedges a whole sentence ("if needed, …"); a negation binds only within its own clause.
+HEDGED = re.compile(r"\bif\b|\bunless\b", re.I)
+CLAUSE_BREAK = re.compile(r"[,;:]\s*|\s+[—–]\s+|\b(?:and|but|so|then|while|whereas)\b", re.I)
+
+
 def _says_orally(note: str) -> str | None:
-    """What's wrong with the added note (None: it says, in a short sentence, that §9 will be covered
-    orally — "covered orally", "in person", "at the meeting" — without a "not" in front of it)."""
+    """What's wrong with the added note (None: it names §9 and says, in a short note, that it will be covered
+    orally — "covered orally", "in person", "at the meeting" — with no "not" in that clause and no "if" in
+    that sentence: "§9 is no longer in the deck and will be covered orally" says it; "§9 will not be covered
+    orally" and "if needed, §9 can be covered orally" don't)."""
     if len(note.split()) > NOTE_WORDS:
         return f"the added note is not a sentence but {len(note.split())} words"
-    for sent in re.split(r"(?<=[.!?])\s+|;\s*|:\s+|\s+[—–]\s+", note):
-        m = ORALLY.search(sent)
-        if m and S9.search(sent) and not NEGATED.search(sent[:m.start()]):
-            return None
+    if S9.search(note):
+        for sent in re.split(r"(?<=[.!?])\s+", note):
+            for m in ORALLY.finditer(sent):
+                before = sent[:m.start()]
+                if not HEDGED.search(before) and not NEGATED.search(CLAUSE_BREAK.split(before)[-1]):
+                    return None
     return f"the added note doesn't say §9 will be covered orally: {note[:140]!r}"
 
 
