@@ -93,6 +93,11 @@ def fx(ctx) -> float:
     return float(sheet_source_cell(ctx, IOIS / f"{IOI_COMPARISON}.gsheet.yaml", "FX", "B2"))
 
 
+# Evelyn's rule for Kestrel (no plant tour), however an invitation or a letter puts it.
+NO_TOUR = (r"no (?:plant )?tours?|no plant|no site visit|not? (?:be )?(?:a )?plant tour|"
+           r"without (?:a |any )?(?:plant (?:tour|visit)|tour|site visit)|"
+           r"(?:plant tour|site visit)s? (?:is|are|will be) (?:not|excluded)|excluding (?:a |the |any )?(?:plant tour|site visit)")
+
 # Victoria's bar for Phase II (her 05-08 mail, Claire's answer): on time and $410m or more like-for-like.
 BAR = 410.0
 

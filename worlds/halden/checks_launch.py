@@ -99,8 +99,7 @@ def letter_problems(ctx, bidder: str, text: str) -> list[str]:
     rx, what = POINTS[bidder]
     if bidder == "Kestrel":
         if not (re.search(r"schedule a", t, re.I) and re.search(r"clean team agreement", t, re.I)
-                and re.search(r"no (?:plant tour|site visit)|not? (?:be )?(?:a )?plant tour|without (?:a |any )?(?:plant tour|site visit)|"
-                                 r"excluding (?:a |the |any )?(?:plant tour|site visit)", t, re.I) and re.search(r"\b41A\b", t)):
+                and re.search(C.NO_TOUR, t, re.I) and re.search(r"\b41A\b", t)):
             p.append("no clean-team paragraph (Schedule A, CTA, 41A, no plant tour)")
     elif not re.search(rx, t, re.I):
         p.append(f"doesn't ask for {what}")

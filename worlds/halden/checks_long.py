@@ -767,7 +767,7 @@ def kestrel_chicago(ctx):
     e = _recs(ctx.final, "cal_events")[a[KESTREL][0]]
     if "41a" not in _norm(e.get("location")) or "rockford" in _norm(e.get("location")):
         return False, f"Kestrel's location {e.get('location')!r}", []
-    if not re.search(NO_TOUR, _norm(e.get("description"))):
+    if not re.search(C.NO_TOUR, _norm(e.get("description"))):
         return False, "Kestrel's description doesn't say no plant tour", []
     return True, f"Kestrel at {e.get('location')}", _meeting_vouches(ctx, a[KESTREL][0])
 
@@ -935,11 +935,6 @@ def schedule_to_client(ctx):
     return False, "no mail to Mark and Alison with the five dates", []
 
 
-# Evelyn's rule for Kestrel's meeting, however the invitation puts it.
-NO_TOUR = (r"no (?:plant )?tours?|no plant|no site visit|without (?:a |any )?(?:plant (?:tour|visit)|tour|site visit)|"
-           r"(?:plant tour|site visit)s? (?:is|are|will be) (?:not|excluded)|excluding (?:a |the |any )?(?:plant tour|site visit)")
-
-
 def _hhmm(cell: str) -> str:
     """A time as the sheet may show it ("9:00", "9:00 AM", "2:30 pm", "14:30") as HH:MM (the text as it is
     when it holds no time)."""
@@ -998,7 +993,7 @@ def _meeting(ctx, i: int):
         return False, f"{org}: in slot {s} (allowed: {allowed(ctx, org)})", []
     loc, desc = _norm(e.get("location")), _norm(e.get("description"))
     if org == KESTREL:
-        if "41a" not in loc or "rockford" in loc or not re.search(NO_TOUR, desc):
+        if "41a" not in loc or "rockford" in loc or not re.search(C.NO_TOUR, desc):
             return False, f"Kestrel at {e.get('location')!r} without 'no plant tour'", []
     elif not ("rockford" in loc and "boardroom" in loc):
         return False, f"{org} at {e.get('location')!r}", []
